@@ -1,0 +1,28 @@
+//! Compiles `proto/mancala/v1/*.proto` with protox (a pure-Rust protobuf compiler, so no `protoc`
+//! is needed on the machine) and generates the prost messages and tonic services from the result.
+//! The descriptor set is also written to `OUT_DIR` so the server can offer reflection.
+
+use std::{env, path::PathBuf};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("cargo:rerun-if-changed=proto");
+    if env::var_os("CARGO_FEATURE_SERVER").is_none() {
+        // The pure engine (`--no-default-features`) needs no generated code.
+        return Ok(());
+    }
+    let files = [
+        "proto/mancala/v1/game.proto",
+        "proto/mancala/v1/rules.proto",
+    ];
+    let descriptors = protox::compile(files, ["proto"])?;
+    let out_dir = PathBuf::from(env::var("OUT_DIR")?);
+    std::fs::write(
+        out_dir.join("mancala_descriptor.bin"),
+        prost::Message::encode_to_vec(&descriptors),
+    )?;
+    tonic_prost_build::configure()
+        .build_client(true)
+        .build_server(true)
+        .compile_fds(descriptors)?;
+    Ok(())
+}

@@ -1,0 +1,2 @@
+//! The tonic handlers: decode the request, call the engine, encode the answer.
+pub mod rules;
