@@ -1,1 +1,354 @@
-pub fn x(){}
+//! The rules engine: pure, synchronous and deterministic (no I/O, no async, no logging, no panics on outside
+//! input). Every game implements [`Game`]; [`AnyGame`] dispatches over them by `match`.
+//!
+//! Section numbers (§4.2 …) refer to RULES.md, the authoritative specification.
+
+mod ba_awa;
+mod cycle;
+mod describe;
+mod event;
+mod illegal;
+mod setup;
+mod sow;
+
+pub use ba_awa::BaAwa;
+pub use describe::{Description, PitInfo};
+pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
+pub use illegal::{IllegalMove, Reason};
+pub use setup::{InvalidState, Setup, VariantSetup, Violation};
+
+use arrayvec::ArrayVec;
+
+/// The version of the rules every state is stamped with. Bumped whenever a rule changes what a move does.
+pub const RULES_VERSION: u32 = 1;
+
+/// The games this engine knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Bao la Kete (RULES.md §2).
+    BaoLaKete,
+    /// Bosh (RULES.md §3).
+    Bosh,
+    /// Ba-awa (RULES.md §4).
+    BaAwa,
+}
+
+impl GameKind {
+    /// Every game, in protocol order.
+    pub const ALL: [GameKind; 3] = [GameKind::BaoLaKete, GameKind::Bosh, GameKind::BaAwa];
+
+    /// The game's name as players write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::BaoLaKete => "Bao la Kete",
+            GameKind::Bosh => "Bosh",
+            GameKind::BaAwa => "Ba-awa",
+        }
+    }
+
+    /// Whether this engine plays the game yet.
+    pub fn is_implemented(self) -> bool {
+        matches!(self, GameKind::BaAwa)
+    }
+}
+
+/// One of the two seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Moves first unless the options say otherwise.
+    South,
+    /// The other seat.
+    North,
+}
+
+impl Player {
+    /// Both players, South first (the order of every `[South, North]` pair).
+    pub const BOTH: [Player; 2] = [Player::South, Player::North];
+
+    /// The other player.
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::South => Player::North,
+            Player::North => Player::South,
+        }
+    }
+
+    /// 0 for South, 1 for North: the index into `[South, North]` pairs.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Player::South => "South",
+            Player::North => "North",
+        })
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A player is to move.
+    InProgress,
+    /// Bosh: the round is over; the match goes on with [`Move::NextGame`].
+    RoundOver,
+    /// The game is over; the match goes on with [`Move::NextGame`].
+    GameOver,
+    /// The match is over.
+    MatchOver,
+}
+
+/// Sowing direction as seen from above (RULES.md §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Bao: along the mover's front row from his left to his right.
+    Clockwise,
+    /// The other way.
+    Anticlockwise,
+}
+
+/// Bao la Kete: the end hole of the front row where captured seeds are sown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kichwa {
+    /// f1; sowing from it goes clockwise.
+    Left,
+    /// f8; sowing from it goes anticlockwise.
+    Right,
+}
+
+/// Bao la Kete: stop in the kuu or go on safari.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KuuDecision {
+    /// End the move in the kuu.
+    Stop,
+    /// Lift the kuu and go on sowing.
+    Safari,
+}
+
+/// Sowing from one pit, with the choices the move may need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sow {
+    /// Index into the game's pits.
+    pub pit: u8,
+    /// Bao la Kete only.
+    pub direction: Option<Direction>,
+    /// Bao la Kete only.
+    pub kichwa: Option<Kichwa>,
+    /// Bao la Kete only.
+    pub kuu_decision: Option<KuuDecision>,
+}
+
+impl Sow {
+    /// A plain sowing from `pit` with no choices (Bosh, Ba-awa).
+    pub fn from(pit: u8) -> Sow {
+        Sow {
+            pit,
+            direction: None,
+            kichwa: None,
+            kuu_decision: None,
+        }
+    }
+
+    /// Whether any Bao la Kete choice is set.
+    pub fn has_choices(&self) -> bool {
+        self.direction.is_some() || self.kichwa.is_some() || self.kuu_decision.is_some()
+    }
+}
+
+/// A set of pits, one bit per pit index (every board has at most 32 pits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PitSet(pub u32);
+
+impl PitSet {
+    /// The empty set.
+    pub const EMPTY: PitSet = PitSet(0);
+
+    /// Whether `pit` is in the set.
+    pub fn contains(self, pit: usize) -> bool {
+        pit < 32 && self.0 >> pit & 1 == 1
+    }
+
+    /// The set with `pit` added.
+    pub fn with(self, pit: usize) -> PitSet {
+        PitSet(self.0 | 1 << pit)
+    }
+
+    /// How many pits are in the set.
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The pits in ascending order.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..32).filter(move |&p| self.contains(p))
+    }
+}
+
+/// A move: sow, or go on to the next game or round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Sow from a pit.
+    Sow(Sow),
+    /// Start the next game (or Bosh round); the set is an optional choice of pits, empty for the default.
+    NextGame(PitSet),
+}
+
+/// Enough room for every legal move of every game (Bao la Kete has at most 64).
+pub type MoveList = ArrayVec<Move, 64>;
+
+/// Options of a new match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Who moves first in the first game or round.
+    pub first_player: Player,
+    /// Ba-awa: pits that win the match (10, 11 or 12).
+    pub ba_awa_target: u8,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            first_player: Player::South,
+            ba_awa_target: ba_awa::DEFAULT_TARGET,
+        }
+    }
+}
+
+/// What every game offers. Implemented once per game; [`AnyGame`] dispatches.
+pub trait Game: Clone + Sized {
+    /// Which game this is.
+    const KIND: GameKind;
+
+    /// The first state of a new match.
+    fn new_match(options: &Options) -> Self;
+    /// Validates an untrusted state, reporting every violation at once.
+    fn from_setup(setup: &Setup) -> Result<Self, InvalidState>;
+    /// The state in its wire shape.
+    fn to_setup(&self) -> Setup;
+
+    /// Where the game stands.
+    fn status(&self) -> Status;
+    /// Whose turn it is (`None` unless the status is `InProgress`).
+    fn to_move(&self) -> Option<Player>;
+    /// Every legal move, in a fixed order.
+    fn legal_moves(&self, out: &mut MoveList);
+    /// Plays `mv`, recording events into `trace`. On error the state is untouched.
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove>;
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: &Move) -> bool {
+        self.clone().play(mv, &mut NoTrace).is_ok()
+    }
+}
+
+/// Any game, dispatched by `match` (no trait objects: hot loops run monomorphized code).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyGame {
+    /// Ba-awa.
+    BaAwa(BaAwa),
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
+macro_rules! dispatch {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::BaAwa($g) => $body,
+        }
+    };
+}
+
+/// Errors of [`AnyGame::new_match`] and [`AnyGame::from_setup`] for a game not implemented yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} is not implemented by this server yet", .0.name())]
+pub struct NotImplemented(pub GameKind);
+
+impl AnyGame {
+    /// The first state of a new match of `kind`.
+    pub fn new_match(kind: GameKind, options: &Options) -> Result<AnyGame, NotImplemented> {
+        match kind {
+            GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::new_match(options))),
+            other => Err(NotImplemented(other)),
+        }
+    }
+
+    /// Validates an untrusted state of any game.
+    pub fn from_setup(setup: &Setup) -> Result<AnyGame, SetupError> {
+        match setup.kind {
+            GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::from_setup(setup)?)),
+            other => Err(SetupError::NotImplemented(NotImplemented(other))),
+        }
+    }
+
+    /// Which game this is.
+    pub fn kind(&self) -> GameKind {
+        dispatch!(self, g => kind_of(g))
+    }
+
+    /// The state in its wire shape.
+    pub fn to_setup(&self) -> Setup {
+        dispatch!(self, g => g.to_setup())
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        dispatch!(self, g => g.status())
+    }
+
+    /// Whose turn it is.
+    pub fn to_move(&self) -> Option<Player> {
+        dispatch!(self, g => g.to_move())
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut out = MoveList::new();
+        dispatch!(self, g => g.legal_moves(&mut out));
+        out
+    }
+
+    /// Plays `mv`; on error the state is untouched.
+    pub fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+        dispatch!(self, g => g.play(mv, trace))
+    }
+
+    /// Why `mv` is illegal, or `Ok` when it is legal.
+    pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
+        self.clone().play(mv, &mut NoTrace)
+    }
+
+    /// The state and events after `mv`, leaving `self` as it is.
+    pub fn preview(&self, mv: &Move) -> Result<(AnyGame, Vec<Event>), IllegalMove> {
+        let mut next = self.clone();
+        let mut events = Vec::new();
+        next.play(mv, &mut events)?;
+        Ok((next, events))
+    }
+}
+
+fn kind_of<G: Game>(_: &G) -> GameKind {
+    G::KIND
+}
+
+/// Why an untrusted state was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The state breaks the game's invariants.
+    #[error(transparent)]
+    Invalid(#[from] InvalidState),
+    /// The game has no rules here yet.
+    #[error(transparent)]
+    NotImplemented(NotImplemented),
+}
+
+/// Describes how to draw `kind`.
+pub fn describe(kind: GameKind) -> Description {
+    describe::describe(kind)
+}

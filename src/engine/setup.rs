@@ -1,0 +1,202 @@
+//! The untrusted, wire-shaped state ([`Setup`]) and its validation into engine types: shakmaty's
+//! `Setup` → `Position` split. A game's `from_setup` reports every violation at once.
+
+use super::{GameKind, Player, Status};
+use std::fmt;
+
+/// A game state as a client sent it: nothing here has been checked yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Which game.
+    pub kind: GameKind,
+    /// The rules version the state claims.
+    pub rules_version: u32,
+    /// Seeds per pit, in the game's pit order.
+    pub pits: Vec<u32>,
+    /// `[South, North]` winnings of the current game or round.
+    pub stores: Vec<u32>,
+    /// `[South, North]` seeds held off the board that are not winnings.
+    pub reserves: Vec<u32>,
+    /// Whose turn it is.
+    pub to_move: Option<Player>,
+    /// `None` when the client left it unspecified.
+    pub status: Option<Status>,
+    /// The winner of a finished game or match.
+    pub winner: Option<Player>,
+    /// Moves made in this game or round.
+    pub ply: u32,
+    /// 1-based game (or Bosh round) number.
+    pub game_number: u32,
+    /// `[South, North]` match standing.
+    pub match_score: Vec<u32>,
+    /// The per-game fields.
+    pub variant: VariantSetup,
+}
+
+/// The per-game fields of a [`Setup`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantSetup {
+    /// The client sent none.
+    Missing,
+    /// Ba-awa.
+    BaAwa {
+        /// Owner of each pit.
+        owners: Vec<Option<Player>>,
+        /// Who began the game.
+        starter: Option<Player>,
+        /// Pits that win the match.
+        target: u32,
+    },
+    /// Bosh.
+    Bosh {
+        /// Whether each hole is closed.
+        closed: Vec<bool>,
+        /// Who started the round.
+        round_starter: Option<Player>,
+    },
+    /// Bao la Kete.
+    BaoLaKete {
+        /// `true` for mtaji, `false` for nemo, `None` when unspecified.
+        mtaji: Option<bool>,
+        /// `[South, North]`.
+        kuu_alive: Vec<bool>,
+        /// The hizi-zetu mark: (blockee, pit, setter).
+        mark: Option<(Option<Player>, u32, Option<Player>)>,
+        /// Who started the game.
+        game_starter: Option<Player>,
+    },
+}
+
+/// One broken invariant: the field (as a protocol path, "pits[3]") and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The field path, relative to the state message.
+    pub field: String,
+    /// What is wrong, in a sentence.
+    pub description: String,
+}
+
+/// Every violation found in a state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidState(pub Vec<Violation>);
+
+impl fmt::Display for InvalidState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid state: ")?;
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{}: {}", v.field, v.description)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for InvalidState {}
+
+/// Collects violations while a game validates a [`Setup`].
+#[derive(Default)]
+pub(crate) struct Checker {
+    violations: Vec<Violation>,
+}
+
+impl Checker {
+    /// Records a violation.
+    pub(crate) fn fail(&mut self, field: impl Into<String>, description: impl Into<String>) {
+        self.violations.push(Violation { field: field.into(), description: description.into() });
+    }
+
+    /// Records a violation unless `ok`.
+    pub(crate) fn require(&mut self, ok: bool, field: &str, description: impl FnOnce() -> String) {
+        if !ok {
+            self.fail(field, description());
+        }
+    }
+
+    /// Whether nothing has failed so far.
+    pub(crate) fn is_clean(&self) -> bool {
+        self.violations.is_empty()
+    }
+
+    /// Every violation found so far, for a check that cannot go on.
+    pub(crate) fn into_error(self) -> InvalidState {
+        InvalidState(self.violations)
+    }
+
+    /// `Ok(value)` when nothing failed, else every violation.
+    pub(crate) fn finish<T>(self, value: impl FnOnce() -> T) -> Result<T, InvalidState> {
+        if self.violations.is_empty() {
+            Ok(value())
+        } else {
+            Err(InvalidState(self.violations))
+        }
+    }
+
+    /// Checks the fields every game shares: rules version, list lengths, seed bounds, status/to_move/winner
+    /// consistency, counters. Returns the pits as `u8` when they fit (`None` after a violation).
+    pub(crate) fn common<const N: usize>(&mut self, setup: &Setup, seed_total: u32) -> Option<[u8; N]> {
+        self.require(setup.rules_version == super::RULES_VERSION, "rules_version", || {
+            format!(
+                "rules version {} is not supported; this server plays version {}",
+                setup.rules_version,
+                super::RULES_VERSION
+            )
+        });
+        self.pair(&setup.stores, "stores", seed_total);
+        self.pair(&setup.reserves, "reserves", seed_total);
+        self.pair(&setup.match_score, "match_score", u32::MAX);
+        self.require(setup.game_number >= 1, "game_number", || "the first game or round is number 1".into());
+        match setup.status {
+            None => self.fail("status", "status must be set"),
+            Some(Status::InProgress) => {
+                self.require(setup.to_move.is_some(), "to_move", || "a game in progress has a player to move".into());
+                self.require(setup.winner.is_none(), "winner", || "a game in progress has no winner yet".into());
+            }
+            Some(_) => self.require(setup.to_move.is_none(), "to_move", || {
+                "a finished game or round has no player to move".into()
+            }),
+        }
+        if setup.pits.len() != N {
+            self.fail(
+                "pits",
+                format!("{} has {N} pits, not {}", setup.kind.name(), setup.pits.len()),
+            );
+            return None;
+        }
+        let mut pits = [0u8; N];
+        for (i, &seeds) in setup.pits.iter().enumerate() {
+            if seeds > seed_total {
+                self.fail(format!("pits[{i}]"), format!("{seeds} seeds is more than the game's {seed_total}"));
+            } else {
+                pits[i] = seeds as u8;
+            }
+        }
+        let on_board: u32 = setup.pits.iter().map(|&s| s.min(seed_total)).sum();
+        let off_board: u32 = setup.stores.iter().chain(&setup.reserves).map(|&s| s.min(seed_total)).sum();
+        self.require(on_board + off_board <= seed_total, "pits", || {
+            format!(
+                "{on_board} seeds on the board and {off_board} in stores and reserves exceed the game's {seed_total}"
+            )
+        });
+        self.is_clean().then_some(pits)
+    }
+
+    /// Checks a `[South, North]` pair.
+    fn pair(&mut self, values: &[u32], field: &str, max: u32) {
+        if values.len() != 2 {
+            self.fail(field, format!("holds one value per player [South, North], not {}", values.len()));
+            return;
+        }
+        for (i, &v) in values.iter().enumerate() {
+            if v > max {
+                self.fail(format!("{field}[{i}]"), format!("{v} is more than the game's {max} seeds"));
+            }
+        }
+    }
+}
+
+/// The `[South, North]` pair of a validated list (callers check the length first).
+pub(crate) fn pair_u8(values: &[u32]) -> [u8; 2] {
+    [values.first().copied().unwrap_or(0) as u8, values.get(1).copied().unwrap_or(0) as u8]
+}
