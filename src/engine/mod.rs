@@ -46,6 +46,15 @@ impl GameKind {
         }
     }
 
+    /// Pits on the board (the length of a state's pit list).
+    pub fn pit_count(self) -> usize {
+        match self {
+            GameKind::BaoLaKete => 32,
+            GameKind::Bosh => 10,
+            GameKind::BaAwa => 12,
+        }
+    }
+
     /// Whether this engine plays the game yet.
     pub fn is_implemented(self) -> bool {
         matches!(self, GameKind::BaAwa)

@@ -1,0 +1,525 @@
+//! Protocol ⇄ engine. Decoding never trusts the client: every problem becomes a [`Violation`] with the field's
+//! path, and the engine's own validation ([`AnyGame::from_setup`]) adds the game's invariants.
+
+use super::pb;
+use crate::engine::{
+    self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision, LapSource, Move,
+    PitSet, Player, Setup, SetupError, Sow, Status, VariantSetup, Violation,
+};
+
+/// Why a request could not be turned into engine values.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// Malformed fields or an impossible state: every violation, with paths from the request root.
+    Invalid(Vec<Violation>),
+    /// The game is known but not implemented here.
+    NotImplemented(GameKind),
+}
+
+/// Collects violations under a path prefix ("state.", "move.").
+struct Fields<'a> {
+    prefix: &'a str,
+    violations: Vec<Violation>,
+}
+
+impl<'a> Fields<'a> {
+    fn new(prefix: &'a str) -> Self {
+        Fields { prefix, violations: Vec::new() }
+    }
+
+    fn fail(&mut self, field: &str, description: impl Into<String>) {
+        self.violations.push(Violation {
+            field: format!("{}{field}", self.prefix),
+            description: description.into(),
+        });
+    }
+
+    fn player(&mut self, field: &str, value: i32) -> Option<Player> {
+        match pb::Player::try_from(value) {
+            Ok(pb::Player::South) => Some(Player::South),
+            Ok(pb::Player::North) => Some(Player::North),
+            Ok(pb::Player::Unspecified) => None,
+            Err(_) => {
+                self.fail(field, format!("{value} is not a Player (1 South, 2 North)"));
+                None
+            }
+        }
+    }
+
+    fn enum_value<E: TryFrom<i32>>(&mut self, field: &str, value: i32, what: &str) -> Option<E> {
+        match E::try_from(value) {
+            Ok(e) => Some(e),
+            Err(_) => {
+                self.fail(field, format!("{value} is not a {what}"));
+                None
+            }
+        }
+    }
+}
+
+/// Decodes a required `GameKind`.
+pub fn game_kind(field: &str, value: i32) -> Result<GameKind, Vec<Violation>> {
+    let fail = |description: String| vec![Violation { field: field.to_string(), description }];
+    match pb::GameKind::try_from(value) {
+        Ok(pb::GameKind::BaoLaKete) => Ok(GameKind::BaoLaKete),
+        Ok(pb::GameKind::Bosh) => Ok(GameKind::Bosh),
+        Ok(pb::GameKind::BaAwa) => Ok(GameKind::BaAwa),
+        Ok(pb::GameKind::Unspecified) => Err(fail("the game kind must be set".into())),
+        Err(_) => Err(fail(format!("{value} is not a GameKind"))),
+    }
+}
+
+fn kind_to_pb(kind: GameKind) -> pb::GameKind {
+    match kind {
+        GameKind::BaoLaKete => pb::GameKind::BaoLaKete,
+        GameKind::Bosh => pb::GameKind::Bosh,
+        GameKind::BaAwa => pb::GameKind::BaAwa,
+    }
+}
+
+fn player_to_pb(player: Option<Player>) -> i32 {
+    match player {
+        None => pb::Player::Unspecified as i32,
+        Some(Player::South) => pb::Player::South as i32,
+        Some(Player::North) => pb::Player::North as i32,
+    }
+}
+
+fn status_to_pb(status: Status) -> pb::Status {
+    match status {
+        Status::InProgress => pb::Status::InProgress,
+        Status::RoundOver => pb::Status::RoundOver,
+        Status::GameOver => pb::Status::GameOver,
+        Status::MatchOver => pb::Status::MatchOver,
+    }
+}
+
+fn direction_to_pb(direction: Option<Direction>) -> i32 {
+    match direction {
+        None => pb::Direction::Unspecified as i32,
+        Some(Direction::Clockwise) => pb::Direction::Clockwise as i32,
+        Some(Direction::Anticlockwise) => pb::Direction::Anticlockwise as i32,
+    }
+}
+
+fn kichwa_to_pb(kichwa: Option<Kichwa>) -> i32 {
+    match kichwa {
+        None => pb::Kichwa::Unspecified as i32,
+        Some(Kichwa::Left) => pb::Kichwa::Left as i32,
+        Some(Kichwa::Right) => pb::Kichwa::Right as i32,
+    }
+}
+
+/// Decodes and validates a client's state (`field` is its path in the request, e.g. "state").
+pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame, DecodeError> {
+    let Some(state) = state else {
+        return Err(DecodeError::Invalid(vec![Violation {
+            field: field.to_string(),
+            description: "the game state is required".into(),
+        }]));
+    };
+    let prefix = format!("{field}.");
+    let mut fields = Fields::new(&prefix);
+    let kind = game_kind(&format!("{field}.kind"), state.kind).map_err(DecodeError::Invalid)?;
+    let status = fields
+        .enum_value::<pb::Status>("status", state.status, "Status")
+        .and_then(|s| match s {
+            pb::Status::Unspecified => None,
+            pb::Status::InProgress => Some(Status::InProgress),
+            pb::Status::RoundOver => Some(Status::RoundOver),
+            pb::Status::GameOver => Some(Status::GameOver),
+            pb::Status::MatchOver => Some(Status::MatchOver),
+        });
+    let to_move = fields.player("to_move", state.to_move);
+    let winner = fields.player("winner", state.winner);
+    let variant = match &state.variant {
+        None => VariantSetup::Missing,
+        Some(pb::game_state::Variant::BaAwa(v)) => VariantSetup::BaAwa {
+            owners: v
+                .owners
+                .iter()
+                .enumerate()
+                .map(|(i, &o)| fields.player(&format!("ba_awa.owners[{i}]"), o))
+                .collect(),
+            starter: fields.player("ba_awa.starter", v.starter),
+            target: v.target,
+        },
+        Some(pb::game_state::Variant::Bosh(v)) => VariantSetup::Bosh {
+            closed: v.closed.clone(),
+            round_starter: fields.player("bosh.round_starter", v.round_starter),
+        },
+        Some(pb::game_state::Variant::BaoLaKete(v)) => VariantSetup::BaoLaKete {
+            mtaji: fields
+                .enum_value::<pb::bao_la_kete_state::Stage>("bao_la_kete.stage", v.stage, "Stage")
+                .and_then(|s| match s {
+                    pb::bao_la_kete_state::Stage::Unspecified => None,
+                    pb::bao_la_kete_state::Stage::Nemo => Some(false),
+                    pb::bao_la_kete_state::Stage::Mtaji => Some(true),
+                }),
+            kuu_alive: v.kuu_alive.clone(),
+            mark: v.mark.as_ref().map(|m| {
+                (
+                    fields.player("bao_la_kete.mark.blockee", m.blockee),
+                    m.pit,
+                    fields.player("bao_la_kete.mark.setter", m.setter),
+                )
+            }),
+            game_starter: fields.player("bao_la_kete.game_starter", v.game_starter),
+        },
+    };
+    let setup = Setup {
+        kind,
+        rules_version: state.rules_version,
+        pits: state.pits.clone(),
+        stores: state.stores.clone(),
+        reserves: state.reserves.clone(),
+        to_move,
+        status,
+        winner,
+        ply: state.ply,
+        game_number: state.game_number,
+        match_score: state.match_score.clone(),
+        variant,
+    };
+    let mut violations = fields.violations;
+    match AnyGame::from_setup(&setup) {
+        Ok(game) if violations.is_empty() => Ok(game),
+        Ok(_) => Err(DecodeError::Invalid(violations)),
+        Err(SetupError::NotImplemented(e)) => Err(DecodeError::NotImplemented(e.0)),
+        Err(SetupError::Invalid(invalid)) => {
+            // A field already reported as undecodable is not reported again by the game's checks.
+            for v in invalid.0 {
+                let field = format!("{prefix}{}", v.field);
+                if !violations.iter().any(|seen| seen.field == field) {
+                    violations.push(Violation { field, description: v.description });
+                }
+            }
+            Err(DecodeError::Invalid(violations))
+        }
+    }
+}
+
+/// Encodes a state.
+pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
+    let setup = game.to_setup();
+    let variant = match setup.variant {
+        VariantSetup::Missing => None,
+        VariantSetup::BaAwa { owners, starter, target } => Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
+            owners: owners.into_iter().map(player_to_pb).collect(),
+            starter: player_to_pb(starter),
+            target,
+        })),
+        VariantSetup::Bosh { closed, round_starter } => Some(pb::game_state::Variant::Bosh(pb::BoshState {
+            closed,
+            round_starter: player_to_pb(round_starter),
+        })),
+        VariantSetup::BaoLaKete { mtaji, kuu_alive, mark, game_starter } => {
+            Some(pb::game_state::Variant::BaoLaKete(pb::BaoLaKeteState {
+                stage: match mtaji {
+                    None => pb::bao_la_kete_state::Stage::Unspecified,
+                    Some(false) => pb::bao_la_kete_state::Stage::Nemo,
+                    Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
+                } as i32,
+                kuu_alive,
+                mark: mark.map(|(blockee, pit, setter)| pb::HiziZetuMark {
+                    blockee: player_to_pb(blockee),
+                    pit,
+                    setter: player_to_pb(setter),
+                }),
+                game_starter: player_to_pb(game_starter),
+            }))
+        }
+    };
+    pb::GameState {
+        kind: kind_to_pb(setup.kind) as i32,
+        rules_version: setup.rules_version,
+        pits: setup.pits,
+        stores: setup.stores,
+        reserves: setup.reserves,
+        to_move: player_to_pb(setup.to_move),
+        status: setup.status.map_or(pb::Status::Unspecified, status_to_pb) as i32,
+        winner: player_to_pb(setup.winner),
+        ply: setup.ply,
+        game_number: setup.game_number,
+        match_score: setup.match_score,
+        variant,
+    }
+}
+
+/// Decodes a move for a game of `kind` (`field` is its path in the request, e.g. "move").
+pub fn game_move(field: &str, kind: GameKind, mv: Option<&pb::Move>) -> Result<Move, Vec<Violation>> {
+    let prefix = format!("{field}.");
+    let mut fields = Fields::new(&prefix);
+    let pits = kind.pit_count();
+    let Some(action) = mv.and_then(|m| m.action.as_ref()) else {
+        fields.fail("action", "set either sow or next_game");
+        return Err(fields.violations);
+    };
+    let decoded = match action {
+        pb::r#move::Action::Sow(sow) => {
+            if sow.pit as usize >= pits {
+                fields.fail(
+                    "sow.pit",
+                    format!("{} has pits 0 to {}; there is no pit {}", kind.name(), pits - 1, sow.pit),
+                );
+            }
+            let direction = fields
+                .enum_value::<pb::Direction>("sow.direction", sow.direction, "Direction")
+                .and_then(|d| match d {
+                    pb::Direction::Unspecified => None,
+                    pb::Direction::Clockwise => Some(Direction::Clockwise),
+                    pb::Direction::Anticlockwise => Some(Direction::Anticlockwise),
+                });
+            let kichwa = fields.enum_value::<pb::Kichwa>("sow.kichwa", sow.kichwa, "Kichwa").and_then(|k| match k {
+                pb::Kichwa::Unspecified => None,
+                pb::Kichwa::Left => Some(Kichwa::Left),
+                pb::Kichwa::Right => Some(Kichwa::Right),
+            });
+            let kuu_decision = fields
+                .enum_value::<pb::KuuDecision>("sow.kuu_decision", sow.kuu_decision, "KuuDecision")
+                .and_then(|k| match k {
+                    pb::KuuDecision::Unspecified => None,
+                    pb::KuuDecision::Stop => Some(KuuDecision::Stop),
+                    pb::KuuDecision::Safari => Some(KuuDecision::Safari),
+                });
+            Move::Sow(Sow { pit: sow.pit.min(255) as u8, direction, kichwa, kuu_decision })
+        }
+        pb::r#move::Action::NextGame(next) => {
+            let mut set = PitSet::EMPTY;
+            for (i, &pit) in next.pits.iter().enumerate() {
+                if pit as usize >= pits {
+                    fields.fail(&format!("next_game.pits[{i}]"), format!("{} has no pit {pit}", kind.name()));
+                } else if set.contains(pit as usize) {
+                    fields.fail(&format!("next_game.pits[{i}]"), format!("pit {pit} is listed twice"));
+                } else {
+                    set = set.with(pit as usize);
+                }
+            }
+            Move::NextGame(set)
+        }
+    };
+    if fields.violations.is_empty() {
+        Ok(decoded)
+    } else {
+        Err(fields.violations)
+    }
+}
+
+/// Encodes a move.
+pub fn move_to_pb(mv: &Move) -> pb::Move {
+    let action = match *mv {
+        Move::Sow(sow) => pb::r#move::Action::Sow(pb::Sow {
+            pit: sow.pit as u32,
+            direction: direction_to_pb(sow.direction),
+            kichwa: kichwa_to_pb(sow.kichwa),
+            kuu_decision: match sow.kuu_decision {
+                None => pb::KuuDecision::Unspecified,
+                Some(KuuDecision::Stop) => pb::KuuDecision::Stop,
+                Some(KuuDecision::Safari) => pb::KuuDecision::Safari,
+            } as i32,
+        }),
+        Move::NextGame(set) => pb::r#move::Action::NextGame(pb::NextGame {
+            pits: set.iter().map(|p| p as u32).collect(),
+        }),
+    };
+    pb::Move { action: Some(action) }
+}
+
+fn pits_of(mask: u16) -> Vec<u32> {
+    (0..16).filter(|p| mask >> p & 1 == 1).collect()
+}
+
+fn end_reason_to_pb(reason: EndReason) -> i32 {
+    (match reason {
+        EndReason::FewSeedsLeft => pb::EndReason::FewSeedsLeft,
+        EndReason::BothStuck => pb::EndReason::BothStuck,
+        EndReason::PlayerEmpty => pb::EndReason::PlayerEmpty,
+        EndReason::BaoHamna => pb::EndReason::BaoHamna,
+        EndReason::NoLegalMove => pb::EndReason::NoLegalMove,
+        EndReason::OwnFrontRowEmptied => pb::EndReason::OwnFrontRowEmptied,
+        EndReason::Resignation => pb::EndReason::Resignation,
+    }) as i32
+}
+
+/// Encodes a move's events: each [`Event::Lap`] with the drops that follow it becomes one `Lap`.
+pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
+    use pb::event::Kind;
+    let mut out: Vec<pb::Event> = Vec::with_capacity(events.len());
+    // Index in `out` of the lap that drops belong to.
+    let mut current_lap: Option<usize> = None;
+    let drops_so_far = |out: &Vec<pb::Event>, lap: Option<usize>| match lap.map(|i| &out[i].kind) {
+        Some(Some(Kind::Lap(lap))) => lap.drops.len() as u32,
+        _ => 0,
+    };
+    for event in events {
+        let kind = match *event {
+            Event::Lap { player, origin, seeds, source } => {
+                current_lap = Some(out.len());
+                Kind::Lap(pb::Lap {
+                    player: player_to_pb(Some(player)),
+                    origin: origin as u32,
+                    seeds: seeds as u32,
+                    drops: Vec::with_capacity(seeds as usize),
+                    source: match source {
+                        LapSource::Pit => pb::LapSource::Pit,
+                        LapSource::Reserve => pb::LapSource::Reserve,
+                        LapSource::Capture => pb::LapSource::Capture,
+                    } as i32,
+                })
+            }
+            Event::Drop { pit } => {
+                if let Some(Some(Kind::Lap(lap))) = current_lap.map(|i| &mut out[i].kind) {
+                    lap.drops.push(pit as u32);
+                }
+                continue;
+            }
+            Event::Capture { pit, seeds, beneficiary, kichwa, direction } => Kind::Capture(pb::Capture {
+                pit: pit as u32,
+                seeds: seeds as u32,
+                beneficiary: player_to_pb(Some(beneficiary)),
+                after_drop: drops_so_far(&out, current_lap),
+                kichwa: kichwa_to_pb(kichwa),
+                direction: direction_to_pb(direction),
+            }),
+            Event::NoCapture { empty_pit, beyond_pit } => Kind::NoCapture(pb::NoCapture {
+                empty_pit: empty_pit as u32,
+                beyond_pit: beyond_pit as u32,
+            }),
+            Event::Pass { player } => Kind::Pass(pb::Pass { player: player_to_pb(Some(player)) }),
+            Event::GameEnd { reason, winner, collector, collected, stores } => Kind::GameEnd(pb::GameEnd {
+                reason: end_reason_to_pb(reason),
+                winner: player_to_pb(winner),
+                collector: player_to_pb(collector),
+                collected: collected as u32,
+                stores: stores.iter().map(|&s| s as u32).collect(),
+            }),
+            Event::RoundEnd { reason, collector, collected, totals } => Kind::RoundEnd(pb::RoundEnd {
+                reason: end_reason_to_pb(reason),
+                collector: player_to_pb(Some(collector)),
+                collected: collected as u32,
+                totals: totals.iter().map(|&s| s as u32).collect(),
+            }),
+            Event::MatchEnd { winner, score } => Kind::MatchEnd(pb::MatchEnd {
+                winner: player_to_pb(winner),
+                match_score: score.iter().map(|&s| s as u32).collect(),
+            }),
+            Event::Allocation { north_owned, pits_owned, starter } => Kind::Allocation(pb::Allocation {
+                pits_owned: pits_owned.iter().map(|&s| s as u32).collect(),
+                owners: (0..12)
+                    .map(|p| player_to_pb(Some(if north_owned >> p & 1 == 1 { Player::North } else { Player::South })))
+                    .collect(),
+                starter: player_to_pb(Some(starter)),
+            }),
+            Event::Refill { player, opened, closed, reserve } => Kind::Refill(pb::Refill {
+                player: player_to_pb(Some(player)),
+                opened: pits_of(opened),
+                closed: pits_of(closed),
+                reserve: reserve as u32,
+            }),
+            Event::Taxation { pit, seeds, six_seed_rule } => Kind::Taxation(pb::Taxation {
+                pit: pit as u32,
+                seeds: seeds as u32,
+                six_seed_rule,
+            }),
+            Event::KuuDestroyed { owner, pit } => Kind::KuuDestroyed(pb::KuuDestroyed {
+                owner: player_to_pb(Some(owner)),
+                pit: pit as u32,
+            }),
+            Event::KuuStop { pit } => Kind::KuuStop(pb::KuuStop { pit: pit as u32 }),
+            Event::Safari { pit, seeds } => Kind::Safari(pb::Safari { pit: pit as u32, seeds: seeds as u32 }),
+            Event::MarkSet { blockee, pit, setter } => Kind::MarkSet(pb::MarkSet {
+                mark: Some(mark_to_pb(blockee, pit, setter)),
+            }),
+            Event::MarkCleared { blockee, pit, setter } => Kind::MarkCleared(pb::MarkCleared {
+                mark: Some(mark_to_pb(blockee, pit, setter)),
+            }),
+        };
+        out.push(pb::Event { kind: Some(kind) });
+    }
+    out
+}
+
+fn mark_to_pb(blockee: Player, pit: u8, setter: Player) -> pb::HiziZetuMark {
+    pb::HiziZetuMark {
+        blockee: player_to_pb(Some(blockee)),
+        pit: pit as u32,
+        setter: player_to_pb(Some(setter)),
+    }
+}
+
+/// Encodes a game description.
+pub fn description_to_pb(d: &Description) -> pb::DescribeGameResponse {
+    pb::DescribeGameResponse {
+        kind: kind_to_pb(d.kind) as i32,
+        name: d.kind.name().to_string(),
+        rows: d.rows as u32,
+        pits_per_row: d.pits_per_row as u32,
+        pits: d
+            .pits
+            .iter()
+            .map(|p| pb::PitDescription {
+                index: p.index as u32,
+                row: p.row as u32,
+                column: p.column as u32,
+                side: player_to_pb(Some(p.side)),
+                label: p.label.clone(),
+                role: p.role.to_string(),
+            })
+            .collect(),
+        sowing_order: d.sowing_order.iter().map(|&p| p as u32).collect(),
+        seed_total: d.seed_total as u32,
+        rules_source: d.rules_source.to_string(),
+        rules_version: d.rules_version,
+        implemented: d.kind.is_implemented(),
+        summary: d.summary.to_string(),
+    }
+}
+
+/// Decodes new-match options.
+pub fn options(options: Option<&pb::GameOptions>) -> Result<engine::Options, Vec<Violation>> {
+    let mut fields = Fields::new("options.");
+    let mut decoded = engine::Options::default();
+    if let Some(o) = options {
+        if let Some(first) = fields.player("first_player", o.first_player) {
+            decoded.first_player = first;
+        }
+        match o.ba_awa_target {
+            0 => {}
+            t @ 10..=12 => decoded.ba_awa_target = t as u8,
+            t => fields.fail("ba_awa_target", format!("the Ba-awa match target is 10, 11 or 12 pits (or 0 for 10), not {t}")),
+        }
+    }
+    if fields.violations.is_empty() {
+        Ok(decoded)
+    } else {
+        Err(fields.violations)
+    }
+}
+
+/// The readable reason for an illegal move, as the protocol's enum.
+pub fn reason_to_pb(reason: engine::Reason) -> pb::IllegalMoveReason {
+    use engine::Reason as R;
+    use pb::IllegalMoveReason as P;
+    match reason {
+        R::NoSuchPit => P::NoSuchPit,
+        R::PitEmpty => P::PitEmpty,
+        R::NotYourPit => P::NotYourPit,
+        R::GameOver => P::GameOver,
+        R::NeverEndingMove => P::NeverEndingMove,
+        R::GameInProgress => P::GameInProgress,
+        R::MatchOver => P::MatchOver,
+        R::InvalidChoice => P::InvalidChoice,
+        R::HoleClosed => P::HoleClosed,
+        R::ChoiceRequired => P::ChoiceRequired,
+        R::ChoiceNotOffered => P::ChoiceNotOffered,
+        R::CaptureIsMandatory => P::CaptureIsMandatory,
+        R::KuuMustStartTakata => P::KuuMustStartTakata,
+        R::KuuNotAllowedWhileOtherHolesOccupied => P::KuuNotAllowedWhileOtherHolesOccupied,
+        R::SingletonNotAllowed => P::SingletonNotAllowed,
+        R::MustSowTowardCentre => P::MustSowTowardCentre,
+        R::HoleMarkedHiziZetu => P::HoleMarkedHiziZetu,
+        R::MustCaptureMarkedHole => P::MustCaptureMarkedHole,
+        R::TooManySeedsToCapture => P::TooManySeedsToCapture,
+        R::HoleNotAllowed => P::HoleNotAllowed,
+    }
+}
