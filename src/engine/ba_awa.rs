@@ -375,6 +375,7 @@ impl Game for BaAwa {
             return Err(check.into_error());
         };
         let mut north_owned = 0u16;
+        let owners_known = owners.len() == PITS && owners.iter().all(Option::is_some);
         if owners.len() != PITS {
             check.fail("ba_awa.owners", format!("one owner per pit: 12, not {}", owners.len()));
         } else {
@@ -394,11 +395,10 @@ impl Game for BaAwa {
         check.require((10..=12).contains(target), "ba_awa.target", || {
             format!("the match target is 10, 11 or 12 pits, not {target}")
         });
-        if !check.is_clean() {
+        // The rest needs a usable board, status and starter; without them, report what was found so far.
+        let (Some(pits), Some(status), Some(starter), true) = (pits, setup.status, *starter, owners_known) else {
             return Err(check.into_error());
-        }
-        let pits = pits.expect("clean checks have pits");
-        let status = setup.status.expect("clean checks have a status");
+        };
         let game = BaAwa {
             pits,
             north_owned,
@@ -406,20 +406,21 @@ impl Game for BaAwa {
             to_move: setup.to_move,
             status,
             winner: setup.winner,
-            starter: starter.expect("clean checks have a starter"),
+            starter,
             target: *target as u8,
             ply: setup.ply,
             game_number: setup.game_number,
         };
-        match status {
-            Status::InProgress => {
+        match (status, game.to_move) {
+            (Status::InProgress, mover) => {
                 check.require(game.seeds_on_board() > LAST_SEEDS, "pits", || {
                     "with 8 or fewer seeds on the board the game is over (§4.3)".into()
                 });
-                let mover = game.to_move.expect("in progress has a mover");
-                check.require(game.can_move(mover), "to_move", || {
-                    format!("{mover} has no legal move, so he would have passed (R-4.6)")
-                });
+                if let Some(mover) = mover {
+                    check.require(game.can_move(mover), "to_move", || {
+                        format!("{mover} has no legal move, so he would have passed (R-4.6)")
+                    });
+                }
             }
             _ => {
                 check.require(game.seeds_on_board() == 0, "pits", || {

@@ -134,7 +134,8 @@ impl Checker {
     }
 
     /// Checks the fields every game shares: rules version, list lengths, seed bounds, status/to_move/winner
-    /// consistency, counters. Returns the pits as `u8` when they fit (`None` after a violation).
+    /// consistency, counters. Returns the pits as `u8` when each fits (`None` when the list is unusable), so
+    /// that the game can go on checking its own invariants and report every violation at once.
     pub(crate) fn common<const N: usize>(&mut self, setup: &Setup, seed_total: u32) -> Option<[u8; N]> {
         self.require(setup.rules_version == super::RULES_VERSION, "rules_version", || {
             format!(
@@ -165,9 +166,11 @@ impl Checker {
             return None;
         }
         let mut pits = [0u8; N];
+        let mut pits_fit = true;
         for (i, &seeds) in setup.pits.iter().enumerate() {
             if seeds > seed_total {
                 self.fail(format!("pits[{i}]"), format!("{seeds} seeds is more than the game's {seed_total}"));
+                pits_fit = false;
             } else {
                 pits[i] = seeds as u8;
             }
@@ -179,7 +182,7 @@ impl Checker {
                 "{on_board} seeds on the board and {off_board} in stores and reserves exceed the game's {seed_total}"
             )
         });
-        self.is_clean().then_some(pits)
+        pits_fit.then_some(pits)
     }
 
     /// Checks a `[South, North]` pair.
