@@ -1,1 +1,115 @@
-fn main(){}
+//! `mancala`: the gRPC rules server. Thin on purpose: parse the command line, load the
+//! configuration (failing with one line before anything is bound), start logging, bind, and hand
+//! over to [`mancala::server::run`] until SIGTERM or SIGINT.
+
+#![forbid(unsafe_code)]
+
+use std::{net::SocketAddr, path::PathBuf, process::ExitCode};
+
+use clap::{Args, Parser, Subcommand};
+use mancala::{config::Settings, server, telemetry};
+
+/// gRPC rules server for Bao la Kete, Bosh and Ba-awa.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mancala",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// `serve`'s options, for `mancala` alone.
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the gRPC API (the default).
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// A TOML configuration file (see deploy/mancala.example.toml). Environment variables
+    /// MANCALA__SECTION__KEY override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Listen on this address instead of server.listen (port 0 picks a free port).
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<SocketAddr>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let args = match cli.command {
+        Some(Command::Serve(args)) => args,
+        None => cli.serve,
+    };
+    match serve(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("mancala: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the server; an error is one line for stderr.
+fn serve(args: ServeArgs) -> Result<(), String> {
+    let mut settings = Settings::load(args.config.as_deref()).map_err(|e| e.to_string())?;
+    if let Some(listen) = args.listen {
+        settings.server.listen = listen;
+    }
+    telemetry::init(&settings.log).map_err(|e| e.to_string())?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    // Dropping the runtime on return abandons whatever outlived the shutdown grace.
+    runtime.block_on(async {
+        let shutdown = shutdown_signal().map_err(|e| format!("cannot listen for signals: {e}"))?;
+        let addr = settings.server.listen;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the bound address: {e}"))?;
+        tracing::info!(%addr, version = env!("CARGO_PKG_VERSION"), "listening");
+        server::run(listener, settings, shutdown)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "server failed");
+                e.to_string()
+            })
+    })
+}
+
+/// Completes on the first SIGTERM or SIGINT. The handlers are installed now, before binding,
+/// so a signal that arrives early is not lost nor fatal.
+#[cfg(unix)]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        let name = tokio::select! {
+            _ = terminate.recv() => "SIGTERM",
+            _ = interrupt.recv() => "SIGINT",
+        };
+        tracing::info!(signal = name, "shutdown requested");
+    })
+}
+
+/// Completes on the first Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!(signal = "ctrl-c", "shutdown requested");
+    })
+}

@@ -1,0 +1,304 @@
+//! Typed settings of the server, read in three layers, each overriding the one before:
+//!
+//! 1. the built-in defaults ([`DEFAULTS`], embedded: the server runs with no file at all);
+//! 2. an optional TOML file (`mancala serve --config FILE`);
+//! 3. environment variables `MANCALA__SECTION__KEY`, e.g. `MANCALA__SERVER__LISTEN=127.0.0.1:0`.
+//!    The double underscore keeps them apart from the `MANCALA_SERVICE_HOST`-style variables that
+//!    Kubernetes injects for a service named `mancala`.
+//!
+//! Unknown keys are rejected in every layer, so a typo never silently falls back to a default.
+//! Every error is one line naming the key and the layer it came from, fit for stderr.
+//! `deploy/mancala.example.toml` documents every key; a test checks it matches [`DEFAULTS`].
+
+use std::{collections::HashMap, ffi::OsString, fmt, net::SocketAddr, path::Path, time::Duration};
+
+use serde::{Deserialize, Deserializer};
+
+/// The built-in defaults, the lowest configuration layer.
+pub const DEFAULTS: &str = r#"
+[server]
+listen = "0.0.0.0:50051"
+max_message_bytes = 1048576
+concurrency_limit_per_connection = 256
+max_concurrent_streams = 1024
+request_timeout_ms = 30000
+shutdown_grace_ms = 10000
+tcp_nodelay = true
+tcp_keepalive_ms = 60000
+http2_keepalive_interval_ms = 30000
+http2_keepalive_timeout_ms = 10000
+
+[log]
+format = "plain"
+filter = "info"
+"#;
+
+/// The prefix of the environment variables read as configuration.
+pub const ENV_PREFIX: &str = "MANCALA";
+/// The separator between prefix, section and key in those variables.
+pub const ENV_SEPARATOR: &str = "__";
+
+/// All the settings of the server.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// `[server]`: the listener, limits and timeouts.
+    pub server: ServerSettings,
+    /// `[log]`: the log format and filter.
+    pub log: LogSettings,
+}
+
+/// `[server]`: the listener, limits and timeouts.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSettings {
+    /// The address to listen on; port 0 picks a free port (the bound address is logged).
+    #[serde(deserialize_with = "socket_addr")]
+    pub listen: SocketAddr,
+    /// The largest request message a service decodes, in bytes. A larger one is refused with
+    /// OUT_OF_RANGE before it reaches a handler.
+    pub max_message_bytes: usize,
+    /// Requests served at once on one connection; more wait their turn. `0` means no limit.
+    #[serde(deserialize_with = "zero_is_none")]
+    pub concurrency_limit_per_connection: Option<usize>,
+    /// HTTP/2 streams (calls) one client may have open at once on one connection.
+    pub max_concurrent_streams: u32,
+    /// A call whose handler has not answered by then is cancelled (`0`: no limit). A client's own
+    /// shorter `grpc-timeout` still applies. Streams count only until their first response.
+    #[serde(
+        rename = "request_timeout_ms",
+        deserialize_with = "millis_zero_is_none"
+    )]
+    pub request_timeout: Option<Duration>,
+    /// On SIGTERM/SIGINT: how long calls in flight may take to finish before the server stops anyway.
+    #[serde(rename = "shutdown_grace_ms", deserialize_with = "millis")]
+    pub shutdown_grace: Duration,
+    /// Set `TCP_NODELAY` on accepted connections (small gRPC messages go out at once).
+    pub tcp_nodelay: bool,
+    /// Idle time before TCP keepalive probes start on a connection (`0`: off).
+    #[serde(rename = "tcp_keepalive_ms", deserialize_with = "millis_zero_is_none")]
+    pub tcp_keepalive: Option<Duration>,
+    /// Interval of HTTP/2 PING frames that keep idle connections alive through proxies (`0`: off).
+    #[serde(
+        rename = "http2_keepalive_interval_ms",
+        deserialize_with = "millis_zero_is_none"
+    )]
+    pub http2_keepalive_interval: Option<Duration>,
+    /// How long to wait for the answer to such a PING before closing the connection.
+    #[serde(rename = "http2_keepalive_timeout_ms", deserialize_with = "millis")]
+    pub http2_keepalive_timeout: Duration,
+}
+
+/// `[log]`: the log format and filter.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSettings {
+    /// `plain` (human-readable lines) or `json` (one object per line).
+    pub format: LogFormat,
+    /// A `tracing` filter directive such as `info` or `mancala=debug,h2=warn`.
+    /// `RUST_LOG`, when set, takes its place.
+    pub filter: String,
+}
+
+/// The shape of log lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines (`key=value` fields).
+    Plain,
+    /// One JSON object per line, fields at the top level of `fields`.
+    Json,
+}
+
+impl std::str::FromStr for LogFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "plain" => Ok(LogFormat::Plain),
+            "json" => Ok(LogFormat::Json),
+            _ => Err(format!(
+                "{s:?} is not a log format (expected \"plain\" or \"json\")"
+            )),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LogFormat {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// A configuration that cannot be used. Its `Display` is a single line naming the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    message: String,
+}
+
+impl ConfigError {
+    fn new(message: impl fmt::Display) -> Self {
+        // Some sources (the TOML parser) explain over several lines with a source excerpt; a
+        // launcher shows stderr's last line, so fold everything into one.
+        let message = message
+            .to_string()
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !is_source_excerpt(line))
+            .collect::<Vec<_>>()
+            .join(" ");
+        ConfigError { message }
+    }
+}
+
+/// A line of a parser's source excerpt (`1 | [server`, `  |        ^`), which makes no sense folded.
+fn is_source_excerpt(line: &str) -> bool {
+    line.trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start()
+        .starts_with('|')
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid configuration: {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Default for Settings {
+    /// The built-in defaults alone.
+    fn default() -> Self {
+        Settings::load_from(None, std::iter::empty())
+            .expect("the built-in defaults are valid (tested)")
+    }
+}
+
+impl Settings {
+    /// Loads the defaults, then `file` if given, then the `MANCALA__*` variables of this process.
+    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
+        let mut env = Vec::new();
+        for (name, value) in std::env::vars_os() {
+            let Some(name) = name.to_str() else { continue };
+            if !name.starts_with(&format!("{ENV_PREFIX}{ENV_SEPARATOR}")) {
+                continue;
+            }
+            let value = value.into_string().map_err(|_: OsString| {
+                ConfigError::new(format_args!("environment variable {name} is not UTF-8"))
+            })?;
+            env.push((name.to_owned(), value));
+        }
+        Self::load_from(file, env)
+    }
+
+    /// Loads the defaults, then `file` if given, then the `MANCALA__*` entries of `env` (other
+    /// entries are ignored). Tests pass their own `env` instead of changing the process's.
+    pub fn load_from(
+        file: Option<&Path>,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, ConfigError> {
+        let env: HashMap<String, String> = env.into_iter().collect();
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
+        if let Some(file) = file {
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                ConfigError::new(format_args!(
+                    "cannot read config file {}: {e}",
+                    file.display()
+                ))
+            })?;
+            builder = builder.add_source(TomlFile {
+                path: file.display().to_string(),
+                text,
+            });
+        }
+        let builder = builder.add_source(
+            config::Environment::with_prefix(ENV_PREFIX)
+                .prefix_separator(ENV_SEPARATOR)
+                .separator(ENV_SEPARATOR)
+                .source(Some(env.into_iter().collect())),
+        );
+        let settings: Settings = builder
+            .build()
+            .and_then(config::Config::try_deserialize)
+            .map_err(ConfigError::new)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Checks what the types alone cannot.
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.server.max_message_bytes == 0 {
+            return Err(ConfigError::new(
+                "server.max_message_bytes must be at least 1",
+            ));
+        }
+        if self.server.max_concurrent_streams == 0 {
+            return Err(ConfigError::new(
+                "server.max_concurrent_streams must be at least 1",
+            ));
+        }
+        if let Err(error) = tracing_subscriber::EnvFilter::builder().parse(&self.log.filter) {
+            return Err(ConfigError::new(format_args!(
+                "log.filter {:?} is not a valid filter: {error}",
+                self.log.filter
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The name of the environment variable that sets `section.key`, e.g. `MANCALA__SERVER__LISTEN`.
+pub fn env_var_name(section: &str, key: &str) -> String {
+    format!(
+        "{ENV_PREFIX}{ENV_SEPARATOR}{}{ENV_SEPARATOR}{}",
+        section.to_uppercase(),
+        key.to_uppercase()
+    )
+}
+
+/// A TOML file read by us, so that errors name it as the operator wrote it.
+#[derive(Debug, Clone)]
+struct TomlFile {
+    path: String,
+    text: String,
+}
+
+impl config::Source for TomlFile {
+    fn clone_into_box(&self) -> Box<dyn config::Source + Send + Sync> {
+        Box::new(self.clone())
+    }
+
+    fn collect(&self) -> Result<config::Map<String, config::Value>, config::ConfigError> {
+        config::Format::parse(&config::FileFormat::Toml, Some(&self.path), &self.text).map_err(
+            |cause| config::ConfigError::FileParse {
+                uri: Some(self.path.clone()),
+                cause,
+            },
+        )
+    }
+}
+
+fn socket_addr<'de, D: Deserializer<'de>>(deserializer: D) -> Result<SocketAddr, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map_err(|_| {
+        serde::de::Error::custom(format_args!(
+            "{text:?} is not a socket address (expected IP:PORT, e.g. \"0.0.0.0:50051\")"
+        ))
+    })
+}
+
+fn millis<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+    u64::deserialize(deserializer).map(Duration::from_millis)
+}
+
+fn millis_zero_is_none<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Duration>, D::Error> {
+    millis(deserializer).map(|duration| (!duration.is_zero()).then_some(duration))
+}
+
+fn zero_is_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<usize>, D::Error> {
+    usize::deserialize(deserializer).map(|n| (n != 0).then_some(n))
+}

@@ -1,0 +1,319 @@
+//! Logging: the `tracing` subscriber (plain or JSON lines on stdout) and one span per gRPC call.
+//!
+//! [`GrpcTraceLayer`] wraps every service of the server. For each call it opens a span `grpc` with
+//! the fields `rpc.service`, `rpc.method` and an empty `match_id` that a handler fills in with
+//! `tracing::Span::current().record("match_id", id)`. When the call ends it logs one event with
+//! target `mancala::request` carrying `grpc_status` (`"OK"`, `"NOT_FOUND"`, ...), `grpc_code` and
+//! `latency_ms`. The end is the `grpc-status` of the response, which for a stream is in the
+//! trailers after its last message, so a stream is logged when it closes.
+//!
+//! Levels: `OK` is DEBUG (a load test should not drown the log), an error the client caused is
+//! INFO, an error on the server's side is WARN, a call dropped before it ended (client went
+//! away, deadline passed) is INFO. `filter = "info,mancala::request=debug"` logs every call.
+
+use std::{
+    fmt,
+    future::Future,
+    pin::Pin,
+    task::{ready, Context, Poll},
+    time::Instant,
+};
+
+use http_body::{Body, Frame, SizeHint};
+use tonic::Code;
+use tracing::{field::Empty, Span};
+use tracing_subscriber::EnvFilter;
+
+use crate::config::{LogFormat, LogSettings};
+
+/// The target of the one event logged per call.
+pub const REQUEST_TARGET: &str = "mancala::request";
+
+/// Why logging could not start. Its `Display` is one line.
+#[derive(Debug)]
+pub struct TelemetryError(String);
+
+impl fmt::Display for TelemetryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TelemetryError {}
+
+/// Installs the global `tracing` subscriber: `settings.format` lines on stdout, filtered by
+/// `RUST_LOG` when it is set and non-empty, by `settings.filter` otherwise. Fails on a bad
+/// `RUST_LOG` or when a subscriber is already installed.
+pub fn init(settings: &LogSettings) -> Result<(), TelemetryError> {
+    let filter = match std::env::var(EnvFilter::DEFAULT_ENV) {
+        Ok(directives) if !directives.trim().is_empty() => {
+            EnvFilter::builder().parse(&directives).map_err(|e| {
+                TelemetryError(format!(
+                    "RUST_LOG {directives:?} is not a valid filter: {e}"
+                ))
+            })?
+        }
+        _ => EnvFilter::builder()
+            .parse(&settings.filter)
+            .map_err(|e| TelemetryError(format!("log.filter is not a valid filter: {e}")))?,
+    };
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stdout);
+    let installed = match settings.format {
+        LogFormat::Plain => {
+            use std::io::IsTerminal;
+            builder
+                .with_ansi(std::io::stdout().is_terminal())
+                .try_init()
+        }
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init(),
+    };
+    installed.map_err(|e| TelemetryError(format!("cannot install the log subscriber: {e}")))
+}
+
+/// A tower layer giving every gRPC call a span and one log event at its end; see the module doc.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GrpcTraceLayer;
+
+impl<S> tower_layer::Layer<S> for GrpcTraceLayer {
+    type Service = GrpcTrace<S>;
+
+    fn layer(&self, inner: S) -> GrpcTrace<S> {
+        GrpcTrace { inner }
+    }
+}
+
+/// The service made by [`GrpcTraceLayer`].
+#[derive(Debug, Clone)]
+pub struct GrpcTrace<S> {
+    inner: S,
+}
+
+impl<S, ReqBody, ResBody> tower_service::Service<http::Request<ReqBody>> for GrpcTrace<S>
+where
+    S: tower_service::Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
+{
+    type Response = http::Response<TracedBody<ResBody>>;
+    type Error = S::Error;
+    type Future = TracedFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<ReqBody>) -> Self::Future {
+        let path = request.uri().path();
+        let (service, method) = path
+            .trim_start_matches('/')
+            .split_once('/')
+            .unwrap_or((path, ""));
+        let span = tracing::info_span!(
+            "grpc",
+            rpc.service = service,
+            rpc.method = method,
+            match_id = Empty,
+        );
+        let inner = span.in_scope(|| self.inner.call(request));
+        TracedFuture {
+            inner,
+            outcome: Some(Outcome::new(span)),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The response future of [`GrpcTrace`]: runs the call inside its span.
+    pub struct TracedFuture<F> {
+        #[pin]
+        inner: F,
+        outcome: Option<Outcome>,
+    }
+}
+
+impl<F, B, E> Future for TracedFuture<F>
+where
+    F: Future<Output = Result<http::Response<B>, E>>,
+{
+    type Output = Result<http::Response<TracedBody<B>>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let result = {
+            let _entered = this.outcome.as_ref().map(|outcome| outcome.span.enter());
+            ready!(this.inner.poll(cx))
+        };
+        let mut outcome = this.outcome.take();
+        Poll::Ready(match result {
+            Ok(response) => {
+                if let Some(code) = grpc_status(response.headers()) {
+                    // A trailers-only response (an error, usually): the call is over.
+                    if let Some(outcome) = outcome.as_mut() {
+                        outcome.end = Some(End::Status(code));
+                    }
+                    outcome = None;
+                }
+                Ok(response.map(|inner| TracedBody { inner, outcome }))
+            }
+            Err(error) => {
+                if let Some(outcome) = outcome.as_mut() {
+                    outcome.end = Some(End::Failed);
+                }
+                Err(error)
+            }
+        })
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The response body of [`GrpcTrace`]: logs the call when its trailers go out.
+    pub struct TracedBody<B> {
+        #[pin]
+        inner: B,
+        outcome: Option<Outcome>,
+    }
+}
+
+impl<B: Body> Body for TracedBody<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let this = self.project();
+        let frame = {
+            // Handlers of streaming calls produce their messages here, so they too see the span.
+            let _entered = this.outcome.as_ref().map(|outcome| outcome.span.enter());
+            ready!(this.inner.poll_frame(cx))
+        };
+        let end = match &frame {
+            Some(Ok(frame)) => frame
+                .trailers_ref()
+                .map(|trailers| grpc_status(trailers).map_or(End::NoStatus, End::Status)),
+            Some(Err(_)) => Some(End::Failed),
+            None => Some(End::NoStatus),
+        };
+        if let Some(end) = end {
+            if let Some(mut outcome) = this.outcome.take() {
+                outcome.end = Some(end);
+            }
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// How a call ended, as seen by the layer.
+#[derive(Debug, Clone, Copy)]
+enum End {
+    /// The response carried this `grpc-status`.
+    Status(Code),
+    /// The response ended without a `grpc-status` (not a gRPC answer).
+    NoStatus,
+    /// The service or the response body failed.
+    Failed,
+}
+
+/// A call in progress; logs its end when dropped, so a call dropped half-way is logged too.
+struct Outcome {
+    span: Span,
+    start: Instant,
+    end: Option<End>,
+}
+
+impl Outcome {
+    fn new(span: Span) -> Self {
+        Outcome {
+            span,
+            start: Instant::now(),
+            end: None,
+        }
+    }
+}
+
+impl Drop for Outcome {
+    fn drop(&mut self) {
+        let latency_ms = self.start.elapsed().as_secs_f64() * 1e3;
+        let span = &self.span;
+        match self.end {
+            Some(End::Status(code)) => {
+                let grpc_status = code_name(code);
+                let grpc_code = code as i32;
+                match code {
+                    Code::Ok => {
+                        tracing::debug!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call finished")
+                    }
+                    Code::Unknown
+                    | Code::DeadlineExceeded
+                    | Code::Unimplemented
+                    | Code::Internal
+                    | Code::Unavailable
+                    | Code::DataLoss => {
+                        tracing::warn!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call failed")
+                    }
+                    _ => {
+                        tracing::info!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call refused")
+                    }
+                }
+            }
+            Some(End::NoStatus) => {
+                tracing::warn!(target: REQUEST_TARGET, parent: span, latency_ms, "call ended without a grpc-status")
+            }
+            Some(End::Failed) => {
+                tracing::warn!(target: REQUEST_TARGET, parent: span, latency_ms, "call failed in transport")
+            }
+            None => {
+                tracing::info!(target: REQUEST_TARGET, parent: span, latency_ms, "call dropped before it ended (client gone, deadline passed or server stopped)")
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Outcome").field("end", &self.end).finish()
+    }
+}
+
+/// The `grpc-status` header or trailer, if present and well formed.
+fn grpc_status(headers: &http::HeaderMap) -> Option<Code> {
+    let value = headers.get("grpc-status")?.to_str().ok()?;
+    value.parse::<i32>().ok().map(Code::from_i32)
+}
+
+/// The canonical name of a status code, as the gRPC documentation spells it.
+pub fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}

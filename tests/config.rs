@@ -1,0 +1,386 @@
+//! The configuration layers (defaults → file → `MANCALA__*` environment), their errors, and the
+//! binary's behaviour on a bad configuration. No test changes the process environment: each
+//! passes its own variables to `Settings::load_from`.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    io::Write,
+    net::SocketAddr,
+    path::Path,
+    process::Command,
+    time::Duration,
+};
+
+use mancala::config::{env_var_name, LogFormat, Settings, DEFAULTS};
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/mancala.example.toml");
+
+fn toml_file(contents: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new()
+        .suffix(".toml")
+        .tempfile()
+        .expect("create a temporary file");
+    file.write_all(contents.as_bytes())
+        .expect("write the temporary file");
+    file
+}
+
+fn env(vars: &[(&str, &str)]) -> Vec<(String, String)> {
+    vars.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn load(file: Option<&Path>, vars: &[(&str, &str)]) -> Result<Settings, String> {
+    Settings::load_from(file, env(vars)).map_err(|e| e.to_string())
+}
+
+/// The error of a configuration that must be refused; it must be one line naming `needle`.
+fn refused(file_contents: Option<&str>, vars: &[(&str, &str)], needle: &str) -> String {
+    let file = file_contents.map(toml_file);
+    let error = load(file.as_ref().map(|f| f.path()), vars)
+        .expect_err("this configuration must be refused");
+    assert!(!error.contains('\n'), "error is not one line: {error:?}");
+    assert!(
+        error.contains(needle),
+        "error does not name {needle:?}: {error}"
+    );
+    error
+}
+
+#[test]
+fn defaults_load_without_file_or_environment() {
+    let settings = load(None, &[]).expect("the defaults load");
+    assert_eq!(settings, Settings::default());
+    let server = &settings.server;
+    assert_eq!(
+        server.listen,
+        "0.0.0.0:50051".parse::<SocketAddr>().unwrap()
+    );
+    assert_eq!(server.max_message_bytes, 1024 * 1024);
+    assert_eq!(server.concurrency_limit_per_connection, Some(256));
+    assert_eq!(server.max_concurrent_streams, 1024);
+    assert_eq!(server.request_timeout, Some(Duration::from_secs(30)));
+    assert_eq!(server.shutdown_grace, Duration::from_secs(10));
+    assert!(server.tcp_nodelay);
+    assert_eq!(server.tcp_keepalive, Some(Duration::from_secs(60)));
+    assert_eq!(
+        server.http2_keepalive_interval,
+        Some(Duration::from_secs(30))
+    );
+    assert_eq!(server.http2_keepalive_timeout, Duration::from_secs(10));
+    assert_eq!(settings.log.format, LogFormat::Plain);
+    assert_eq!(settings.log.filter, "info");
+}
+
+/// Every `section.key` of a TOML text.
+fn keys(toml: &str) -> BTreeSet<String> {
+    let table: BTreeMap<String, BTreeMap<String, config::Value>> = config::Config::builder()
+        .add_source(config::File::from_str(toml, config::FileFormat::Toml))
+        .build()
+        .and_then(config::Config::try_deserialize)
+        .expect("a two-level TOML table");
+    table
+        .into_iter()
+        .flat_map(|(section, entries)| {
+            entries
+                .into_keys()
+                .map(move |key| format!("{section}.{key}"))
+        })
+        .collect()
+}
+
+#[test]
+fn example_file_documents_every_key_at_its_default() {
+    let settings = load(Some(Path::new(EXAMPLE)), &[]).expect("the example file loads");
+    assert_eq!(settings, Settings::default());
+    let example = std::fs::read_to_string(EXAMPLE).expect("read the example file");
+    assert_eq!(keys(&example), keys(DEFAULTS));
+}
+
+#[test]
+fn file_overrides_defaults_key_by_key() {
+    let file = toml_file(
+        r#"
+        [server]
+        listen = "127.0.0.1:7000"
+        max_message_bytes = 2048
+        request_timeout_ms = 0
+        [log]
+        format = "json"
+        "#,
+    );
+    let settings = load(Some(file.path()), &[]).expect("the file loads");
+    assert_eq!(settings.server.listen, "127.0.0.1:7000".parse().unwrap());
+    assert_eq!(settings.server.max_message_bytes, 2048);
+    assert_eq!(
+        settings.server.request_timeout, None,
+        "0 turns the timeout off"
+    );
+    assert_eq!(settings.log.format, LogFormat::Json);
+    // Keys the file leaves out keep their defaults.
+    let defaults = Settings::default();
+    assert_eq!(
+        settings.server.shutdown_grace,
+        defaults.server.shutdown_grace
+    );
+    assert_eq!(settings.log.filter, defaults.log.filter);
+}
+
+#[test]
+fn environment_overrides_file() {
+    let file = toml_file(
+        r#"
+        [server]
+        listen = "127.0.0.1:7000"
+        shutdown_grace_ms = 5000
+        [log]
+        format = "plain"
+        "#,
+    );
+    let settings = load(
+        Some(file.path()),
+        &[
+            ("MANCALA__SERVER__LISTEN", "127.0.0.1:0"),
+            ("MANCALA__LOG__FORMAT", "json"),
+            ("MANCALA__SERVER__CONCURRENCY_LIMIT_PER_CONNECTION", "0"),
+        ],
+    )
+    .expect("file and environment load");
+    assert_eq!(settings.server.listen, "127.0.0.1:0".parse().unwrap());
+    assert_eq!(settings.log.format, LogFormat::Json);
+    assert_eq!(settings.server.concurrency_limit_per_connection, None);
+    assert_eq!(settings.server.shutdown_grace, Duration::from_secs(5));
+}
+
+#[test]
+fn variables_without_the_double_underscore_prefix_are_ignored() {
+    // Kubernetes injects MANCALA_SERVICE_HOST and friends for a service named `mancala`.
+    let settings = load(
+        None,
+        &[
+            ("MANCALA_SERVICE_HOST", "10.0.0.1"),
+            ("MANCALA_PORT", "tcp://10.0.0.1:50051"),
+            ("PATH", "/usr/bin"),
+        ],
+    )
+    .expect("unrelated variables are ignored");
+    assert_eq!(settings, Settings::default());
+}
+
+/// The names operators put in manifests; renaming one is a breaking change.
+#[test]
+fn environment_variable_names_are_pinned() {
+    let pinned = [
+        ("MANCALA__SERVER__LISTEN", "127.0.0.1:1", "server", "listen"),
+        (
+            "MANCALA__SERVER__MAX_MESSAGE_BYTES",
+            "77",
+            "server",
+            "max_message_bytes",
+        ),
+        (
+            "MANCALA__SERVER__CONCURRENCY_LIMIT_PER_CONNECTION",
+            "3",
+            "server",
+            "concurrency_limit_per_connection",
+        ),
+        (
+            "MANCALA__SERVER__MAX_CONCURRENT_STREAMS",
+            "5",
+            "server",
+            "max_concurrent_streams",
+        ),
+        (
+            "MANCALA__SERVER__REQUEST_TIMEOUT_MS",
+            "7",
+            "server",
+            "request_timeout_ms",
+        ),
+        (
+            "MANCALA__SERVER__SHUTDOWN_GRACE_MS",
+            "11",
+            "server",
+            "shutdown_grace_ms",
+        ),
+        (
+            "MANCALA__SERVER__TCP_NODELAY",
+            "false",
+            "server",
+            "tcp_nodelay",
+        ),
+        (
+            "MANCALA__SERVER__TCP_KEEPALIVE_MS",
+            "13",
+            "server",
+            "tcp_keepalive_ms",
+        ),
+        (
+            "MANCALA__SERVER__HTTP2_KEEPALIVE_INTERVAL_MS",
+            "17",
+            "server",
+            "http2_keepalive_interval_ms",
+        ),
+        (
+            "MANCALA__SERVER__HTTP2_KEEPALIVE_TIMEOUT_MS",
+            "19",
+            "server",
+            "http2_keepalive_timeout_ms",
+        ),
+        ("MANCALA__LOG__FORMAT", "json", "log", "format"),
+        ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
+    ];
+    let pinned_keys: BTreeSet<String> = pinned
+        .iter()
+        .map(|(_, _, section, key)| format!("{section}.{key}"))
+        .collect();
+    assert_eq!(
+        pinned_keys,
+        keys(DEFAULTS),
+        "every key has a pinned variable"
+    );
+
+    for (var, value, section, key) in pinned {
+        assert_eq!(env_var_name(section, key), var);
+        let settings = load(None, &[(var, value)]).unwrap_or_else(|e| panic!("{var}: {e}"));
+        assert_ne!(settings, Settings::default(), "{var} changed nothing");
+    }
+
+    let all: Vec<(&str, &str)> = pinned
+        .iter()
+        .map(|(var, value, ..)| (*var, *value))
+        .collect();
+    let s = load(None, &all).expect("all variables at once");
+    assert_eq!(s.server.listen, "127.0.0.1:1".parse().unwrap());
+    assert_eq!(s.server.max_message_bytes, 77);
+    assert_eq!(s.server.concurrency_limit_per_connection, Some(3));
+    assert_eq!(s.server.max_concurrent_streams, 5);
+    assert_eq!(s.server.request_timeout, Some(Duration::from_millis(7)));
+    assert_eq!(s.server.shutdown_grace, Duration::from_millis(11));
+    assert!(!s.server.tcp_nodelay);
+    assert_eq!(s.server.tcp_keepalive, Some(Duration::from_millis(13)));
+    assert_eq!(
+        s.server.http2_keepalive_interval,
+        Some(Duration::from_millis(17))
+    );
+    assert_eq!(s.server.http2_keepalive_timeout, Duration::from_millis(19));
+    assert_eq!(s.log.format, LogFormat::Json);
+    assert_eq!(s.log.filter, "debug");
+}
+
+#[test]
+fn unknown_keys_are_refused() {
+    refused(
+        Some("[server]\nlisten_addr = \"127.0.0.1:1\"\n"),
+        &[],
+        "listen_addr",
+    );
+    refused(Some("[database]\nurl = \"redis://x\"\n"), &[], "database");
+    refused(Some("port = 50051\n"), &[], "port");
+    refused(None, &[("MANCALA__SERVER__PORT", "50051")], "port");
+    refused(None, &[("MANCALA__LOGGING__FORMAT", "json")], "logging");
+}
+
+#[test]
+fn bad_values_are_refused_naming_the_key() {
+    refused(
+        Some("[server]\nmax_message_bytes = \"lots\"\n"),
+        &[],
+        "max_message_bytes",
+    );
+    refused(
+        Some("[server]\nmax_message_bytes = -1\n"),
+        &[],
+        "max_message_bytes",
+    );
+    refused(
+        Some("[server]\nmax_message_bytes = 0\n"),
+        &[],
+        "max_message_bytes",
+    );
+    refused(Some("[server]\nlisten = \"nowhere\"\n"), &[], "listen");
+    refused(Some("[server]\nlisten = \"127.0.0.1\"\n"), &[], "listen");
+    refused(
+        Some("[server]\nmax_concurrent_streams = 0\n"),
+        &[],
+        "max_concurrent_streams",
+    );
+    refused(Some("[log]\nformat = \"xml\"\n"), &[], "format");
+    refused(Some("[log]\nfilter = \"info,=[\"\n"), &[], "filter");
+    refused(
+        None,
+        &[("MANCALA__SERVER__REQUEST_TIMEOUT_MS", "soon")],
+        "request_timeout_ms",
+    );
+    refused(None, &[("MANCALA__SERVER__LISTEN", "localhost")], "listen");
+    refused(
+        None,
+        &[("MANCALA__SERVER__TCP_NODELAY", "maybe")],
+        "tcp_nodelay",
+    );
+}
+
+#[test]
+fn bad_files_are_refused() {
+    refused(Some("[server\nlisten = 1\n"), &[], "TOML");
+    let missing = Path::new("/nonexistent/mancala.toml");
+    let error = load(Some(missing), &[]).expect_err("a missing file is an error");
+    assert!(error.contains("/nonexistent/mancala.toml"), "{error}");
+}
+
+/// Runs the real binary; it must stop before binding, with exit code 1 and one line on stderr.
+fn run_binary_expecting_failure(args: &[&str], vars: &[(&str, &str)], needle: &str) {
+    let output = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .envs(vars.iter().copied())
+        // Nothing may bind even if the configuration were accepted by mistake.
+        .env("MANCALA__SERVER__LISTEN", "127.0.0.1:0")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run the mancala binary");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "stderr is not one line: {stderr:?}");
+    assert!(lines[0].starts_with("mancala: "), "{stderr}");
+    assert!(
+        lines[0].contains(needle),
+        "stderr does not name {needle:?}: {stderr}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "nothing is logged before the configuration is valid"
+    );
+}
+
+#[test]
+fn binary_refuses_a_bad_config_file_with_one_line() {
+    let file = toml_file("[server]\nmax_message_bytes = \"lots\"\n");
+    let path = file.path().to_str().expect("a UTF-8 temporary path");
+    run_binary_expecting_failure(&["serve", "--config", path], &[], "max_message_bytes");
+    run_binary_expecting_failure(&["--config", path], &[], "max_message_bytes");
+
+    let file = toml_file("[server]\nbogus = 1\n");
+    let path = file.path().to_str().expect("a UTF-8 temporary path");
+    run_binary_expecting_failure(&["serve", "--config", path], &[], "bogus");
+
+    let file = toml_file("[server\n");
+    let path = file.path().to_str().expect("a UTF-8 temporary path");
+    run_binary_expecting_failure(&["serve", "--config", path], &[], "TOML");
+
+    run_binary_expecting_failure(
+        &["serve", "--config", "/nonexistent/mancala.toml"],
+        &[],
+        "/nonexistent/mancala.toml",
+    );
+}
+
+#[test]
+fn binary_refuses_a_bad_environment_value_with_one_line() {
+    run_binary_expecting_failure(&["serve"], &[("MANCALA__LOG__FORMAT", "xml")], "format");
+    run_binary_expecting_failure(
+        &[],
+        &[("MANCALA__SERVER__SHUTDOWN_GRACE_MS", "-5")],
+        "shutdown_grace_ms",
+    );
+}
