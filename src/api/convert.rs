@@ -3,8 +3,8 @@
 
 use super::pb;
 use crate::engine::{
-    self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision, LapSource, Move,
-    PitSet, Player, Setup, SetupError, Sow, Status, VariantSetup, Violation,
+    self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision,
+    LapSource, Move, PitSet, Player, Setup, SetupError, Sow, Status, VariantSetup, Violation,
 };
 
 /// Why a request could not be turned into engine values.
@@ -24,7 +24,10 @@ struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     fn new(prefix: &'a str) -> Self {
-        Fields { prefix, violations: Vec::new() }
+        Fields {
+            prefix,
+            violations: Vec::new(),
+        }
     }
 
     fn fail(&mut self, field: &str, description: impl Into<String>) {
@@ -59,7 +62,12 @@ impl<'a> Fields<'a> {
 
 /// Decodes a required `GameKind`.
 pub fn game_kind(field: &str, value: i32) -> Result<GameKind, Vec<Violation>> {
-    let fail = |description: String| vec![Violation { field: field.to_string(), description }];
+    let fail = |description: String| {
+        vec![Violation {
+            field: field.to_string(),
+            description,
+        }]
+    };
     match pb::GameKind::try_from(value) {
         Ok(pb::GameKind::BaoLaKete) => Ok(GameKind::BaoLaKete),
         Ok(pb::GameKind::Bosh) => Ok(GameKind::Bosh),
@@ -191,7 +199,10 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
             for v in invalid.0 {
                 let field = format!("{prefix}{}", v.field);
                 if !violations.iter().any(|seen| seen.field == field) {
-                    violations.push(Violation { field, description: v.description });
+                    violations.push(Violation {
+                        field,
+                        description: v.description,
+                    });
                 }
             }
             Err(DecodeError::Invalid(violations))
@@ -204,31 +215,41 @@ pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
     let setup = game.to_setup();
     let variant = match setup.variant {
         VariantSetup::Missing => None,
-        VariantSetup::BaAwa { owners, starter, target } => Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
+        VariantSetup::BaAwa {
+            owners,
+            starter,
+            target,
+        } => Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
             owners: owners.into_iter().map(player_to_pb).collect(),
             starter: player_to_pb(starter),
             target,
         })),
-        VariantSetup::Bosh { closed, round_starter } => Some(pb::game_state::Variant::Bosh(pb::BoshState {
+        VariantSetup::Bosh {
+            closed,
+            round_starter,
+        } => Some(pb::game_state::Variant::Bosh(pb::BoshState {
             closed,
             round_starter: player_to_pb(round_starter),
         })),
-        VariantSetup::BaoLaKete { mtaji, kuu_alive, mark, game_starter } => {
-            Some(pb::game_state::Variant::BaoLaKete(pb::BaoLaKeteState {
-                stage: match mtaji {
-                    None => pb::bao_la_kete_state::Stage::Unspecified,
-                    Some(false) => pb::bao_la_kete_state::Stage::Nemo,
-                    Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
-                } as i32,
-                kuu_alive,
-                mark: mark.map(|(blockee, pit, setter)| pb::HiziZetuMark {
-                    blockee: player_to_pb(blockee),
-                    pit,
-                    setter: player_to_pb(setter),
-                }),
-                game_starter: player_to_pb(game_starter),
-            }))
-        }
+        VariantSetup::BaoLaKete {
+            mtaji,
+            kuu_alive,
+            mark,
+            game_starter,
+        } => Some(pb::game_state::Variant::BaoLaKete(pb::BaoLaKeteState {
+            stage: match mtaji {
+                None => pb::bao_la_kete_state::Stage::Unspecified,
+                Some(false) => pb::bao_la_kete_state::Stage::Nemo,
+                Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
+            } as i32,
+            kuu_alive,
+            mark: mark.map(|(blockee, pit, setter)| pb::HiziZetuMark {
+                blockee: player_to_pb(blockee),
+                pit,
+                setter: player_to_pb(setter),
+            }),
+            game_starter: player_to_pb(game_starter),
+        })),
     };
     pb::GameState {
         kind: kind_to_pb(setup.kind) as i32,
@@ -247,7 +268,11 @@ pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
 }
 
 /// Decodes a move for a game of `kind` (`field` is its path in the request, e.g. "move").
-pub fn game_move(field: &str, kind: GameKind, mv: Option<&pb::Move>) -> Result<Move, Vec<Violation>> {
+pub fn game_move(
+    field: &str,
+    kind: GameKind,
+    mv: Option<&pb::Move>,
+) -> Result<Move, Vec<Violation>> {
     let prefix = format!("{field}.");
     let mut fields = Fields::new(&prefix);
     let pits = kind.pit_count();
@@ -260,7 +285,12 @@ pub fn game_move(field: &str, kind: GameKind, mv: Option<&pb::Move>) -> Result<M
             if sow.pit as usize >= pits {
                 fields.fail(
                     "sow.pit",
-                    format!("{} has pits 0 to {}; there is no pit {}", kind.name(), pits - 1, sow.pit),
+                    format!(
+                        "{} has pits 0 to {}; there is no pit {}",
+                        kind.name(),
+                        pits - 1,
+                        sow.pit
+                    ),
                 );
             }
             let direction = fields
@@ -270,11 +300,13 @@ pub fn game_move(field: &str, kind: GameKind, mv: Option<&pb::Move>) -> Result<M
                     pb::Direction::Clockwise => Some(Direction::Clockwise),
                     pb::Direction::Anticlockwise => Some(Direction::Anticlockwise),
                 });
-            let kichwa = fields.enum_value::<pb::Kichwa>("sow.kichwa", sow.kichwa, "Kichwa").and_then(|k| match k {
-                pb::Kichwa::Unspecified => None,
-                pb::Kichwa::Left => Some(Kichwa::Left),
-                pb::Kichwa::Right => Some(Kichwa::Right),
-            });
+            let kichwa = fields
+                .enum_value::<pb::Kichwa>("sow.kichwa", sow.kichwa, "Kichwa")
+                .and_then(|k| match k {
+                    pb::Kichwa::Unspecified => None,
+                    pb::Kichwa::Left => Some(Kichwa::Left),
+                    pb::Kichwa::Right => Some(Kichwa::Right),
+                });
             let kuu_decision = fields
                 .enum_value::<pb::KuuDecision>("sow.kuu_decision", sow.kuu_decision, "KuuDecision")
                 .and_then(|k| match k {
@@ -282,15 +314,26 @@ pub fn game_move(field: &str, kind: GameKind, mv: Option<&pb::Move>) -> Result<M
                     pb::KuuDecision::Stop => Some(KuuDecision::Stop),
                     pb::KuuDecision::Safari => Some(KuuDecision::Safari),
                 });
-            Move::Sow(Sow { pit: sow.pit.min(255) as u8, direction, kichwa, kuu_decision })
+            Move::Sow(Sow {
+                pit: sow.pit.min(255) as u8,
+                direction,
+                kichwa,
+                kuu_decision,
+            })
         }
         pb::r#move::Action::NextGame(next) => {
             let mut set = PitSet::EMPTY;
             for (i, &pit) in next.pits.iter().enumerate() {
                 if pit as usize >= pits {
-                    fields.fail(&format!("next_game.pits[{i}]"), format!("{} has no pit {pit}", kind.name()));
+                    fields.fail(
+                        &format!("next_game.pits[{i}]"),
+                        format!("{} has no pit {pit}", kind.name()),
+                    );
                 } else if set.contains(pit as usize) {
-                    fields.fail(&format!("next_game.pits[{i}]"), format!("pit {pit} is listed twice"));
+                    fields.fail(
+                        &format!("next_game.pits[{i}]"),
+                        format!("pit {pit} is listed twice"),
+                    );
                 } else {
                     set = set.with(pit as usize);
                 }
@@ -322,7 +365,9 @@ pub fn move_to_pb(mv: &Move) -> pb::Move {
             pits: set.iter().map(|p| p as u32).collect(),
         }),
     };
-    pb::Move { action: Some(action) }
+    pb::Move {
+        action: Some(action),
+    }
 }
 
 fn pits_of(mask: u16) -> Vec<u32> {
@@ -353,7 +398,12 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
     };
     for event in events {
         let kind = match *event {
-            Event::Lap { player, origin, seeds, source } => {
+            Event::Lap {
+                player,
+                origin,
+                seeds,
+                source,
+            } => {
                 current_lap = Some(out.len());
                 Kind::Lap(pb::Lap {
                     player: player_to_pb(Some(player)),
@@ -373,7 +423,13 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 }
                 continue;
             }
-            Event::Capture { pit, seeds, beneficiary, kichwa, direction } => Kind::Capture(pb::Capture {
+            Event::Capture {
+                pit,
+                seeds,
+                beneficiary,
+                kichwa,
+                direction,
+            } => Kind::Capture(pb::Capture {
                 pit: pit as u32,
                 seeds: seeds as u32,
                 beneficiary: player_to_pb(Some(beneficiary)),
@@ -381,19 +437,35 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 kichwa: kichwa_to_pb(kichwa),
                 direction: direction_to_pb(direction),
             }),
-            Event::NoCapture { empty_pit, beyond_pit } => Kind::NoCapture(pb::NoCapture {
+            Event::NoCapture {
+                empty_pit,
+                beyond_pit,
+            } => Kind::NoCapture(pb::NoCapture {
                 empty_pit: empty_pit as u32,
                 beyond_pit: beyond_pit as u32,
             }),
-            Event::Pass { player } => Kind::Pass(pb::Pass { player: player_to_pb(Some(player)) }),
-            Event::GameEnd { reason, winner, collector, collected, stores } => Kind::GameEnd(pb::GameEnd {
+            Event::Pass { player } => Kind::Pass(pb::Pass {
+                player: player_to_pb(Some(player)),
+            }),
+            Event::GameEnd {
+                reason,
+                winner,
+                collector,
+                collected,
+                stores,
+            } => Kind::GameEnd(pb::GameEnd {
                 reason: end_reason_to_pb(reason),
                 winner: player_to_pb(winner),
                 collector: player_to_pb(collector),
                 collected: collected as u32,
                 stores: stores.iter().map(|&s| s as u32).collect(),
             }),
-            Event::RoundEnd { reason, collector, collected, totals } => Kind::RoundEnd(pb::RoundEnd {
+            Event::RoundEnd {
+                reason,
+                collector,
+                collected,
+                totals,
+            } => Kind::RoundEnd(pb::RoundEnd {
                 reason: end_reason_to_pb(reason),
                 collector: player_to_pb(Some(collector)),
                 collected: collected as u32,
@@ -403,20 +475,39 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 winner: player_to_pb(winner),
                 match_score: score.iter().map(|&s| s as u32).collect(),
             }),
-            Event::Allocation { north_owned, pits_owned, starter } => Kind::Allocation(pb::Allocation {
+            Event::Allocation {
+                north_owned,
+                pits_owned,
+                starter,
+            } => Kind::Allocation(pb::Allocation {
                 pits_owned: pits_owned.iter().map(|&s| s as u32).collect(),
                 owners: (0..12)
-                    .map(|p| player_to_pb(Some(if north_owned >> p & 1 == 1 { Player::North } else { Player::South })))
+                    .map(|p| {
+                        player_to_pb(Some(if north_owned >> p & 1 == 1 {
+                            Player::North
+                        } else {
+                            Player::South
+                        }))
+                    })
                     .collect(),
                 starter: player_to_pb(Some(starter)),
             }),
-            Event::Refill { player, opened, closed, reserve } => Kind::Refill(pb::Refill {
+            Event::Refill {
+                player,
+                opened,
+                closed,
+                reserve,
+            } => Kind::Refill(pb::Refill {
                 player: player_to_pb(Some(player)),
                 opened: pits_of(opened),
                 closed: pits_of(closed),
                 reserve: reserve as u32,
             }),
-            Event::Taxation { pit, seeds, six_seed_rule } => Kind::Taxation(pb::Taxation {
+            Event::Taxation {
+                pit,
+                seeds,
+                six_seed_rule,
+            } => Kind::Taxation(pb::Taxation {
                 pit: pit as u32,
                 seeds: seeds as u32,
                 six_seed_rule,
@@ -426,11 +517,22 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 pit: pit as u32,
             }),
             Event::KuuStop { pit } => Kind::KuuStop(pb::KuuStop { pit: pit as u32 }),
-            Event::Safari { pit, seeds } => Kind::Safari(pb::Safari { pit: pit as u32, seeds: seeds as u32 }),
-            Event::MarkSet { blockee, pit, setter } => Kind::MarkSet(pb::MarkSet {
+            Event::Safari { pit, seeds } => Kind::Safari(pb::Safari {
+                pit: pit as u32,
+                seeds: seeds as u32,
+            }),
+            Event::MarkSet {
+                blockee,
+                pit,
+                setter,
+            } => Kind::MarkSet(pb::MarkSet {
                 mark: Some(mark_to_pb(blockee, pit, setter)),
             }),
-            Event::MarkCleared { blockee, pit, setter } => Kind::MarkCleared(pb::MarkCleared {
+            Event::MarkCleared {
+                blockee,
+                pit,
+                setter,
+            } => Kind::MarkCleared(pb::MarkCleared {
                 mark: Some(mark_to_pb(blockee, pit, setter)),
             }),
         };
@@ -486,7 +588,10 @@ pub fn options(options: Option<&pb::GameOptions>) -> Result<engine::Options, Vec
         match o.ba_awa_target {
             0 => {}
             t @ 10..=12 => decoded.ba_awa_target = t as u8,
-            t => fields.fail("ba_awa_target", format!("the Ba-awa match target is 10, 11 or 12 pits (or 0 for 10), not {t}")),
+            t => fields.fail(
+                "ba_awa_target",
+                format!("the Ba-awa match target is 10, 11 or 12 pits (or 0 for 10), not {t}"),
+            ),
         }
     }
     if fields.violations.is_empty() {

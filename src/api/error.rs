@@ -54,7 +54,13 @@ pub fn illegal_move(error: &IllegalMove) -> Status {
         metadata.insert("pit".to_string(), pit.to_string());
     }
     let reason = reason_to_pb(error.reason);
-    let code = reason.as_str_name().trim_start_matches("ILLEGAL_MOVE_REASON_");
+    let code = reason
+        .as_str_name()
+        .trim_start_matches("ILLEGAL_MOVE_REASON_");
     let details = ErrorDetails::with_error_info(code, ERROR_DOMAIN, metadata);
-    Status::with_error_details(Code::FailedPrecondition, format!("illegal move: {error}"), details)
+    Status::with_error_details(
+        Code::FailedPrecondition,
+        format!("illegal move: {error}"),
+        details,
+    )
 }

@@ -10,4 +10,5 @@ pub mod pb {
 }
 
 /// The compiled descriptor set of every `.proto` file, served by reflection.
-pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/mancala_descriptor.bin"));
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/mancala_descriptor.bin"));

@@ -7,7 +7,9 @@ use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::{sow_lap, Ring};
-use super::{Game, GameKind, IllegalMove, Move, MoveList, Options, PitSet, Player, Reason, Sow, Status};
+use super::{
+    Game, GameKind, IllegalMove, Move, MoveList, Options, PitSet, Player, Reason, Sow, Status,
+};
 
 /// Pits on the board.
 pub(crate) const PITS: usize = 12;
@@ -95,21 +97,42 @@ impl BaAwa {
     /// §4.2: lift the pit and sow; a non-final seed that makes a four gives it to the pit's owner at once, a
     /// final seed that makes a four gives it to the mover and ends the move, a final seed in an empty pit ends
     /// the move, and any other final seed relays: its pit is lifted and sown from the next pit.
-    fn sow_with_relays<T: Trace>(&mut self, pit: u8, mover: Player, trace: &mut T) -> Result<(), NeverEnds> {
+    fn sow_with_relays<T: Trace>(
+        &mut self,
+        pit: u8,
+        mover: Player,
+        trace: &mut T,
+    ) -> Result<(), NeverEnds> {
         let mut origin = pit;
         let mut guard: Option<LoopGuard<([u8; PITS], u8)>> = None;
         loop {
             let hand = self.pits[origin as usize];
             self.pits[origin as usize] = 0;
-            trace.record(Event::Lap { player: mover, origin, seeds: hand, source: LapSource::Pit });
+            trace.record(Event::Lap {
+                player: mover,
+                origin,
+                seeds: hand,
+                source: LapSource::Pit,
+            });
             let north_owned = self.north_owned;
             let stores = &mut self.stores;
-            let last = sow_lap(&mut self.pits, &RING, origin, hand, trace, |pits, pos, in_hand, trace| {
-                if in_hand > 0 && pits[pos as usize] == FOUR {
-                    let owner = if north_owned >> pos & 1 == 1 { Player::North } else { Player::South };
-                    capture_four(pits, stores, pos, owner, trace);
-                }
-            });
+            let last = sow_lap(
+                &mut self.pits,
+                &RING,
+                origin,
+                hand,
+                trace,
+                |pits, pos, in_hand, trace| {
+                    if in_hand > 0 && pits[pos as usize] == FOUR {
+                        let owner = if north_owned >> pos & 1 == 1 {
+                            Player::North
+                        } else {
+                            Player::South
+                        };
+                        capture_four(pits, stores, pos, owner, trace);
+                    }
+                },
+            );
             match self.pits[last as usize] {
                 FOUR => {
                     capture_four(&mut self.pits, &mut self.stores, last, mover, trace);
@@ -138,7 +161,10 @@ impl BaAwa {
         (0..PITS as u8).any(|pit| {
             owned >> pit & 1 == 1
                 && self.pits[pit as usize] > 0
-                && self.clone().sow_with_relays(pit, player, &mut super::NoTrace).is_ok()
+                && self
+                    .clone()
+                    .sow_with_relays(pit, player, &mut super::NoTrace)
+                    .is_ok()
         })
     }
 
@@ -179,14 +205,21 @@ impl BaAwa {
             stores: self.stores,
         });
         if status == Status::MatchOver {
-            trace.record(Event::MatchEnd { winner, score: self.match_score() });
+            trace.record(Event::MatchEnd {
+                winner,
+                score: self.match_score(),
+            });
         }
     }
 
     /// §4.4: ownership from the fours won (the player with more than six keeps his row and takes the rest from
     /// the opponent's row, by default from its left end anticlockwise), 4 seeds in every pit, and the other
     /// player starts.
-    fn start_next_game<T: Trace>(&mut self, choice: PitSet, trace: &mut T) -> Result<(), IllegalMove> {
+    fn start_next_game<T: Trace>(
+        &mut self,
+        choice: PitSet,
+        trace: &mut T,
+    ) -> Result<(), IllegalMove> {
         match self.status {
             Status::InProgress => {
                 return Err(IllegalMove::new(
@@ -194,7 +227,9 @@ impl BaAwa {
                     "the game is still being played; the next game starts when it is over",
                 ))
             }
-            Status::MatchOver => return Err(IllegalMove::new(Reason::MatchOver, "the match is over")),
+            Status::MatchOver => {
+                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
+            }
             Status::GameOver | Status::RoundOver => {}
         }
         self.north_owned = allocate_pits(self.stores, choice)?;
@@ -217,7 +252,9 @@ impl BaAwa {
     fn play_sow<T: Trace>(&mut self, sow: Sow, trace: &mut T) -> Result<(), IllegalMove> {
         let mover = match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => mover,
-            (Status::MatchOver, _) => return Err(IllegalMove::new(Reason::MatchOver, "the match is over")),
+            (Status::MatchOver, _) => {
+                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
+            }
             _ => {
                 return Err(IllegalMove::new(
                     Reason::GameOver,
@@ -234,7 +271,11 @@ impl BaAwa {
             ));
         }
         if pit as usize >= PITS {
-            return Err(IllegalMove::at(Reason::NoSuchPit, pit, "Ba-awa has pits 0 to 11"));
+            return Err(IllegalMove::at(
+                Reason::NoSuchPit,
+                pit,
+                "Ba-awa has pits 0 to 11",
+            ));
         }
         if self.owner(pit as usize) != mover {
             return Err(IllegalMove::at(
@@ -264,10 +305,22 @@ impl BaAwa {
 }
 
 /// Takes the four in `pit` for `beneficiary` (§4.2).
-fn capture_four<T: Trace>(pits: &mut [u8; PITS], stores: &mut [u8; 2], pit: u8, beneficiary: Player, trace: &mut T) {
+fn capture_four<T: Trace>(
+    pits: &mut [u8; PITS],
+    stores: &mut [u8; 2],
+    pit: u8,
+    beneficiary: Player,
+    trace: &mut T,
+) {
     pits[pit as usize] = 0;
     stores[beneficiary.index()] += FOUR;
-    trace.record(Event::Capture { pit, seeds: FOUR, beneficiary, kichwa: None, direction: None });
+    trace.record(Event::Capture {
+        pit,
+        seeds: FOUR,
+        beneficiary,
+        kichwa: None,
+        direction: None,
+    });
 }
 
 /// The player with more winnings, `None` for equal winnings.
@@ -287,7 +340,10 @@ fn outcome_of_game(stores: [u8; 2], target: u8) -> (Status, Option<Player>) {
     }
     let pits_won = [stores[0] / FOUR, stores[1] / FOUR];
     for player in Player::BOTH {
-        let (mine, theirs) = (pits_won[player.index()], pits_won[player.opponent().index()]);
+        let (mine, theirs) = (
+            pits_won[player.index()],
+            pits_won[player.opponent().index()],
+        );
         if mine >= target || theirs == 0 {
             return (Status::MatchOver, Some(player));
         }
@@ -370,18 +426,32 @@ impl Game for BaAwa {
         check.require(setup.status != Some(Status::RoundOver), "status", || {
             "Ba-awa has games, not rounds; use GAME_OVER".into()
         });
-        let VariantSetup::BaAwa { owners, starter, target } = &setup.variant else {
-            check.fail("ba_awa", "a Ba-awa state carries the ba_awa fields (owners, starter, target)");
+        let VariantSetup::BaAwa {
+            owners,
+            starter,
+            target,
+        } = &setup.variant
+        else {
+            check.fail(
+                "ba_awa",
+                "a Ba-awa state carries the ba_awa fields (owners, starter, target)",
+            );
             return Err(check.into_error());
         };
         let mut north_owned = 0u16;
         let owners_known = owners.len() == PITS && owners.iter().all(Option::is_some);
         if owners.len() != PITS {
-            check.fail("ba_awa.owners", format!("one owner per pit: 12, not {}", owners.len()));
+            check.fail(
+                "ba_awa.owners",
+                format!("one owner per pit: 12, not {}", owners.len()),
+            );
         } else {
             for (pit, owner) in owners.iter().enumerate() {
                 match owner {
-                    None => check.fail(format!("ba_awa.owners[{pit}]"), "every pit is owned by South or North"),
+                    None => check.fail(
+                        format!("ba_awa.owners[{pit}]"),
+                        "every pit is owned by South or North",
+                    ),
                     Some(Player::North) => north_owned |= 1 << pit,
                     Some(Player::South) => {}
                 }
@@ -391,12 +461,16 @@ impl Game for BaAwa {
                     .into()
             });
         }
-        check.require(starter.is_some(), "ba_awa.starter", || "the player who began the game must be set".into());
+        check.require(starter.is_some(), "ba_awa.starter", || {
+            "the player who began the game must be set".into()
+        });
         check.require((10..=12).contains(target), "ba_awa.target", || {
             format!("the match target is 10, 11 or 12 pits, not {target}")
         });
         // The rest needs a usable board, status and starter; without them, report what was found so far.
-        let (Some(pits), Some(status), Some(starter), true) = (pits, setup.status, *starter, owners_known) else {
+        let (Some(pits), Some(status), Some(starter), true) =
+            (pits, setup.status, *starter, owners_known)
+        else {
             return Err(check.into_error());
         };
         let game = BaAwa {
@@ -437,9 +511,16 @@ impl Game for BaAwa {
             }
         }
         let score = game.match_score();
-        check.require(setup.match_score == [score[0] as u32, score[1] as u32], "match_score", || {
-            format!("Ba-awa's match score is [{}, {}] here: pits owned in play, pits won once over", score[0], score[1])
-        });
+        check.require(
+            setup.match_score == [score[0] as u32, score[1] as u32],
+            "match_score",
+            || {
+                format!(
+                    "Ba-awa's match score is [{}, {}] here: pits owned in play, pits won once over",
+                    score[0], score[1]
+                )
+            },
+        );
         check.finish(|| game)
     }
 
@@ -480,7 +561,10 @@ impl Game for BaAwa {
                 for pit in 0..PITS as u8 {
                     if owned >> pit & 1 == 1
                         && self.pits[pit as usize] > 0
-                        && self.clone().sow_with_relays(pit, mover, &mut super::NoTrace).is_ok()
+                        && self
+                            .clone()
+                            .sow_with_relays(pit, mover, &mut super::NoTrace)
+                            .is_ok()
                     {
                         out.push(Move::Sow(Sow::from(pit)));
                     }

@@ -12,7 +12,11 @@ pub(crate) struct LoopGuard<C: Copy + Eq> {
 impl<C: Copy + Eq> LoopGuard<C> {
     /// Starts watching from the configuration at the start of the first relay.
     pub(crate) fn new(first: C) -> Self {
-        LoopGuard { saved: first, power: 1, steps: 0 }
+        LoopGuard {
+            saved: first,
+            power: 1,
+            steps: 0,
+        }
     }
 
     /// Records the next configuration; `true` when it repeats an earlier one, i.e. the move never ends.

@@ -91,7 +91,12 @@ fn bao_la_kete_pits() -> Vec<PitInfo> {
                     row,
                     column,
                     side: player,
-                    label: format!("{}{}{}", if player == Player::South { "S." } else { "N." }, prefix, i + 1),
+                    label: format!(
+                        "{}{}{}",
+                        if player == Player::South { "S." } else { "N." },
+                        prefix,
+                        i + 1
+                    ),
                     role,
                 });
             }
@@ -100,7 +105,8 @@ fn bao_la_kete_pits() -> Vec<PitInfo> {
     pits
 }
 
-const SOURCE: &str = "RULES.md (mancala project), built from Mancala World and the sources it lists";
+const SOURCE: &str =
+    "RULES.md (mancala project), built from Mancala World and the sources it lists";
 
 /// Describes `kind`.
 pub(crate) fn describe(kind: GameKind) -> Description {

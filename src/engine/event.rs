@@ -36,7 +36,12 @@ pub enum EndReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A handful starts being sown.
-    Lap { player: Player, origin: u8, seeds: u8, source: LapSource },
+    Lap {
+        player: Player,
+        origin: u8,
+        seeds: u8,
+        source: LapSource,
+    },
     /// One seed of the current lap dropped into `pit`.
     Drop { pit: u8 },
     /// Seeds taken from `pit` for `beneficiary`.
@@ -60,15 +65,36 @@ pub enum Event {
         stores: [u8; 2],
     },
     /// Bosh: the round ended.
-    RoundEnd { reason: EndReason, collector: Player, collected: u8, totals: [u8; 2] },
+    RoundEnd {
+        reason: EndReason,
+        collector: Player,
+        collected: u8,
+        totals: [u8; 2],
+    },
     /// The match ended.
-    MatchEnd { winner: Option<Player>, score: [u8; 2] },
+    MatchEnd {
+        winner: Option<Player>,
+        score: [u8; 2],
+    },
     /// Ba-awa: ownership for the next game; bit i of `north_owned` means North owns pit i.
-    Allocation { north_owned: u16, pits_owned: [u8; 2], starter: Player },
+    Allocation {
+        north_owned: u16,
+        pits_owned: [u8; 2],
+        starter: Player,
+    },
     /// Bosh: a player's refill between rounds.
-    Refill { player: Player, opened: u16, closed: u16, reserve: u8 },
+    Refill {
+        player: Player,
+        opened: u16,
+        closed: u16,
+        reserve: u8,
+    },
     /// Bao la Kete: seeds lifted from the kuu by taxation or the six-seed rule.
-    Taxation { pit: u8, seeds: u8, six_seed_rule: bool },
+    Taxation {
+        pit: u8,
+        seeds: u8,
+        six_seed_rule: bool,
+    },
     /// Bao la Kete: a kuu died.
     KuuDestroyed { owner: Player, pit: u8 },
     /// Bao la Kete: a nemo lap ended in the kuu and the move stopped.
@@ -76,9 +102,17 @@ pub enum Event {
     /// Bao la Kete: the mover lifted his kuu to go on.
     Safari { pit: u8, seeds: u8 },
     /// Bao la Kete: a hizi-zetu mark was set on `pit` of `blockee`.
-    MarkSet { blockee: Player, pit: u8, setter: Player },
+    MarkSet {
+        blockee: Player,
+        pit: u8,
+        setter: Player,
+    },
     /// Bao la Kete: the mark was cleared.
-    MarkCleared { blockee: Player, pit: u8, setter: Player },
+    MarkCleared {
+        blockee: Player,
+        pit: u8,
+        setter: Player,
+    },
 }
 
 /// Where a move records its events. [`NoTrace`] records nothing and costs nothing, for hot loops.

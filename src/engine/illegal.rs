@@ -64,7 +64,9 @@ impl Reason {
             Reason::ChoiceNotOffered => "CHOICE_NOT_OFFERED",
             Reason::CaptureIsMandatory => "CAPTURE_IS_MANDATORY",
             Reason::KuuMustStartTakata => "KUU_MUST_START_TAKATA",
-            Reason::KuuNotAllowedWhileOtherHolesOccupied => "KUU_NOT_ALLOWED_WHILE_OTHER_HOLES_OCCUPIED",
+            Reason::KuuNotAllowedWhileOtherHolesOccupied => {
+                "KUU_NOT_ALLOWED_WHILE_OTHER_HOLES_OCCUPIED"
+            }
             Reason::SingletonNotAllowed => "SINGLETON_NOT_ALLOWED",
             Reason::MustSowTowardCentre => "MUST_SOW_TOWARD_CENTRE",
             Reason::HoleMarkedHiziZetu => "HOLE_MARKED_HIZI_ZETU",
@@ -89,12 +91,20 @@ pub struct IllegalMove {
 impl IllegalMove {
     /// A refusal of a move from `pit`.
     pub fn at(reason: Reason, pit: u8, detail: &'static str) -> IllegalMove {
-        IllegalMove { reason, pit: Some(pit), detail }
+        IllegalMove {
+            reason,
+            pit: Some(pit),
+            detail,
+        }
     }
 
     /// A refusal that names no pit.
     pub fn new(reason: Reason, detail: &'static str) -> IllegalMove {
-        IllegalMove { reason, pit: None, detail }
+        IllegalMove {
+            reason,
+            pit: None,
+            detail,
+        }
     }
 }
 

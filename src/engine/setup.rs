@@ -104,7 +104,10 @@ pub(crate) struct Checker {
 impl Checker {
     /// Records a violation.
     pub(crate) fn fail(&mut self, field: impl Into<String>, description: impl Into<String>) {
-        self.violations.push(Violation { field: field.into(), description: description.into() });
+        self.violations.push(Violation {
+            field: field.into(),
+            description: description.into(),
+        });
     }
 
     /// Records a violation unless `ok`.
@@ -136,23 +139,37 @@ impl Checker {
     /// Checks the fields every game shares: rules version, list lengths, seed bounds, status/to_move/winner
     /// consistency, counters. Returns the pits as `u8` when each fits (`None` when the list is unusable), so
     /// that the game can go on checking its own invariants and report every violation at once.
-    pub(crate) fn common<const N: usize>(&mut self, setup: &Setup, seed_total: u32) -> Option<[u8; N]> {
-        self.require(setup.rules_version == super::RULES_VERSION, "rules_version", || {
-            format!(
-                "rules version {} is not supported; this server plays version {}",
-                setup.rules_version,
-                super::RULES_VERSION
-            )
-        });
+    pub(crate) fn common<const N: usize>(
+        &mut self,
+        setup: &Setup,
+        seed_total: u32,
+    ) -> Option<[u8; N]> {
+        self.require(
+            setup.rules_version == super::RULES_VERSION,
+            "rules_version",
+            || {
+                format!(
+                    "rules version {} is not supported; this server plays version {}",
+                    setup.rules_version,
+                    super::RULES_VERSION
+                )
+            },
+        );
         self.pair(&setup.stores, "stores", seed_total);
         self.pair(&setup.reserves, "reserves", seed_total);
         self.pair(&setup.match_score, "match_score", u32::MAX);
-        self.require(setup.game_number >= 1, "game_number", || "the first game or round is number 1".into());
+        self.require(setup.game_number >= 1, "game_number", || {
+            "the first game or round is number 1".into()
+        });
         match setup.status {
             None => self.fail("status", "status must be set"),
             Some(Status::InProgress) => {
-                self.require(setup.to_move.is_some(), "to_move", || "a game in progress has a player to move".into());
-                self.require(setup.winner.is_none(), "winner", || "a game in progress has no winner yet".into());
+                self.require(setup.to_move.is_some(), "to_move", || {
+                    "a game in progress has a player to move".into()
+                });
+                self.require(setup.winner.is_none(), "winner", || {
+                    "a game in progress has no winner yet".into()
+                });
             }
             Some(_) => self.require(setup.to_move.is_none(), "to_move", || {
                 "a finished game or round has no player to move".into()
@@ -161,7 +178,11 @@ impl Checker {
         if setup.pits.len() != N {
             self.fail(
                 "pits",
-                format!("{} has {N} pits, not {}", setup.kind.name(), setup.pits.len()),
+                format!(
+                    "{} has {N} pits, not {}",
+                    setup.kind.name(),
+                    setup.pits.len()
+                ),
             );
             return None;
         }
@@ -169,14 +190,22 @@ impl Checker {
         let mut pits_fit = true;
         for (i, &seeds) in setup.pits.iter().enumerate() {
             if seeds > seed_total {
-                self.fail(format!("pits[{i}]"), format!("{seeds} seeds is more than the game's {seed_total}"));
+                self.fail(
+                    format!("pits[{i}]"),
+                    format!("{seeds} seeds is more than the game's {seed_total}"),
+                );
                 pits_fit = false;
             } else {
                 pits[i] = seeds as u8;
             }
         }
         let on_board: u32 = setup.pits.iter().map(|&s| s.min(seed_total)).sum();
-        let off_board: u32 = setup.stores.iter().chain(&setup.reserves).map(|&s| s.min(seed_total)).sum();
+        let off_board: u32 = setup
+            .stores
+            .iter()
+            .chain(&setup.reserves)
+            .map(|&s| s.min(seed_total))
+            .sum();
         self.require(on_board + off_board <= seed_total, "pits", || {
             format!(
                 "{on_board} seeds on the board and {off_board} in stores and reserves exceed the game's {seed_total}"
@@ -188,12 +217,21 @@ impl Checker {
     /// Checks a `[South, North]` pair.
     fn pair(&mut self, values: &[u32], field: &str, max: u32) {
         if values.len() != 2 {
-            self.fail(field, format!("holds one value per player [South, North], not {}", values.len()));
+            self.fail(
+                field,
+                format!(
+                    "holds one value per player [South, North], not {}",
+                    values.len()
+                ),
+            );
             return;
         }
         for (i, &v) in values.iter().enumerate() {
             if v > max {
-                self.fail(format!("{field}[{i}]"), format!("{v} is more than the game's {max} seeds"));
+                self.fail(
+                    format!("{field}[{i}]"),
+                    format!("{v} is more than the game's {max} seeds"),
+                );
             }
         }
     }
@@ -201,5 +239,8 @@ impl Checker {
 
 /// The `[South, North]` pair of a validated list (callers check the length first).
 pub(crate) fn pair_u8(values: &[u32]) -> [u8; 2] {
-    [values.first().copied().unwrap_or(0) as u8, values.get(1).copied().unwrap_or(0) as u8]
+    [
+        values.first().copied().unwrap_or(0) as u8,
+        values.get(1).copied().unwrap_or(0) as u8,
+    ]
 }

@@ -18,7 +18,10 @@ impl RulesService {
 }
 
 /// Decodes the state and the move of a request, reporting the violations of both at once.
-fn state_and_move(state: Option<&pb::GameState>, mv: Option<&pb::Move>) -> Result<(AnyGame, Move), Status> {
+fn state_and_move(
+    state: Option<&pb::GameState>,
+    mv: Option<&pb::Move>,
+) -> Result<(AnyGame, Move), Status> {
     let game = convert::game_state("state", state);
     // The move can be checked against the board size as soon as the kind is known, even if the state is bad.
     let kind = state.and_then(|s| convert::game_kind("state.kind", s.kind).ok());
@@ -41,7 +44,11 @@ fn state_and_move(state: Option<&pb::GameState>, mv: Option<&pb::Move>) -> Resul
 
 /// The legal move with its preview.
 fn legal_move(game: &AnyGame, mv: &Move, with_preview: bool) -> pb::LegalMove {
-    let mut legal = pb::LegalMove { r#move: Some(convert::move_to_pb(mv)), result: None, events: Vec::new() };
+    let mut legal = pb::LegalMove {
+        r#move: Some(convert::move_to_pb(mv)),
+        result: None,
+        events: Vec::new(),
+    };
     if with_preview {
         // Listed moves are legal by construction; a preview can only fail if the engine contradicts itself.
         if let Ok((next, events)) = game.preview(mv) {
@@ -54,19 +61,29 @@ fn legal_move(game: &AnyGame, mv: &Move, with_preview: bool) -> pb::LegalMove {
 
 #[tonic::async_trait]
 impl pb::rules_server::Rules for RulesService {
-    async fn new_game(&self, request: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
+    async fn new_game(
+        &self,
+        request: Request<pb::NewGameRequest>,
+    ) -> Result<Response<pb::NewGameResponse>, Status> {
         let request = request.into_inner();
         let kind = convert::game_kind("kind", request.kind);
         let options = convert::options(request.options.as_ref());
         let (kind, options) = match (kind, options) {
             (Ok(kind), Ok(options)) => (kind, options),
             (kind, options) => {
-                let violations = kind.err().into_iter().chain(options.err()).flatten().collect();
+                let violations = kind
+                    .err()
+                    .into_iter()
+                    .chain(options.err())
+                    .flatten()
+                    .collect();
                 return Err(error::invalid_argument(violations));
             }
         };
         let game = AnyGame::new_match(kind, &options).map_err(|e| error::not_implemented(e.0))?;
-        Ok(Response::new(pb::NewGameResponse { state: Some(convert::state_to_pb(&game)) }))
+        Ok(Response::new(pb::NewGameResponse {
+            state: Some(convert::state_to_pb(&game)),
+        }))
     }
 
     async fn list_legal_moves(
@@ -74,7 +91,8 @@ impl pb::rules_server::Rules for RulesService {
         request: Request<pb::ListLegalMovesRequest>,
     ) -> Result<Response<pb::ListLegalMovesResponse>, Status> {
         let request = request.into_inner();
-        let game = convert::game_state("state", request.state.as_ref()).map_err(error::decode_error)?;
+        let game =
+            convert::game_state("state", request.state.as_ref()).map_err(error::decode_error)?;
         let moves = game
             .legal_moves()
             .iter()
@@ -90,7 +108,11 @@ impl pb::rules_server::Rules for RulesService {
         let request = request.into_inner();
         let (game, mv) = state_and_move(request.state.as_ref(), request.r#move.as_ref())?;
         let response = match game.check(&mv) {
-            Ok(()) => pb::ValidateMoveResponse { legal: true, reason: 0, message: String::new() },
+            Ok(()) => pb::ValidateMoveResponse {
+                legal: true,
+                reason: 0,
+                message: String::new(),
+            },
             Err(illegal) => pb::ValidateMoveResponse {
                 legal: false,
                 reason: convert::reason_to_pb(illegal.reason) as i32,
@@ -100,11 +122,15 @@ impl pb::rules_server::Rules for RulesService {
         Ok(Response::new(response))
     }
 
-    async fn apply_move(&self, request: Request<pb::ApplyMoveRequest>) -> Result<Response<pb::ApplyMoveResponse>, Status> {
+    async fn apply_move(
+        &self,
+        request: Request<pb::ApplyMoveRequest>,
+    ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
         let request = request.into_inner();
         let (mut game, mv) = state_and_move(request.state.as_ref(), request.r#move.as_ref())?;
         let mut events = Vec::new();
-        game.play(&mv, &mut events).map_err(|e| error::illegal_move(&e))?;
+        game.play(&mv, &mut events)
+            .map_err(|e| error::illegal_move(&e))?;
         Ok(Response::new(pb::ApplyMoveResponse {
             state: Some(convert::state_to_pb(&game)),
             events: convert::events_to_pb(&events),
@@ -115,7 +141,10 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::DescribeGameRequest>,
     ) -> Result<Response<pb::DescribeGameResponse>, Status> {
-        let kind = convert::game_kind("kind", request.into_inner().kind).map_err(error::invalid_argument)?;
-        Ok(Response::new(convert::description_to_pb(&engine::describe(kind))))
+        let kind = convert::game_kind("kind", request.into_inner().kind)
+            .map_err(error::invalid_argument)?;
+        Ok(Response::new(convert::description_to_pb(
+            &engine::describe(kind),
+        )))
     }
 }

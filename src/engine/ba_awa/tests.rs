@@ -24,7 +24,8 @@ fn position(pits: [u8; PITS], north_owned: u16, starter: Player, to_move: Player
 
 fn sow(game: &mut BaAwa, pit: u8) -> Vec<Event> {
     let mut events = Vec::new();
-    game.play(&Move::Sow(Sow::from(pit)), &mut events).expect("legal move");
+    game.play(&Move::Sow(Sow::from(pit)), &mut events)
+        .expect("legal move");
     events
 }
 
@@ -32,7 +33,9 @@ fn captures(events: &[Event]) -> Vec<(u8, Player)> {
     events
         .iter()
         .filter_map(|e| match *e {
-            Event::Capture { pit, beneficiary, .. } => Some((pit, beneficiary)),
+            Event::Capture {
+                pit, beneficiary, ..
+            } => Some((pit, beneficiary)),
             _ => None,
         })
         .collect()
@@ -93,8 +96,15 @@ fn ba_4_thirteen_seed_lap_resows_its_origin_then_relays() {
     let events = sow(&mut game, 0);
     assert_eq!(game.pits, [2, 1, 2, 0, 0, 2, 0, 2, 0, 0, 3, 0]);
     assert_eq!(game.stores, [4, 4]);
-    assert_eq!(laps(&events), vec![(0, 13), (1, 3), (4, 2), (6, 3), (9, 2), (11, 2)]);
-    assert_eq!(game.status, Status::InProgress, "12 seeds remain, so play continues");
+    assert_eq!(
+        laps(&events),
+        vec![(0, 13), (1, 3), (4, 2), (6, 3), (9, 2), (11, 2)]
+    );
+    assert_eq!(
+        game.status,
+        Status::InProgress,
+        "12 seeds remain, so play continues"
+    );
 }
 
 #[test]
@@ -116,8 +126,13 @@ fn ba_5_end_of_game_ownership_and_the_next_game() {
     assert_eq!(game.match_score(), [7, 5]);
 
     let mut events = Vec::new();
-    game.play(&Move::NextGame(PitSet::EMPTY), &mut events).unwrap();
-    assert_eq!(game.north_owned, NORTH_ROW & !(1 << 6), "South owns 0-5 and 6 (N1)");
+    game.play(&Move::NextGame(PitSet::EMPTY), &mut events)
+        .unwrap();
+    assert_eq!(
+        game.north_owned,
+        NORTH_ROW & !(1 << 6),
+        "South owns 0-5 and 6 (N1)"
+    );
     assert_eq!(game.pits, [4; PITS]);
     assert_eq!(game.stores, [0, 0]);
     assert_eq!(game.to_move, Some(N), "North starts the next game");
@@ -134,7 +149,10 @@ fn ba_6_moving_from_a_pit_owned_on_the_opponents_side() {
     assert!(moves.contains(&Move::Sow(Sow::from(6))));
     let events = sow(&mut game, 6);
     assert_eq!(game.pits, [6, 6, 0, 1, 6, 6, 2, 7, 1, 6, 1, 6]);
-    assert_eq!(laps(&events).iter().map(|l| l.0).collect::<Vec<_>>(), vec![6, 10, 3, 8, 2]);
+    assert_eq!(
+        laps(&events).iter().map(|l| l.0).collect::<Vec<_>>(),
+        vec![6, 10, 3, 8, 2]
+    );
 }
 
 // ---- One test per clause ----
@@ -143,7 +161,12 @@ fn ba_6_moving_from_a_pit_owned_on_the_opponents_side() {
 #[test]
 fn en_passant_four_goes_to_the_owner_of_a_pit_on_the_opponents_side() {
     // South owns pit 10 (N5). North sows 3 from pit 9: pit 10 makes 4 with seeds still in hand.
-    let mut game = position([5, 0, 0, 0, 0, 0, 0, 4, 0, 3, 3, 0], NORTH_ROW & !(1 << 10), S, N);
+    let mut game = position(
+        [5, 0, 0, 0, 0, 0, 0, 4, 0, 3, 3, 0],
+        NORTH_ROW & !(1 << 10),
+        S,
+        N,
+    );
     let events = sow(&mut game, 9);
     assert_eq!(captures(&events), vec![(10, S)]);
     assert_eq!(game.stores, [4, 0]);
@@ -228,12 +251,22 @@ fn a_player_without_seeds_passes() {
 #[test]
 fn moves_from_foreign_or_empty_pits_are_refused() {
     let game = BaAwa::new_match(&Options::default());
-    let refuse = |pit: u8| game.clone().play(&Move::Sow(Sow::from(pit)), &mut NoTrace).unwrap_err().reason;
+    let refuse = |pit: u8| {
+        game.clone()
+            .play(&Move::Sow(Sow::from(pit)), &mut NoTrace)
+            .unwrap_err()
+            .reason
+    };
     assert_eq!(refuse(6), Reason::NotYourPit);
     assert_eq!(refuse(12), Reason::NoSuchPit);
     let mut game = position([0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], NORTH_ROW, S, S);
     let before = game.clone();
-    assert_eq!(game.play(&Move::Sow(Sow::from(0)), &mut NoTrace).unwrap_err().reason, Reason::PitEmpty);
+    assert_eq!(
+        game.play(&Move::Sow(Sow::from(0)), &mut NoTrace)
+            .unwrap_err()
+            .reason,
+        Reason::PitEmpty
+    );
     assert_eq!(game, before);
 }
 
@@ -243,7 +276,10 @@ fn choices_of_other_games_are_refused() {
     let mut game = BaAwa::new_match(&Options::default());
     let mut sow = Sow::from(0);
     sow.direction = Some(crate::engine::Direction::Clockwise);
-    assert_eq!(game.play(&Move::Sow(sow), &mut NoTrace).unwrap_err().reason, Reason::ChoiceNotOffered);
+    assert_eq!(
+        game.play(&Move::Sow(sow), &mut NoTrace).unwrap_err().reason,
+        Reason::ChoiceNotOffered
+    );
 }
 
 /// §1, R-4.7: a sowing that never ends is illegal and leaves the state untouched.
@@ -251,10 +287,15 @@ fn choices_of_other_games_are_refused() {
 fn a_never_ending_move_is_illegal() {
     let game = never_ending_position();
     let (pit, mover) = (NEVER_ENDING_PIT, game.to_move.unwrap());
-    assert!(game.clone().sow_with_relays(pit, mover, &mut NoTrace).is_err());
+    assert!(game
+        .clone()
+        .sow_with_relays(pit, mover, &mut NoTrace)
+        .is_err());
     let mut played = game.clone();
     let mut events = Vec::new();
-    let err = played.play(&Move::Sow(Sow::from(pit)), &mut events).unwrap_err();
+    let err = played
+        .play(&Move::Sow(Sow::from(pit)), &mut events)
+        .unwrap_err();
     assert_eq!(err.reason, Reason::NeverEndingMove);
     assert_eq!(played, game);
     assert!(events.is_empty(), "no partial trace is left behind");
@@ -276,7 +317,9 @@ const NEVER_ENDING_PITS: [u8; PITS] = [2, 1, 3, 1, 0, 1, 0, 1, 0, 2, 1, 0];
 #[test]
 fn next_game_only_after_a_game() {
     let mut game = BaAwa::new_match(&Options::default());
-    let err = game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace).unwrap_err();
+    let err = game
+        .play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace)
+        .unwrap_err();
     assert_eq!(err.reason, Reason::GameInProgress);
 }
 
@@ -294,12 +337,14 @@ fn finished(stores: [u8; 2], starter: Player) -> BaAwa {
 #[test]
 fn north_surplus_takes_souths_leftmost_pits_by_default_or_by_choice() {
     let mut game = finished([16, 32], S);
-    game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace).unwrap();
+    game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace)
+        .unwrap();
     assert_eq!(game.north_owned, NORTH_ROW | 0b11);
     assert_eq!(game.to_move, Some(N));
 
     let mut game = finished([16, 32], S);
-    game.play(&Move::NextGame(PitSet(0b110000)), &mut NoTrace).unwrap();
+    game.play(&Move::NextGame(PitSet(0b110000)), &mut NoTrace)
+        .unwrap();
     assert_eq!(game.north_owned, NORTH_ROW | 0b110000);
 }
 
@@ -308,10 +353,15 @@ fn north_surplus_takes_souths_leftmost_pits_by_default_or_by_choice() {
 fn invalid_allocation_choices_are_refused() {
     let game = finished([16, 32], S);
     for choice in [PitSet(0b1), PitSet(0b111), PitSet(1 << 6 | 1)] {
-        let err = game.clone().play(&Move::NextGame(choice), &mut NoTrace).unwrap_err();
+        let err = game
+            .clone()
+            .play(&Move::NextGame(choice), &mut NoTrace)
+            .unwrap_err();
         assert_eq!(err.reason, Reason::InvalidChoice, "{choice:?}");
     }
-    let err = finished([24, 24], S).play(&Move::NextGame(PitSet(1)), &mut NoTrace).unwrap_err();
+    let err = finished([24, 24], S)
+        .play(&Move::NextGame(PitSet(1)), &mut NoTrace)
+        .unwrap_err();
     assert_eq!(err.reason, Reason::InvalidChoice);
 }
 
@@ -324,15 +374,20 @@ fn the_match_ends_at_the_target() {
     assert_eq!(outcome_of_game([4, 44], 11), (Status::MatchOver, Some(N)));
     assert_eq!(outcome_of_game([0, 48], 12), (Status::MatchOver, Some(N)));
     let mut game = finished([40, 8], S);
-    assert_eq!(game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace).unwrap_err().reason, Reason::MatchOver);
+    assert_eq!(
+        game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace)
+            .unwrap_err()
+            .reason,
+        Reason::MatchOver
+    );
 }
 
 /// the starter alternates from game to game.
 #[test]
 fn the_starter_alternates() {
     let mut game = finished([24, 24], N);
-    game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace).unwrap();
+    game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace)
+        .unwrap();
     assert_eq!((game.starter, game.to_move), (S, Some(S)));
     assert_eq!(game.north_owned, NORTH_ROW);
 }
-

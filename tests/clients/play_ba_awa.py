@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""A real gRPC client that is not the project's own: Python grpcio, knowing nothing but the server's address.
+
+It discovers the services by server reflection, checks grpc.health.v1, plays a complete Ba-awa match through
+the stateless Rules service alone (NewGame, ListLegalMoves, ApplyMove, ValidateMove, DescribeGame), and sends
+bad input to see clear errors. Exit status 0 means every check passed.
+
+    pip install grpcio grpcio-reflection grpcio-health-checking
+    python3 tests/clients/play_ba_awa.py 127.0.0.1:50051
+"""
+
+import random
+import sys
+
+import grpc
+from google.protobuf import json_format, message_factory
+from google.protobuf.descriptor_pool import DescriptorPool
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+
+class Rules:
+    """Calls mancala.v1.Rules with message classes built from the server's own reflection answers."""
+
+    def __init__(self, channel):
+        self.pool = DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
+        self.service = self.pool.FindServiceByName("mancala.v1.Rules")
+        self.channel = channel
+
+    def call(self, method_name, **fields):
+        method = self.service.FindMethodByName(method_name)
+        request_class = message_factory.GetMessageClass(method.input_type)
+        response_class = message_factory.GetMessageClass(method.output_type)
+        stub = self.channel.unary_unary(
+            f"/mancala.v1.Rules/{method_name}",
+            request_serializer=request_class.SerializeToString,
+            response_deserializer=response_class.FromString,
+        )
+        request = json_format.ParseDict(fields, request_class())
+        return stub(request, timeout=10)
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED: {what}")
+        sys.exit(1)
+    print(f"ok: {what}")
+
+
+def main(address):
+    channel = grpc.insecure_channel(address)
+    grpc.channel_ready_future(channel).result(timeout=10)
+
+    services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
+    check({"mancala.v1.Rules", "grpc.health.v1.Health"} <= services, f"reflection lists {sorted(services)}")
+
+    health = health_pb2_grpc.HealthStub(channel)
+    for name in ("", "mancala.v1.Rules"):
+        status = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5).status
+        check(status == health_pb2.HealthCheckResponse.SERVING, f"health of {name!r} is SERVING")
+
+    rules = Rules(channel)
+    description = rules.call("DescribeGame", kind="GAME_KIND_BA_AWA")
+    check(description.rows == 2 and description.pits_per_row == 6, "DescribeGame: Ba-awa is 2 rows of 6")
+
+    state = rules.call("NewGame", kind="GAME_KIND_BA_AWA").state
+    rng = random.Random(7)
+    moves_played, games = 0, 1
+    while state.status != rules.pool.FindEnumTypeByName("mancala.v1.Status").values_by_name["STATUS_MATCH_OVER"].number:
+        listed = rules.call("ListLegalMoves", state=json_format.MessageToDict(state)).moves
+        choice = rng.choice(list(listed))
+        move = json_format.MessageToDict(choice.move)
+        verdict = rules.call("ValidateMove", state=json_format.MessageToDict(state), move=move)
+        assert verdict.legal, verdict
+        answer = rules.call("ApplyMove", state=json_format.MessageToDict(state), move=move)
+        assert answer.state == choice.result, "the applied state equals the preview"
+        assert sum(answer.state.pits) + sum(answer.state.stores) == 48, "48 seeds"
+        if answer.state.game_number != state.game_number:
+            games += 1
+        state = answer.state
+        moves_played += 1
+        assert moves_played < 20000, "the match ends"
+    check(True, f"a complete Ba-awa match: {moves_played} moves over {games} games, "
+                f"won by {json_format.MessageToDict(state)['winner']} with pits {list(state.match_score)}")
+
+    fresh = json_format.MessageToDict(rules.call("NewGame", kind="GAME_KIND_BA_AWA").state)
+    try:
+        rules.call("ApplyMove", state=fresh, move={"sow": {"pit": 7}})
+        check(False, "a move from North's pit on South's turn is refused")
+    except grpc.RpcError as error:
+        check(error.code() == grpc.StatusCode.FAILED_PRECONDITION and "pit 7" in error.details(),
+              f"illegal move refused: {error.code().name}: {error.details()}")
+    broken = dict(fresh, pits=[4] * 11)
+    try:
+        rules.call("ListLegalMoves", state=broken)
+        check(False, "a state with 11 pits is refused")
+    except grpc.RpcError as error:
+        check(error.code() == grpc.StatusCode.INVALID_ARGUMENT and "state.pits" in error.details(),
+              f"impossible state refused: {error.code().name}: {error.details()}")
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1:50051")

@@ -1,0 +1,68 @@
+//! Starts the real server in-process on 127.0.0.1:0 and hands out clients over a real channel.
+#![allow(dead_code)]
+
+use mancala::api::pb;
+use mancala::config::Settings;
+use std::future::Future;
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+
+/// Every await in a test is bounded by this.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running server; dropping it shuts the server down.
+pub struct TestServer {
+    pub addr: std::net::SocketAddr,
+    pub channel: Channel,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl TestServer {
+    /// Starts the server with the built-in defaults.
+    pub async fn start() -> TestServer {
+        let settings = Settings::load_from(None, Vec::new()).expect("defaults load");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            mancala::server::run(listener, settings, async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("server runs");
+        });
+        let channel = within(
+            Channel::from_shared(format!("http://{addr}"))
+                .expect("uri")
+                .connect(),
+        )
+        .await
+        .expect("connect");
+        TestServer {
+            addr,
+            channel,
+            shutdown: Some(tx),
+        }
+    }
+
+    /// A client of the Rules service.
+    pub fn rules(&self) -> pb::rules_client::RulesClient<Channel> {
+        pb::rules_client::RulesClient::new(self.channel.clone())
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Awaits `f`, failing the test if it takes longer than [`TIMEOUT`].
+pub async fn within<F: Future>(f: F) -> F::Output {
+    tokio::time::timeout(TIMEOUT, f).await.expect("timed out")
+}
