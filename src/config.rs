@@ -10,7 +10,14 @@
 //! Every error is one line naming the key and the layer it came from, fit for stderr.
 //! `deploy/mancala.example.toml` documents every key; a test checks it matches [`DEFAULTS`].
 
-use std::{collections::HashMap, ffi::OsString, fmt, net::SocketAddr, path::Path, time::Duration};
+use std::{
+    collections::HashMap,
+    ffi::OsString,
+    fmt,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 use serde::{Deserialize, Deserializer};
 
@@ -31,6 +38,15 @@ http2_keepalive_timeout_ms = 10000
 [log]
 format = "plain"
 filter = "info"
+
+[matches]
+store = "embedded"
+data_dir = "data"
+retention_ms = 604800000
+max_watchers_per_match = 64
+max_watchers_total = 10000
+heartbeat_interval_ms = 15000
+watcher_buffer = 64
 "#;
 
 /// The prefix of the environment variables read as configuration.
@@ -46,6 +62,8 @@ pub struct Settings {
     pub server: ServerSettings,
     /// `[log]`: the log format and filter.
     pub log: LogSettings,
+    /// `[matches]`: server-held matches: storage, retention, watcher limits.
+    pub matches: MatchSettings,
 }
 
 /// `[server]`: the listener, limits and timeouts.
@@ -98,6 +116,63 @@ pub struct LogSettings {
     /// A `tracing` filter directive such as `info` or `mancala=debug,h2=warn`.
     /// `RUST_LOG`, when set, takes its place.
     pub filter: String,
+}
+
+/// `[matches]`: server-held matches.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSettings {
+    /// Where matches are kept: `embedded` (a redb file in `data_dir`, durable) or `memory`.
+    pub store: StoreKind,
+    /// The directory of the embedded store's file `mancala.redb` (created if missing). A relative
+    /// path is relative to the server's working directory.
+    pub data_dir: PathBuf,
+    /// How long a finished match is kept before it is deleted (`0`: forever).
+    #[serde(rename = "retention_ms", deserialize_with = "millis_zero_is_none")]
+    pub retention: Option<Duration>,
+    /// `WatchMatch` streams open at once on one match; more are RESOURCE_EXHAUSTED.
+    pub max_watchers_per_match: usize,
+    /// `WatchMatch` streams open at once on the server; more are RESOURCE_EXHAUSTED.
+    pub max_watchers_total: usize,
+    /// An idle watch stream gets a heartbeat this often (`0`: never).
+    #[serde(
+        rename = "heartbeat_interval_ms",
+        deserialize_with = "millis_zero_is_none"
+    )]
+    pub heartbeat_interval: Option<Duration>,
+    /// Events a watcher may fall behind before it is resynchronised with a snapshot.
+    pub watcher_buffer: usize,
+}
+
+/// Where matches are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreKind {
+    /// One redb file in `matches.data_dir`: survives restarts and crashes.
+    Embedded,
+    /// In memory: lost when the process ends.
+    Memory,
+}
+
+impl std::str::FromStr for StoreKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "embedded" => Ok(StoreKind::Embedded),
+            "memory" => Ok(StoreKind::Memory),
+            _ => Err(format!(
+                "{s:?} is not a match store (expected \"embedded\" or \"memory\")"
+            )),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for StoreKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 /// The shape of log lines.
@@ -237,6 +312,23 @@ impl Settings {
         if self.server.max_concurrent_streams == 0 {
             return Err(ConfigError::new(
                 "server.max_concurrent_streams must be at least 1",
+            ));
+        }
+        let matches = &self.matches;
+        for (key, value) in [
+            ("max_watchers_per_match", matches.max_watchers_per_match),
+            ("max_watchers_total", matches.max_watchers_total),
+            ("watcher_buffer", matches.watcher_buffer),
+        ] {
+            if value == 0 {
+                return Err(ConfigError::new(format_args!(
+                    "matches.{key} must be at least 1"
+                )));
+            }
+        }
+        if matches.store == StoreKind::Embedded && matches.data_dir.as_os_str().is_empty() {
+            return Err(ConfigError::new(
+                "matches.data_dir must be set for the embedded store",
             ));
         }
         if let Err(error) = tracing_subscriber::EnvFilter::builder().parse(&self.log.filter) {

@@ -24,6 +24,9 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tonic::transport::{server::TcpIncoming, Server};
 use tonic_health::ServingStatus;
 
+use crate::matches::Matches;
+use crate::service::matches::MatchesService;
+use crate::store::StoreError;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
 
 /// The encoded `FileDescriptorSet` of `proto/mancala/v1/*.proto`, served by reflection.
@@ -31,7 +34,10 @@ pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/mancala_descriptor.bin"));
 
 /// The services whose health is reported, besides the whole server (`""`).
-pub const SERVICE_NAMES: &[&str] = &[pb::rules_server::SERVICE_NAME];
+pub const SERVICE_NAMES: &[&str] = &[
+    pb::rules_server::SERVICE_NAME,
+    pb::matches_server::SERVICE_NAME,
+];
 
 /// Why the server could not run.
 #[derive(Debug)]
@@ -40,6 +46,8 @@ pub enum ServeError {
     Reflection(tonic_reflection::server::Error),
     /// The transport failed (accepting a connection, for instance).
     Transport(tonic::transport::Error),
+    /// The match store could not be opened (`[matches]` settings).
+    Store(StoreError),
 }
 
 impl fmt::Display for ServeError {
@@ -47,6 +55,7 @@ impl fmt::Display for ServeError {
         match self {
             ServeError::Reflection(e) => write!(f, "cannot build the reflection service: {e}"),
             ServeError::Transport(e) => write!(f, "server failed: {e}"),
+            ServeError::Store(e) => write!(f, "cannot open the match store: {e}"),
         }
     }
 }
@@ -56,6 +65,7 @@ impl std::error::Error for ServeError {
         match self {
             ServeError::Reflection(e) => Some(e),
             ServeError::Transport(e) => Some(e),
+            ServeError::Store(e) => Some(e),
         }
     }
 }
@@ -81,6 +91,16 @@ pub async fn run(
     // `default()` rather than the unit literal: the service will gain state (engine caches).
     #[allow(clippy::default_constructed_unit_structs)]
     let rules = RulesService::default()
+        .into_server()
+        .max_decoding_message_size(limit);
+    // Opening may recover a crashed database file: blocking work, off the runtime threads.
+    let match_settings = settings.matches.clone();
+    let matches = tokio::task::spawn_blocking(move || Matches::open(&match_settings))
+        .await
+        .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
+        .map_err(ServeError::Store)?;
+    let _purger = matches.spawn_purger();
+    let matches = MatchesService::new(matches)
         .into_server()
         .max_decoding_message_size(limit);
     let health_service = health_service.max_decoding_message_size(limit);
@@ -133,6 +153,7 @@ pub async fn run(
             draining: draining.clone(),
         })
         .add_service(rules)
+        .add_service(matches)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

@@ -229,6 +229,43 @@ fn environment_variable_names_are_pinned() {
         ),
         ("MANCALA__LOG__FORMAT", "json", "log", "format"),
         ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
+        ("MANCALA__MATCHES__STORE", "memory", "matches", "store"),
+        (
+            "MANCALA__MATCHES__DATA_DIR",
+            "/srv/m",
+            "matches",
+            "data_dir",
+        ),
+        (
+            "MANCALA__MATCHES__RETENTION_MS",
+            "23",
+            "matches",
+            "retention_ms",
+        ),
+        (
+            "MANCALA__MATCHES__MAX_WATCHERS_PER_MATCH",
+            "2",
+            "matches",
+            "max_watchers_per_match",
+        ),
+        (
+            "MANCALA__MATCHES__MAX_WATCHERS_TOTAL",
+            "3",
+            "matches",
+            "max_watchers_total",
+        ),
+        (
+            "MANCALA__MATCHES__HEARTBEAT_INTERVAL_MS",
+            "29",
+            "matches",
+            "heartbeat_interval_ms",
+        ),
+        (
+            "MANCALA__MATCHES__WATCHER_BUFFER",
+            "31",
+            "matches",
+            "watcher_buffer",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()

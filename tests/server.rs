@@ -79,6 +79,8 @@ impl TestServer {
 /// so a server that stops in time has drained, not given up.
 fn test_settings() -> Settings {
     let mut settings = Settings::default();
+    // Tests share the working directory: no database file in it.
+    settings.matches.store = mancala::config::StoreKind::Memory;
     settings.server.max_message_bytes = 4096;
     settings.server.shutdown_grace = Duration::from_secs(600);
     settings
@@ -120,6 +122,7 @@ async fn reflection_lists_every_service_in_both_versions() {
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "grpc.reflection.v1alpha.ServerReflection",
+        "mancala.v1.Matches",
         "mancala.v1.Rules",
     ];
 
@@ -346,6 +349,7 @@ async fn binary_serves_on_port_zero_logs_calls_and_stops_on_sigterm() {
     let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .arg("serve")
         .env("MANCALA__SERVER__LISTEN", "127.0.0.1:0")
+        .env("MANCALA__MATCHES__STORE", "memory")
         .env("MANCALA__LOG__FORMAT", "json")
         .env("MANCALA__LOG__FILTER", "info,mancala::request=debug")
         .env_remove("RUST_LOG")

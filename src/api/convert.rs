@@ -77,7 +77,8 @@ pub fn game_kind(field: &str, value: i32) -> Result<GameKind, Vec<Violation>> {
     }
 }
 
-fn kind_to_pb(kind: GameKind) -> pb::GameKind {
+/// Encodes a game kind.
+pub fn kind_to_pb(kind: GameKind) -> pb::GameKind {
     match kind {
         GameKind::BaoLaKete => pb::GameKind::BaoLaKete,
         GameKind::Bosh => pb::GameKind::Bosh,
@@ -85,7 +86,8 @@ fn kind_to_pb(kind: GameKind) -> pb::GameKind {
     }
 }
 
-fn player_to_pb(player: Option<Player>) -> i32 {
+/// Encodes a player (`None`: PLAYER_UNSPECIFIED).
+pub fn player_to_pb(player: Option<Player>) -> i32 {
     match player {
         None => pb::Player::Unspecified as i32,
         Some(Player::South) => pb::Player::South as i32,
@@ -598,6 +600,14 @@ pub fn options(options: Option<&pb::GameOptions>) -> Result<engine::Options, Vec
         Ok(decoded)
     } else {
         Err(fields.violations)
+    }
+}
+
+/// Encodes new-match options (as `options` decodes them).
+pub fn options_to_pb(options: &engine::Options) -> pb::GameOptions {
+    pb::GameOptions {
+        first_player: player_to_pb(Some(options.first_player)),
+        ba_awa_target: options.ba_awa_target as u32,
     }
 }
 

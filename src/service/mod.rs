@@ -1,2 +1,3 @@
 //! The tonic handlers: decode the request, call the engine, encode the answer.
+pub mod matches;
 pub mod rules;

@@ -21,7 +21,9 @@ pub struct TestServer {
 impl TestServer {
     /// Starts the server with the built-in defaults.
     pub async fn start() -> TestServer {
-        let settings = Settings::load_from(None, Vec::new()).expect("defaults load");
+        let mut settings = Settings::load_from(None, Vec::new()).expect("defaults load");
+        // Tests share the working directory: no database file in it.
+        settings.matches.store = mancala::config::StoreKind::Memory;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

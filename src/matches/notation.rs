@@ -1,0 +1,401 @@
+//! The compact text notation of a match: a header line, then one line per event of its log.
+//!
+//! ```text
+//! mancala 1 ba-awa first=s target=10
+//! S 3
+//! N 8
+//! S next
+//! N next 6 7 8
+//! S resign
+//! ```
+//!
+//! Header: `mancala <rules_version> <game> first=<s|n>`, plus `target=<10|11|12>` for Ba-awa. Games
+//! are `bao-la-kete`, `bosh`, `ba-awa`. Each event line is the seat (`S` South, `N` North) and:
+//! - a sowing: the pit index (as in `GameState.pits`), then Bao la Kete's choices when made:
+//!   `cw`/`acw` (direction), `kl`/`kr` (kichwa left/right), `stop`/`safari` (kuu decision);
+//! - `next`, optionally followed by the chosen pits: the step to the next game or round;
+//! - `resign`.
+//!
+//! Blank lines and lines starting with `#` are ignored. [`replay`] plays a notation through the
+//! engine from the header's initial state, checking every move, so an export replays to the same
+//! final state as the match it came from.
+
+use crate::engine::{
+    AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, NotImplemented, Options, PitSet,
+    Player, Sow, Status, RULES_VERSION,
+};
+use crate::store::Action;
+use std::fmt::Write as _;
+
+/// The game's name in the notation.
+pub fn kind_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::BaoLaKete => "bao-la-kete",
+        GameKind::Bosh => "bosh",
+        GameKind::BaAwa => "ba-awa",
+    }
+}
+
+/// The game named `name` in the notation.
+pub fn kind_from_name(name: &str) -> Option<GameKind> {
+    GameKind::ALL
+        .into_iter()
+        .find(|&kind| kind_name(kind) == name)
+}
+
+fn seat_letter(player: Player) -> char {
+    match player {
+        Player::South => 'S',
+        Player::North => 'N',
+    }
+}
+
+/// The header line (without newline).
+pub fn header(kind: GameKind, options: &Options) -> String {
+    let first = match options.first_player {
+        Player::South => 's',
+        Player::North => 'n',
+    };
+    let mut line = format!("mancala {RULES_VERSION} {} first={first}", kind_name(kind));
+    if kind == GameKind::BaAwa {
+        let _ = write!(line, " target={}", options.ba_awa_target);
+    }
+    line
+}
+
+/// One event as a line (without newline): "S 3", "N next 6 7", "S resign".
+pub fn event_line(player: Player, action: &Action) -> String {
+    let mut line = String::new();
+    line.push(seat_letter(player));
+    match action {
+        Action::Resign => line.push_str(" resign"),
+        Action::Move(Move::NextGame(pits)) => {
+            line.push_str(" next");
+            for pit in pits.iter() {
+                let _ = write!(line, " {pit}");
+            }
+        }
+        Action::Move(Move::Sow(sow)) => {
+            let _ = write!(line, " {}", sow.pit);
+            let choices = [
+                sow.direction.map(|d| match d {
+                    Direction::Clockwise => "cw",
+                    Direction::Anticlockwise => "acw",
+                }),
+                sow.kichwa.map(|k| match k {
+                    Kichwa::Left => "kl",
+                    Kichwa::Right => "kr",
+                }),
+                sow.kuu_decision.map(|k| match k {
+                    KuuDecision::Stop => "stop",
+                    KuuDecision::Safari => "safari",
+                }),
+            ];
+            for choice in choices.into_iter().flatten() {
+                line.push(' ');
+                line.push_str(choice);
+            }
+        }
+    }
+    line
+}
+
+/// A whole match as text: the header and one line per event, each ending with a newline.
+pub fn export<'a>(
+    kind: GameKind,
+    options: &Options,
+    events: impl IntoIterator<Item = (Player, &'a Action)>,
+) -> String {
+    let mut text = header(kind, options);
+    text.push('\n');
+    for (player, action) in events {
+        text.push_str(&event_line(player, action));
+        text.push('\n');
+    }
+    text
+}
+
+/// Parses one event line of a match of `kind`.
+pub fn parse_event_line(kind: GameKind, line: &str) -> Result<(Player, Action), String> {
+    let mut words = line.split_whitespace();
+    let player = match words.next() {
+        Some("S") => Player::South,
+        Some("N") => Player::North,
+        Some(other) => return Err(format!("{other:?} is not a seat (S or N)")),
+        None => return Err("empty event line".into()),
+    };
+    let pit = |word: &str| -> Result<u8, String> {
+        word.parse::<u8>()
+            .ok()
+            .filter(|&p| (p as usize) < kind.pit_count())
+            .ok_or_else(|| {
+                format!(
+                    "{word:?} is not a pit of {} (0 to {})",
+                    kind.name(),
+                    kind.pit_count() - 1
+                )
+            })
+    };
+    let action = match words.next() {
+        None => return Err("the seat is not followed by an action".into()),
+        Some("resign") => Action::Resign,
+        Some("next") => {
+            let mut set = PitSet::EMPTY;
+            for word in words.by_ref() {
+                let p = pit(word)? as usize;
+                if set.contains(p) {
+                    return Err(format!("pit {p} is listed twice"));
+                }
+                set = set.with(p);
+            }
+            Action::Move(Move::NextGame(set))
+        }
+        Some(word) => {
+            let mut sow = Sow::from(pit(word)?);
+            for choice in words.by_ref() {
+                match choice {
+                    "cw" => sow.direction = Some(Direction::Clockwise),
+                    "acw" => sow.direction = Some(Direction::Anticlockwise),
+                    "kl" => sow.kichwa = Some(Kichwa::Left),
+                    "kr" => sow.kichwa = Some(Kichwa::Right),
+                    "stop" => sow.kuu_decision = Some(KuuDecision::Stop),
+                    "safari" => sow.kuu_decision = Some(KuuDecision::Safari),
+                    other => {
+                        return Err(format!(
+                            "{other:?} is not a choice (cw acw kl kr stop safari)"
+                        ))
+                    }
+                }
+            }
+            Action::Move(Move::Sow(sow))
+        }
+    };
+    if let Some(extra) = words.next() {
+        return Err(format!("unexpected {extra:?} after the action"));
+    }
+    Ok((player, action))
+}
+
+/// Why a notation could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct NotationError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A replayed match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// The game.
+    pub kind: GameKind,
+    /// Its options.
+    pub options: Options,
+    /// The final state.
+    pub game: AnyGame,
+    /// Every event, in order.
+    pub events: Vec<(Player, Action)>,
+    /// The seat that resigned, if the match ended that way.
+    pub resigned: Option<Player>,
+}
+
+fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("mancala") {
+        return Err("the first line must start with \"mancala\"".into());
+    }
+    let version = words.next().ok_or("the rules version is missing")?;
+    if version != RULES_VERSION.to_string() {
+        return Err(format!(
+            "rules version {version} is not this engine's ({RULES_VERSION})"
+        ));
+    }
+    let name = words.next().ok_or("the game is missing")?;
+    let kind = kind_from_name(name)
+        .ok_or_else(|| format!("{name:?} is not a game (bao-la-kete, bosh, ba-awa)"))?;
+    let mut options = Options::default();
+    for word in words {
+        match word.split_once('=') {
+            Some(("first", "s")) => options.first_player = Player::South,
+            Some(("first", "n")) => options.first_player = Player::North,
+            Some(("target", t)) if kind == GameKind::BaAwa => {
+                options.ba_awa_target = t
+                    .parse()
+                    .ok()
+                    .filter(|t| (10..=12).contains(t))
+                    .ok_or_else(|| format!("{t:?} is not a target (10, 11 or 12)"))?;
+            }
+            _ => return Err(format!("{word:?} is not an option of {}", kind.name())),
+        }
+    }
+    Ok((kind, options))
+}
+
+/// Plays one event on `game`, as the match does: a sowing must come from the seat to move; `next`
+/// from either seat; nothing after the match is over. Returns the engine's error text otherwise.
+pub(crate) fn play_event(
+    game: &mut AnyGame,
+    player: Player,
+    action: &Action,
+    trace: &mut Vec<crate::engine::Event>,
+) -> Result<(), String> {
+    match action {
+        Action::Resign => Ok(()),
+        Action::Move(mv) => {
+            if let (Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
+                if to_move != player {
+                    return Err(format!("it is {to_move}'s turn, not {player}'s"));
+                }
+            }
+            game.play(mv, trace)
+                .map_err(|e| format!("illegal move: {e}"))
+        }
+    }
+}
+
+/// Replays a notation from the header's initial state, checking every event.
+pub fn replay(text: &str) -> Result<Replay, NotationError> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
+    let (number, first) = lines.next().ok_or(NotationError {
+        line: 1,
+        message: "the header is missing".into(),
+    })?;
+    let fail = |line: usize| move |message: String| NotationError { line, message };
+    let (kind, options) = parse_header(first).map_err(fail(number))?;
+    let mut game = AnyGame::new_match(kind, &options)
+        .map_err(|e: NotImplemented| fail(number)(e.to_string()))?;
+    let mut events = Vec::new();
+    let mut resigned = None;
+    let mut trace = Vec::new();
+    for (number, line) in lines {
+        if resigned.is_some() || game.status() == Status::MatchOver {
+            return Err(fail(number)("the match is already over".into()));
+        }
+        let (player, action) = parse_event_line(kind, line).map_err(fail(number))?;
+        trace.clear();
+        play_event(&mut game, player, &action, &mut trace).map_err(fail(number))?;
+        if action == Action::Resign {
+            resigned = Some(player);
+        }
+        events.push((player, action));
+    }
+    Ok(Replay {
+        kind,
+        options,
+        game,
+        events,
+        resigned,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first legal move until the match is over (or `limit` events), as a match would log it.
+    fn playout(
+        kind: GameKind,
+        options: &Options,
+        limit: usize,
+    ) -> (AnyGame, Vec<(Player, Action)>) {
+        let mut game = AnyGame::new_match(kind, options).expect("implemented");
+        let mut events = Vec::new();
+        let mut turn = 0usize;
+        while events.len() < limit {
+            let moves = game.legal_moves();
+            // Vary the choice so that the notation meets many pits, not only the first.
+            let Some(&mv) = moves.get(turn % moves.len().max(1)) else {
+                break;
+            };
+            turn = turn.wrapping_mul(31).wrapping_add(7);
+            // `next` is logged for the seat that would have moved last; any seat may send it.
+            let player = game.to_move().unwrap_or(Player::North);
+            game.play(&mv, &mut Vec::new())
+                .expect("listed moves are legal");
+            events.push((player, Action::Move(mv)));
+        }
+        (game, events)
+    }
+
+    #[test]
+    fn an_exported_match_replays_to_the_identical_final_state() {
+        for kind in GameKind::ALL.into_iter().filter(|k| k.is_implemented()) {
+            let options = Options {
+                first_player: Player::North,
+                ..Options::default()
+            };
+            let (game, events) = playout(kind, &options, 5_000);
+            assert!(events.len() > 20, "{kind:?}: a real match, not a stub");
+            let text = export(kind, &options, events.iter().map(|(p, a)| (*p, a)));
+            let replayed = replay(&text).unwrap_or_else(|e| panic!("{kind:?}: {e}\n{text}"));
+            assert_eq!(replayed.game, game, "{kind:?}");
+            assert_eq!(replayed.events, events);
+            assert_eq!((replayed.kind, replayed.options), (kind, options));
+            // And the export of the replay is the same text.
+            assert_eq!(
+                export(kind, &options, replayed.events.iter().map(|(p, a)| (*p, a))),
+                text
+            );
+        }
+    }
+
+    #[test]
+    fn a_resignation_ends_the_notation() {
+        let text = "mancala 1 ba-awa first=s target=11\nS 2\nN resign\n";
+        let replayed = replay(text).unwrap();
+        assert_eq!(replayed.resigned, Some(Player::North));
+        assert_eq!(replayed.options.ba_awa_target, 11);
+        assert_eq!(replay(&format!("{text}S 3\n")).unwrap_err().line, 4);
+    }
+
+    #[test]
+    fn every_kind_of_line_round_trips() {
+        let bao = [
+            "S 4 cw",
+            "N 20 acw kr",
+            "S 4 kl stop",
+            "S 31 safari",
+            "N next",
+            "S resign",
+        ];
+        for line in bao {
+            let (player, action) = parse_event_line(GameKind::BaoLaKete, line).unwrap();
+            assert_eq!(event_line(player, &action), line);
+        }
+        let (_, action) = parse_event_line(GameKind::Bosh, "N next 9 0 5").unwrap();
+        assert_eq!(event_line(Player::North, &action), "N next 0 5 9");
+    }
+
+    #[test]
+    fn bad_notations_name_the_line_and_the_problem() {
+        let cases = [
+            ("", 1, "header"),
+            ("chess 1 ba-awa first=s", 1, "mancala"),
+            ("mancala 9 ba-awa first=s", 1, "rules version"),
+            ("mancala 1 go first=s", 1, "not a game"),
+            ("mancala 1 bosh first=s target=10", 1, "not an option"),
+            ("mancala 1 ba-awa first=s\nS 12", 2, "not a pit"),
+            ("mancala 1 ba-awa first=s\nX 1", 2, "not a seat"),
+            ("mancala 1 ba-awa first=s\nN 7", 2, "South's turn"),
+            ("mancala 1 ba-awa first=s\nS 1 cw", 2, "illegal move"),
+            ("mancala 1 ba-awa first=s\nS next", 2, "illegal move"),
+            (
+                "mancala 1 ba-awa first=s\n# comment\n\nS 1 2",
+                4,
+                "not a choice",
+            ),
+            ("mancala 1 ba-awa first=s\nS resign now", 2, "unexpected"),
+        ];
+        for (text, line, needle) in cases {
+            let error = replay(text).expect_err(text);
+            assert_eq!(error.line, line, "{text}: {error}");
+            assert!(error.message.contains(needle), "{text}: {error}");
+        }
+    }
+}

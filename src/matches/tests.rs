@@ -1,0 +1,210 @@
+//! The match manager without the network: what is easier to pin down here than over a channel
+//! (a watcher that is never polled, two servers sharing one store, the retention purge).
+
+use super::*;
+use crate::config::Settings;
+use pb::watch_match_response::Kind;
+use std::future::Future;
+use tokio_stream::StreamExt;
+
+async fn within<F: Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(20), f)
+        .await
+        .expect("timed out")
+}
+
+fn settings(buffer: usize) -> MatchSettings {
+    let mut settings = Settings::default().matches;
+    settings.store = StoreKind::Memory;
+    settings.watcher_buffer = buffer;
+    settings.heartbeat_interval = None;
+    settings
+}
+
+/// Plays the first legal move for the seat whose turn it is (South for `NextGame`).
+async fn play_first(
+    matches: &Matches,
+    id: &str,
+    tokens: &[String; 2],
+) -> Result<pb::MatchEvent, MatchError> {
+    play_nth(matches, id, tokens, 0).await
+}
+
+/// Plays legal move `n` (modulo their number) for the seat whose turn it is (South for `NextGame`).
+async fn play_nth(
+    matches: &Matches,
+    id: &str,
+    tokens: &[String; 2],
+    n: usize,
+) -> Result<pb::MatchEvent, MatchError> {
+    let state = matches.get(id).await?;
+    let mv = state.legal_moves[n % state.legal_moves.len()].clone();
+    let seat = match state.state.as_ref().map(|s| s.to_move) {
+        Some(p) if p == pb::Player::North as i32 => 1,
+        _ => 0,
+    };
+    matches
+        .submit(
+            id,
+            Some(&tokens[seat]),
+            SubmitAction::Move(Some(&mv)),
+            None,
+            String::new(),
+        )
+        .await
+}
+
+#[tokio::test]
+async fn a_watcher_that_is_never_read_is_resynchronised_and_never_delays_a_move() {
+    let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings(2));
+    let created = matches
+        .create(GameKind::BaAwa, Options::default())
+        .await
+        .unwrap();
+    let id = created.state.match_id.clone();
+    let mut slow = matches.watch(&id, None, None).await.unwrap();
+    // Far more moves than the outgoing queue and the broadcast buffer hold together.
+    for _ in 0..30 {
+        within(play_first(&matches, &id, &created.tokens))
+            .await
+            .unwrap();
+    }
+    let mut cursor = None;
+    let mut resynced = false;
+    while cursor != Some(30) {
+        let message = within(slow.next())
+            .await
+            .expect("the stream goes on")
+            .unwrap();
+        match message.kind.unwrap() {
+            Kind::Snapshot(s) => {
+                resynced |= s.reason == pb::SnapshotReason::Resync as i32;
+                cursor = Some(s.r#match.unwrap().version);
+            }
+            Kind::Event(e) => {
+                // Never a gap, never a duplicate, whatever was skipped by a snapshot.
+                assert_eq!(
+                    Some(e.seq),
+                    cursor.map(|c| c + 1),
+                    "events follow the cursor"
+                );
+                cursor = Some(e.seq);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(
+        resynced,
+        "a watcher 30 events behind a buffer of 2 is resynchronised"
+    );
+}
+
+#[tokio::test]
+async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
+    let store: Arc<dyn MatchStore> = Arc::new(MemoryStore::new());
+    let a = Matches::with_store(store.clone(), settings(8));
+    let b = Matches::with_store(store, settings(8));
+    let created = a.create(GameKind::BaAwa, Options::default()).await.unwrap();
+    let id = created.state.match_id.clone();
+    // b loads the match at version 0, then a moves it on.
+    assert_eq!(b.get(&id).await.unwrap().version, 0);
+    play_first(&a, &id, &created.tokens).await.unwrap();
+    // b still believes version 0: the store's check-and-append refuses its move.
+    let refused = play_first(&b, &id, &created.tokens).await.unwrap_err();
+    assert!(
+        matches!(refused, MatchError::VersionMismatch { current: 1, .. }),
+        "{refused:?}"
+    );
+}
+
+#[tokio::test]
+async fn finished_matches_are_purged_after_their_retention_and_active_ones_never() {
+    let mut settings = settings(8);
+    settings.retention = Some(Duration::from_secs(60));
+    let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings);
+    let done = matches
+        .create(GameKind::BaAwa, Options::default())
+        .await
+        .unwrap();
+    let active = matches
+        .create(GameKind::BaAwa, Options::default())
+        .await
+        .unwrap();
+    let done_id = done.state.match_id.clone();
+    matches
+        .submit(
+            &done_id,
+            Some(&done.tokens[1]),
+            SubmitAction::Resign,
+            None,
+            String::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        matches.purge_expired_at(now_ms()).await.unwrap(),
+        0,
+        "within the retention"
+    );
+    assert_eq!(
+        matches.purge_expired_at(now_ms() + 61_000).await.unwrap(),
+        1
+    );
+    assert!(matches!(
+        matches.get(&done_id).await,
+        Err(MatchError::NotFound(_))
+    ));
+    assert_eq!(
+        matches.get(&active.state.match_id).await.unwrap().version,
+        0
+    );
+}
+
+#[tokio::test]
+async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
+    for kind in GameKind::ALL.into_iter().filter(|k| k.is_implemented()) {
+        let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings(8));
+        let created = matches.create(kind, Options::default()).await.unwrap();
+        let id = created.state.match_id.clone();
+        let mut next_games = 0;
+        let mut finished = false;
+        let mut n = 0usize;
+        for _ in 0..3_000 {
+            // Vary the moves: always the first one can go round in circles.
+            n = n.wrapping_mul(31).wrapping_add(7);
+            let event = play_nth(&matches, &id, &created.tokens, n).await.unwrap();
+            if let Some(pb::match_event::Action::Move(pb::Move {
+                action: Some(pb::r#move::Action::NextGame(_)),
+            })) = event.action
+            {
+                next_games += 1;
+            }
+            if event.legal_moves.is_empty() {
+                finished = true;
+                break;
+            }
+        }
+        let state = matches.get(&id).await.unwrap();
+        // A Ba-awa match always ends, after several games; the others may go on for long under
+        // arbitrary play, so only what was played is checked for them.
+        if kind == GameKind::BaAwa {
+            assert!(
+                finished && next_games > 0,
+                "{kind:?}: {next_games} NextGame steps"
+            );
+        }
+        if finished {
+            assert_eq!(state.status, pb::MatchStatus::Finished as i32, "{kind:?}");
+            assert_eq!(
+                state.result.unwrap().reason,
+                pb::MatchEndReason::PlayedOut as i32
+            );
+        }
+        let (_, events, notation) = matches.history(&id).await.unwrap();
+        let replayed = notation::replay(&notation).unwrap();
+        assert_eq!(
+            convert::state_to_pb(&replayed.game),
+            events.last().unwrap().state.clone().unwrap()
+        );
+    }
+}

@@ -1,0 +1,309 @@
+//! `WatchMatch` streams: one task per watcher, reading the match's broadcast channel.
+//!
+//! A stream starts with a snapshot (or, when resuming after `from_seq`, with exactly the missed
+//! events read back from the store), then forwards every published event whose `seq` is past what it
+//! has sent, so that nothing is sent twice or skipped. The subscription and the snapshot's version
+//! are taken in the same critical section as a publication, so they agree.
+//!
+//! Back-pressure never reaches the match: when a client reads slowly, its task waits on the small
+//! outgoing queue while the broadcast channel moves on; once the task is more than `watcher_buffer`
+//! events behind, the channel reports the lag and the task sends a RESYNC snapshot instead of the
+//! events it lost, then goes on from there. An idle stream gets a heartbeat every
+//! `heartbeat_interval`. A task ends when the match finishes (after a final `MatchFinished`), when
+//! the client goes away, or when the server shuts down (which drops the response stream).
+
+use super::{
+    blocking, finished_pb, history_pb, lock, match_pb, store_failed, Finished, Inner, MatchError,
+    Published, Slot,
+};
+use crate::api::{convert, pb};
+use crate::engine::Player;
+use pb::watch_match_response::Kind;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+use tokio::time::Instant;
+
+/// Messages queued for one stream beyond what HTTP/2 flow control holds. Small: a slow client is
+/// meant to lag on the broadcast channel, where it is resynchronised, not here.
+const OUT_QUEUE: usize = 4;
+
+/// The messages of one `WatchMatch` stream; an error ends it.
+pub type WatchStream =
+    tokio_stream::wrappers::ReceiverStream<Result<pb::WatchMatchResponse, MatchError>>;
+
+/// Counts a watcher against the limits and a seat's presence; undoes both when dropped.
+struct WatcherGuard {
+    inner: Arc<Inner>,
+    slot: Arc<Slot>,
+    seat: Option<Player>,
+}
+
+impl WatcherGuard {
+    fn acquire(inner: &Arc<Inner>, slot: &Arc<Slot>) -> Result<WatcherGuard, MatchError> {
+        let settings = &inner.settings;
+        if inner.watchers.fetch_add(1, Ordering::AcqRel) >= settings.max_watchers_total {
+            inner.watchers.fetch_sub(1, Ordering::AcqRel);
+            return Err(MatchError::ResourceExhausted(format!(
+                "the server already has {} watchers (matches.max_watchers_total)",
+                settings.max_watchers_total
+            )));
+        }
+        if slot.watchers.fetch_add(1, Ordering::AcqRel) >= settings.max_watchers_per_match {
+            slot.watchers.fetch_sub(1, Ordering::AcqRel);
+            inner.watchers.fetch_sub(1, Ordering::AcqRel);
+            return Err(MatchError::ResourceExhausted(format!(
+                "this match already has {} watchers (matches.max_watchers_per_match)",
+                settings.max_watchers_per_match
+            )));
+        }
+        Ok(WatcherGuard {
+            inner: inner.clone(),
+            slot: slot.clone(),
+            seat: None,
+        })
+    }
+}
+
+impl Drop for WatcherGuard {
+    fn drop(&mut self) {
+        self.slot.watchers.fetch_sub(1, Ordering::AcqRel);
+        self.inner.watchers.fetch_sub(1, Ordering::AcqRel);
+        if let Some(seat) = self.seat {
+            let mut live = lock(&self.slot.live);
+            live.presence[seat.index()] -= 1;
+            if live.presence[seat.index()] == 0 {
+                let _ = self
+                    .slot
+                    .events
+                    .send(Arc::new(Published::Notice(presence_pb(seat, false))));
+            }
+        }
+    }
+}
+
+fn presence_pb(seat: Player, connected: bool) -> pb::WatchMatchResponse {
+    pb::WatchMatchResponse {
+        kind: Some(Kind::Presence(pb::Presence {
+            player: convert::player_to_pb(Some(seat)),
+            connected,
+        })),
+    }
+}
+
+fn snapshot_pb(
+    slot: &Slot,
+    reason: pb::SnapshotReason,
+) -> (pb::WatchMatchResponse, u64, Option<Finished>) {
+    let (game, version, finished, presence) = {
+        let live = lock(&slot.live);
+        (
+            live.game.clone(),
+            live.version,
+            live.finished,
+            live.presence,
+        )
+    };
+    let snapshot = pb::MatchSnapshot {
+        r#match: Some(match_pb(slot, &game, version, finished, presence)),
+        reason: reason as i32,
+    };
+    (
+        pb::WatchMatchResponse {
+            kind: Some(Kind::Snapshot(snapshot)),
+        },
+        version,
+        finished,
+    )
+}
+
+/// Opens a stream on `slot` for `seat` (`None`: a spectator).
+pub(super) fn start(
+    inner: Arc<Inner>,
+    slot: Arc<Slot>,
+    seat: Option<Player>,
+    from_seq: Option<u64>,
+) -> Result<WatchStream, MatchError> {
+    let mut guard = WatcherGuard::acquire(&inner, &slot)?;
+    let (receiver, version, finished_at_start) = {
+        let mut live = lock(&slot.live);
+        if let Some(from_seq) = from_seq {
+            if from_seq > live.version {
+                return Err(MatchError::OutOfRange {
+                    from_seq,
+                    version: live.version,
+                });
+            }
+        }
+        let receiver = slot.events.subscribe();
+        if let Some(seat) = seat {
+            live.presence[seat.index()] += 1;
+            guard.seat = Some(seat);
+            if live.presence[seat.index()] == 1 {
+                let _ = slot
+                    .events
+                    .send(Arc::new(Published::Notice(presence_pb(seat, true))));
+            }
+        }
+        (receiver, live.version, live.finished)
+    };
+    let (out, stream) = mpsc::channel(OUT_QUEUE);
+    let heartbeat = inner.settings.heartbeat_interval;
+    let next_beat = heartbeat.map(|every| Instant::now() + every);
+    let watcher = Watcher {
+        inner,
+        slot,
+        out,
+        receiver,
+        cursor: version,
+        finished_at_start,
+        heartbeat,
+        next_beat,
+    };
+    tokio::spawn(watcher.run(guard, from_seq));
+    Ok(WatchStream::new(stream))
+}
+
+struct Watcher {
+    inner: Arc<Inner>,
+    slot: Arc<Slot>,
+    out: mpsc::Sender<Result<pb::WatchMatchResponse, MatchError>>,
+    receiver: broadcast::Receiver<Arc<Published>>,
+    /// The seq of the last event sent (or covered by a snapshot).
+    cursor: u64,
+    /// The outcome, if the match was already over when the stream opened at version `cursor`.
+    finished_at_start: Option<Finished>,
+    heartbeat: Option<Duration>,
+    next_beat: Option<Instant>,
+}
+
+/// Whether the stream goes on.
+enum Flow {
+    Continue,
+    End,
+}
+
+impl Watcher {
+    async fn run(mut self, _guard: WatcherGuard, from_seq: Option<u64>) {
+        if let Flow::End = self.open(from_seq).await {
+            return;
+        }
+        loop {
+            let beat = self.next_beat;
+            let flow = tokio::select! {
+                _ = self.out.closed() => Flow::End,
+                received = self.receiver.recv() => match received {
+                    Ok(published) => self.forward(&published).await,
+                    Err(broadcast::error::RecvError::Lagged(skipped)) => {
+                        tracing::debug!(match_id = %self.slot.id, skipped, "watcher resynchronised");
+                        self.snapshot(pb::SnapshotReason::Resync).await
+                    }
+                    Err(broadcast::error::RecvError::Closed) => Flow::End,
+                },
+                _ = sleep_until(beat) => {
+                    let version = self.cursor;
+                    self.send(pb::WatchMatchResponse { kind: Some(Kind::Heartbeat(pb::Heartbeat { version })) }).await
+                }
+            };
+            if let Flow::End = flow {
+                return;
+            }
+        }
+    }
+
+    /// The first messages: a snapshot, or the events after `from_seq` read back from the log.
+    async fn open(&mut self, from_seq: Option<u64>) -> Flow {
+        let Some(from_seq) = from_seq else {
+            return self.snapshot(pb::SnapshotReason::Initial).await;
+        };
+        let (version, inner, slot) = (self.cursor, self.inner.clone(), self.slot.clone());
+        let missed = if from_seq < version {
+            blocking(move || {
+                let stored = inner.history(&slot)?;
+                let mut events = history_pb(&stored)
+                    .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
+                events.truncate(version as usize);
+                Ok(events.split_off(from_seq as usize))
+            })
+            .await
+        } else {
+            Ok(Vec::new())
+        };
+        let missed = match missed {
+            Ok(missed) => missed,
+            Err(error) => {
+                let _ = self.out.send(Err(error)).await;
+                return Flow::End;
+            }
+        };
+        for event in missed {
+            if let Flow::End = self
+                .send(pb::WatchMatchResponse {
+                    kind: Some(Kind::Event(event)),
+                })
+                .await
+            {
+                return Flow::End;
+            }
+        }
+        match self.finished_at_start {
+            Some(finished) => {
+                self.send(finished_pb(version, &finished)).await;
+                Flow::End
+            }
+            None => Flow::Continue,
+        }
+    }
+
+    /// Sends the match as it stands now and moves the cursor there.
+    async fn snapshot(&mut self, reason: pb::SnapshotReason) -> Flow {
+        let (message, version, finished) = snapshot_pb(&self.slot, reason);
+        self.cursor = version;
+        if let Flow::End = self.send(message).await {
+            return Flow::End;
+        }
+        match finished {
+            Some(finished) => {
+                self.send(finished_pb(version, &finished)).await;
+                Flow::End
+            }
+            None => Flow::Continue,
+        }
+    }
+
+    async fn forward(&mut self, published: &Published) -> Flow {
+        match published {
+            Published::Event { seq, message } => {
+                if *seq <= self.cursor {
+                    return Flow::Continue;
+                }
+                self.cursor = *seq;
+                self.send(message.clone()).await
+            }
+            Published::Notice(message) => {
+                let last = matches!(message.kind, Some(Kind::Finished(_)));
+                match self.send(message.clone()).await {
+                    Flow::Continue if !last => Flow::Continue,
+                    _ => Flow::End,
+                }
+            }
+        }
+    }
+
+    async fn send(&mut self, message: pb::WatchMatchResponse) -> Flow {
+        self.next_beat = self.heartbeat.map(|every| Instant::now() + every);
+        match self.out.send(Ok(message)).await {
+            Ok(()) => Flow::Continue,
+            Err(_) => Flow::End,
+        }
+    }
+}
+
+/// Sleeps until `deadline`, or forever without one (heartbeats off).
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,335 @@
+//! [`EmbeddedStore`]: every match in one redb file, `<data_dir>/mancala.redb`.
+//!
+//! Why redb: pure Rust (no C toolchain, no system library, builds wherever the crate builds), ACID
+//! with copy-on-write B-trees and checksummed commits, so a process killed at any instant (even
+//! `kill -9` mid-commit) reopens at the last committed transaction; one file, nothing else to run;
+//! actively maintained with a stable file format. Every append is its own write transaction with
+//! `Durability::Immediate` (fsync before commit returns), which is what makes a move durable before
+//! its answer is sent. The 2.x line is used because it keeps the crate's rust-version (1.85).
+//!
+//! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec.
+
+use super::{
+    codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
+};
+use redb::{Database, ReadableTable, TableDefinition};
+use std::path::{Path, PathBuf};
+
+const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
+const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
+
+/// The file name inside the data directory.
+pub const FILE_NAME: &str = "mancala.redb";
+
+/// Matches in a redb file.
+pub struct EmbeddedStore {
+    db: Database,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for EmbeddedStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmbeddedStore")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+fn failed(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(error.to_string())
+}
+
+impl EmbeddedStore {
+    /// Opens (creating if needed) `<data_dir>/mancala.redb`. After a crash redb recovers the last
+    /// committed state here, which may take a moment on a large file.
+    pub fn open(data_dir: &Path) -> Result<EmbeddedStore, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|e| {
+            StoreError::Failed(format!(
+                "cannot create data directory {}: {e}",
+                data_dir.display()
+            ))
+        })?;
+        let path = data_dir.join(FILE_NAME);
+        let db = Database::create(&path)
+            .map_err(|e| StoreError::Failed(format!("cannot open {}: {e}", path.display())))?;
+        // Create both tables up front, so that readers never meet a missing table.
+        let txn = db.begin_write().map_err(failed)?;
+        txn.open_table(MATCHES).map_err(failed)?;
+        txn.open_table(EVENTS).map_err(failed)?;
+        txn.commit().map_err(failed)?;
+        Ok(EmbeddedStore { db, path })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl MatchStore for EmbeddedStore {
+    fn create(&self, record: &MatchRecord) -> Result<(), StoreError> {
+        let txn = self.db.begin_write().map_err(failed)?;
+        {
+            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
+            matches
+                .insert(
+                    record.id.0.as_slice(),
+                    codec::encode_match(record).as_slice(),
+                )
+                .map_err(failed)?;
+        }
+        txn.commit().map_err(failed)
+    }
+
+    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
+        let txn = self.db.begin_read().map_err(failed)?;
+        let matches = txn.open_table(MATCHES).map_err(failed)?;
+        let Some(header) = matches.get(id.0.as_slice()).map_err(failed)? else {
+            return Ok(None);
+        };
+        let record = codec::decode_match(*id, header.value())?;
+        let table = txn.open_table(EVENTS).map_err(failed)?;
+        let mut events = Vec::with_capacity(record.version as usize);
+        for entry in table
+            .range((id.0.as_slice(), 1)..=(id.0.as_slice(), u64::MAX))
+            .map_err(failed)?
+        {
+            let (_, value) = entry.map_err(failed)?;
+            events.push(codec::decode_event(&record, value.value())?);
+        }
+        if events.len() as u64 != record.version
+            || events.iter().zip(1..).any(|(e, seq)| e.seq != seq)
+        {
+            return Err(StoreError::Failed(format!(
+                "match {id}: the log holds {} events for version {}",
+                events.len(),
+                record.version
+            )));
+        }
+        Ok(Some(StoredMatch { record, events }))
+    }
+
+    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+        let key = record.id.0.as_slice();
+        let txn = self.db.begin_write().map_err(failed)?;
+        {
+            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
+            let current = match matches.get(key).map_err(failed)? {
+                None => return Err(StoreError::NotFound),
+                Some(header) => codec::decode_match(record.id, header.value())?.version,
+            };
+            if current + 1 != event.seq {
+                return Err(StoreError::Conflict { current });
+            }
+            let mut events = txn.open_table(EVENTS).map_err(failed)?;
+            events
+                .insert((key, event.seq), codec::encode_event(event).as_slice())
+                .map_err(failed)?;
+            matches
+                .insert(key, codec::encode_match(record).as_slice())
+                .map_err(failed)?;
+        }
+        // Returning without commit (above) aborts the transaction.
+        txn.commit().map_err(failed)
+    }
+
+    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
+        let txn = self.db.begin_read().map_err(failed)?;
+        let matches = txn.open_table(MATCHES).map_err(failed)?;
+        let mut out = Vec::new();
+        let after = query.after.map(|id| id.0);
+        let range = match &after {
+            Some(after) => matches.range::<&[u8]>(after.as_slice()..).map_err(failed)?,
+            None => matches.range::<&[u8]>(..).map_err(failed)?,
+        };
+        for entry in range {
+            if out.len() >= query.limit {
+                break;
+            }
+            let (key, value) = entry.map_err(failed)?;
+            let id = MatchId(
+                key.value()
+                    .try_into()
+                    .map_err(|_| failed("a match key is not 16 bytes"))?,
+            );
+            if Some(id) == query.after {
+                continue;
+            }
+            let record = codec::decode_match(id, value.value())?;
+            if query.matches(&record) {
+                out.push(record);
+            }
+        }
+        Ok(out)
+    }
+
+    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
+        let txn = self.db.begin_write().map_err(failed)?;
+        let mut expired = Vec::new();
+        {
+            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
+            for entry in matches.iter().map_err(failed)? {
+                let (key, value) = entry.map_err(failed)?;
+                let id = MatchId(
+                    key.value()
+                        .try_into()
+                        .map_err(|_| failed("a match key is not 16 bytes"))?,
+                );
+                let record = codec::decode_match(id, value.value())?;
+                if record.finished.is_some_and(|f| f.at_ms < cutoff_ms) {
+                    expired.push(id);
+                }
+            }
+            let mut events = txn.open_table(EVENTS).map_err(failed)?;
+            for id in &expired {
+                let key = id.0.as_slice();
+                matches.remove(key).map_err(failed)?;
+                events
+                    .retain_in((key, 0)..=(key, u64::MAX), |_, _| false)
+                    .map_err(failed)?;
+            }
+        }
+        txn.commit().map_err(failed)?;
+        Ok(expired)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameKind, Move, Options, Player, Sow};
+    use crate::store::{Action, Finished};
+
+    fn record(id: u8, kind: GameKind) -> MatchRecord {
+        MatchRecord {
+            id: MatchId([id; 16]),
+            kind,
+            options: Options::default(),
+            created_ms: 1,
+            token_hashes: [[1; 32], [2; 32]],
+            version: 0,
+            finished: None,
+        }
+    }
+
+    fn sow(seq: u64, pit: u8) -> EventRecord {
+        EventRecord {
+            seq,
+            player: Player::South,
+            action: Action::Move(Move::Sow(Sow::from(pit))),
+            request_id: format!("r{seq}"),
+            at_ms: seq,
+        }
+    }
+
+    /// The same contract, checked on both stores.
+    fn contract(store: &dyn MatchStore) {
+        let mut a = record(1, GameKind::BaAwa);
+        store.create(&a).unwrap();
+        store.create(&record(2, GameKind::Bosh)).unwrap();
+        a.version = 1;
+        store.append(&a, &sow(1, 3)).unwrap();
+        // A second append of seq 1 is a conflict and changes nothing.
+        assert!(matches!(
+            store.append(&a, &sow(1, 4)),
+            Err(StoreError::Conflict { current: 1 })
+        ));
+        assert!(matches!(
+            store.append(&record(9, GameKind::BaAwa), &sow(1, 4)),
+            Err(StoreError::NotFound)
+        ));
+        let loaded = store.load(&a.id).unwrap().unwrap();
+        assert_eq!(loaded.record, a);
+        assert_eq!(loaded.events, vec![sow(1, 3)]);
+        assert_eq!(store.load(&MatchId([3; 16])).unwrap(), None);
+
+        let all = |query: ListQuery| store.list(&ListQuery { limit: 10, ..query }).unwrap();
+        assert_eq!(all(ListQuery::default()).len(), 2);
+        assert_eq!(
+            all(ListQuery {
+                kind: Some(GameKind::Bosh),
+                ..Default::default()
+            })[0]
+                .id,
+            MatchId([2; 16])
+        );
+        assert_eq!(
+            all(ListQuery {
+                after: Some(a.id),
+                ..Default::default()
+            })
+            .len(),
+            1
+        );
+        assert_eq!(
+            store
+                .list(&ListQuery {
+                    limit: 1,
+                    ..Default::default()
+                })
+                .unwrap()[0]
+                .id,
+            a.id
+        );
+
+        a.version = 2;
+        a.finished = Some(Finished {
+            at_ms: 50,
+            winner: Some(Player::North),
+            resigned: Some(Player::South),
+        });
+        store
+            .append(
+                &a,
+                &EventRecord {
+                    action: Action::Resign,
+                    ..sow(2, 0)
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            all(ListQuery {
+                finished: Some(true),
+                ..Default::default()
+            }),
+            vec![a.clone()]
+        );
+        assert!(store.purge_finished_before(50).unwrap().is_empty());
+        assert_eq!(store.purge_finished_before(51).unwrap(), vec![a.id]);
+        assert_eq!(store.load(&a.id).unwrap(), None);
+        assert_eq!(all(ListQuery::default()).len(), 1);
+    }
+
+    #[test]
+    fn memory_store_keeps_the_contract() {
+        contract(&crate::store::MemoryStore::new());
+    }
+
+    #[test]
+    fn embedded_store_keeps_the_contract_and_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        contract(&store);
+        drop(store);
+        let reopened = EmbeddedStore::open(dir.path()).unwrap();
+        assert_eq!(
+            reopened
+                .list(&ListQuery {
+                    limit: 10,
+                    ..Default::default()
+                })
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(
+            reopened
+                .load(&MatchId([2; 16]))
+                .unwrap()
+                .unwrap()
+                .record
+                .kind,
+            GameKind::Bosh
+        );
+    }
+}

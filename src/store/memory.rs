@@ -1,0 +1,80 @@
+//! [`MemoryStore`]: matches in a map, gone when the process ends. For tests, demos and throwaway
+//! servers (`[matches] store = "memory"`).
+
+use super::{EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch};
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Keeps every match in memory, ordered by id.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    matches: Mutex<BTreeMap<MatchId, StoredMatch>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn matches(&self) -> MutexGuard<'_, BTreeMap<MatchId, StoredMatch>> {
+        // Every critical section leaves the map consistent, so a panic elsewhere cannot corrupt it.
+        self.matches.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl MatchStore for MemoryStore {
+    fn create(&self, record: &MatchRecord) -> Result<(), StoreError> {
+        self.matches().insert(
+            record.id,
+            StoredMatch {
+                record: record.clone(),
+                events: Vec::new(),
+            },
+        );
+        Ok(())
+    }
+
+    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
+        Ok(self.matches().get(id).cloned())
+    }
+
+    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+        let mut matches = self.matches();
+        let stored = matches.get_mut(&record.id).ok_or(StoreError::NotFound)?;
+        if stored.record.version + 1 != event.seq {
+            return Err(StoreError::Conflict {
+                current: stored.record.version,
+            });
+        }
+        stored.events.push(event.clone());
+        stored.record = record.clone();
+        Ok(())
+    }
+
+    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        let matches = self.matches();
+        let start = query.after.map_or(Unbounded, Excluded);
+        Ok(matches
+            .range((start, Unbounded))
+            .map(|(_, stored)| &stored.record)
+            .filter(|record| query.matches(record))
+            .take(query.limit)
+            .cloned()
+            .collect())
+    }
+
+    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
+        let mut matches = self.matches();
+        let expired: Vec<MatchId> = matches
+            .values()
+            .filter(|stored| stored.record.finished.is_some_and(|f| f.at_ms < cutoff_ms))
+            .map(|stored| stored.record.id)
+            .collect();
+        for id in &expired {
+            matches.remove(id);
+        }
+        Ok(expired)
+    }
+}

@@ -1,0 +1,421 @@
+//! Where matches live: the [`MatchStore`] trait, the records it keeps, and its implementations,
+//! [`EmbeddedStore`] (one redb file in the data directory, the default) and [`MemoryStore`].
+//!
+//! A match is a header ([`MatchRecord`]: game, options, seat-token hashes, version, outcome) and its
+//! event log ([`EventRecord`], `seq` 1, 2, 3 …). The state is never stored: it is the engine's replay
+//! of the log, which is deterministic. The one write that matters, [`MatchStore::append`], is an
+//! atomic check-and-append: it adds event `seq` only if the stored version is `seq - 1`, and updates
+//! the header in the same transaction. A shared store (Redis, issue 7) implements the same check with
+//! a script or a transaction, so two servers can never both append the same `seq`.
+//!
+//! Every method blocks (disk or network I/O) and is called on tokio's blocking pool, never on a
+//! runtime thread; so the trait needs no async machinery and any client library fits it.
+
+mod embedded;
+mod memory;
+
+pub use embedded::EmbeddedStore;
+pub use memory::MemoryStore;
+
+use crate::engine::{GameKind, Move, Options, Player};
+use std::fmt;
+
+/// A match id: 128 random bits, written as 32 lowercase hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MatchId(pub [u8; 16]);
+
+impl MatchId {
+    /// A new random id from the operating system's generator.
+    pub fn random() -> Result<MatchId, getrandom::Error> {
+        let mut bytes = [0; 16];
+        getrandom::fill(&mut bytes)?;
+        Ok(MatchId(bytes))
+    }
+
+    /// Parses 32 hex digits (either case); `None` for anything else.
+    pub fn parse(text: &str) -> Option<MatchId> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 32 {
+            return None;
+        }
+        let mut id = [0; 16];
+        for (i, pair) in bytes.chunks(2).enumerate() {
+            let digit = |b: u8| (b as char).to_digit(16);
+            id[i] = (digit(pair[0])? * 16 + digit(pair[1])?) as u8;
+        }
+        Some(MatchId(id))
+    }
+}
+
+impl fmt::Display for MatchId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+/// What a seat did: an accepted move or a resignation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A sowing or `NextGame`, as the engine plays it.
+    Move(Move),
+    /// The seat gave up the match.
+    Resign,
+}
+
+/// How a finished match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// When the last event was accepted, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+    /// The winner; `None` for a drawn match.
+    pub winner: Option<Player>,
+    /// The seat that resigned, when the match ended that way.
+    pub resigned: Option<Player>,
+}
+
+/// A match's header: everything but the log. Rewritten with every event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRecord {
+    /// The match id.
+    pub id: MatchId,
+    /// The game played.
+    pub kind: GameKind,
+    /// The options it was created with.
+    pub options: Options,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// SHA-256 of each seat's token, `[South, North]`. The tokens themselves are never stored.
+    pub token_hashes: [[u8; 32]; 2],
+    /// The number of events in the log.
+    pub version: u64,
+    /// Set once the match is over.
+    pub finished: Option<Finished>,
+}
+
+/// One entry of a match's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRecord {
+    /// 1-based position in the log.
+    pub seq: u64,
+    /// The seat that acted.
+    pub player: Player,
+    /// What it did.
+    pub action: Action,
+    /// The client's idempotency key; empty when none was given.
+    pub request_id: String,
+    /// When it was accepted, milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
+/// A match as loaded: its header and its whole log, in `seq` order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMatch {
+    /// The header.
+    pub record: MatchRecord,
+    /// Every event, `seq` 1 to `record.version`.
+    pub events: Vec<EventRecord>,
+}
+
+/// Which matches [`MatchStore::list`] returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Only this game.
+    pub kind: Option<GameKind>,
+    /// `Some(true)`: only finished matches; `Some(false)`: only active ones.
+    pub finished: Option<bool>,
+    /// Only ids greater than this (the previous page's last id).
+    pub after: Option<MatchId>,
+    /// At most this many.
+    pub limit: usize,
+}
+
+impl ListQuery {
+    /// Whether `record` passes the filters (not the paging).
+    pub fn matches(&self, record: &MatchRecord) -> bool {
+        self.kind.is_none_or(|kind| kind == record.kind)
+            && self
+                .finished
+                .is_none_or(|finished| finished == record.finished.is_some())
+    }
+}
+
+/// Why the store could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// `append` of `seq` found another version stored: someone else appended first.
+    #[error("the match is at version {current}")]
+    Conflict {
+        /// The stored version.
+        current: u64,
+    },
+    /// `append` to a match the store does not have (deleted after its retention).
+    #[error("no such match")]
+    NotFound,
+    /// The storage failed (I/O, corruption, an unreadable record).
+    #[error("storage failed: {0}")]
+    Failed(String),
+}
+
+/// Keeps matches and their logs. See the module doc; every method blocks.
+pub trait MatchStore: Send + Sync + 'static {
+    /// Stores a new match (version 0, empty log).
+    fn create(&self, record: &MatchRecord) -> Result<(), StoreError>;
+
+    /// The match and its whole log, or `None` if the store does not have it.
+    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError>;
+
+    /// Atomically: if the stored version is `event.seq - 1`, appends `event` and replaces the header
+    /// with `record` (whose version is `event.seq`); otherwise [`StoreError::Conflict`]. Durable when
+    /// it returns `Ok`.
+    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError>;
+
+    /// The headers passing `query`, in id order, at most `query.limit`.
+    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError>;
+
+    /// Deletes every match finished before `cutoff_ms`, with its log, and says which.
+    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError>;
+}
+
+/// The on-disk shape of records, shared by stores that keep bytes. Protobuf (via prost, already a
+/// dependency) so that fields can be added later without a migration; the move is kept in the
+/// compact notation of [`crate::matches::notation`], so the stored log reads like an exported one.
+pub(crate) mod codec {
+    use super::{Action, EventRecord, Finished, MatchId, MatchRecord, StoreError};
+    use crate::engine::{Options, Player};
+    use crate::matches::notation;
+    use prost::Message;
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct StoredHeader {
+        #[prost(string, tag = "1")]
+        kind: String,
+        #[prost(uint32, tag = "2")]
+        first_player: u32,
+        #[prost(uint32, tag = "3")]
+        ba_awa_target: u32,
+        #[prost(uint64, tag = "4")]
+        created_ms: u64,
+        #[prost(bytes = "vec", tag = "5")]
+        south_token_hash: Vec<u8>,
+        #[prost(bytes = "vec", tag = "6")]
+        north_token_hash: Vec<u8>,
+        #[prost(uint64, tag = "7")]
+        version: u64,
+        #[prost(bool, tag = "8")]
+        finished: bool,
+        #[prost(uint64, tag = "9")]
+        finished_at_ms: u64,
+        #[prost(uint32, tag = "10")]
+        winner: u32,
+        #[prost(uint32, tag = "11")]
+        resigned: u32,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct StoredEvent {
+        #[prost(uint64, tag = "1")]
+        seq: u64,
+        /// The event in notation: "S 3", "N next 6 7", "S resign".
+        #[prost(string, tag = "2")]
+        line: String,
+        #[prost(string, tag = "3")]
+        request_id: String,
+        #[prost(uint64, tag = "4")]
+        at_ms: u64,
+    }
+
+    fn player_code(player: Option<Player>) -> u32 {
+        match player {
+            None => 0,
+            Some(Player::South) => 1,
+            Some(Player::North) => 2,
+        }
+    }
+
+    fn code_player(code: u32) -> Result<Option<Player>, StoreError> {
+        match code {
+            0 => Ok(None),
+            1 => Ok(Some(Player::South)),
+            2 => Ok(Some(Player::North)),
+            other => Err(StoreError::Failed(format!(
+                "stored player code {other} is unknown"
+            ))),
+        }
+    }
+
+    /// The header as bytes.
+    pub(crate) fn encode_match(record: &MatchRecord) -> Vec<u8> {
+        StoredHeader {
+            kind: notation::kind_name(record.kind).to_string(),
+            first_player: player_code(Some(record.options.first_player)),
+            ba_awa_target: record.options.ba_awa_target as u32,
+            created_ms: record.created_ms,
+            south_token_hash: record.token_hashes[0].to_vec(),
+            north_token_hash: record.token_hashes[1].to_vec(),
+            version: record.version,
+            finished: record.finished.is_some(),
+            finished_at_ms: record.finished.map_or(0, |f| f.at_ms),
+            winner: player_code(record.finished.and_then(|f| f.winner)),
+            resigned: player_code(record.finished.and_then(|f| f.resigned)),
+        }
+        .encode_to_vec()
+    }
+
+    /// The header of match `id` from bytes.
+    pub(crate) fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError> {
+        let h = StoredHeader::decode(bytes)
+            .map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?;
+        let kind = notation::kind_from_name(&h.kind)
+            .ok_or_else(|| StoreError::Failed(format!("match {id}: unknown game {:?}", h.kind)))?;
+        let hash = |bytes: &[u8]| -> Result<[u8; 32], StoreError> {
+            bytes
+                .try_into()
+                .map_err(|_| StoreError::Failed(format!("match {id}: bad token hash")))
+        };
+        Ok(MatchRecord {
+            id,
+            kind,
+            options: Options {
+                first_player: code_player(h.first_player)?.unwrap_or(Player::South),
+                ba_awa_target: u8::try_from(h.ba_awa_target)
+                    .map_err(|_| StoreError::Failed(format!("match {id}: bad target")))?,
+            },
+            created_ms: h.created_ms,
+            token_hashes: [hash(&h.south_token_hash)?, hash(&h.north_token_hash)?],
+            version: h.version,
+            finished: if h.finished {
+                Some(Finished {
+                    at_ms: h.finished_at_ms,
+                    winner: code_player(h.winner)?,
+                    resigned: code_player(h.resigned)?,
+                })
+            } else {
+                None
+            },
+        })
+    }
+
+    /// An event as bytes.
+    pub(crate) fn encode_event(event: &EventRecord) -> Vec<u8> {
+        StoredEvent {
+            seq: event.seq,
+            line: notation::event_line(event.player, &event.action),
+            request_id: event.request_id.clone(),
+            at_ms: event.at_ms,
+        }
+        .encode_to_vec()
+    }
+
+    /// An event of a match of `record.kind` from bytes.
+    pub(crate) fn decode_event(
+        record: &MatchRecord,
+        bytes: &[u8],
+    ) -> Result<EventRecord, StoreError> {
+        let id = record.id;
+        let e = StoredEvent::decode(bytes)
+            .map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?;
+        let (player, action): (Player, Action) =
+            notation::parse_event_line(record.kind, &e.line)
+                .map_err(|err| StoreError::Failed(format!("match {id} event {}: {err}", e.seq)))?;
+        Ok(EventRecord {
+            seq: e.seq,
+            player,
+            action,
+            request_id: e.request_id,
+            at_ms: e.at_ms,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Kichwa, PitSet, Sow};
+
+    #[test]
+    fn match_ids_print_as_32_hex_digits_and_parse_back() {
+        let id = MatchId::random().expect("the OS has randomness");
+        let text = id.to_string();
+        assert_eq!(text.len(), 32);
+        assert_eq!(MatchId::parse(&text), Some(id));
+        assert_eq!(MatchId::parse(&text.to_uppercase()), Some(id));
+        assert_eq!(MatchId::parse("xyz"), None);
+        assert_eq!(MatchId::parse(&"g".repeat(32)), None);
+        assert_ne!(
+            MatchId::random().unwrap(),
+            id,
+            "128 random bits do not repeat"
+        );
+    }
+
+    #[test]
+    fn records_survive_the_codec() {
+        let record = MatchRecord {
+            id: MatchId([7; 16]),
+            kind: GameKind::BaAwa,
+            options: Options {
+                first_player: Player::North,
+                ba_awa_target: 11,
+            },
+            created_ms: 1_700_000_000_000,
+            token_hashes: [[1; 32], [2; 32]],
+            version: 3,
+            finished: Some(Finished {
+                at_ms: 1_700_000_000_999,
+                winner: Some(Player::South),
+                resigned: Some(Player::North),
+            }),
+        };
+        assert_eq!(
+            codec::decode_match(record.id, &codec::encode_match(&record)).unwrap(),
+            record
+        );
+        let events = [
+            EventRecord {
+                seq: 1,
+                player: Player::North,
+                action: Action::Move(Move::Sow(Sow::from(7))),
+                request_id: "r-1".into(),
+                at_ms: 5,
+            },
+            EventRecord {
+                seq: 2,
+                player: Player::South,
+                action: Action::Move(Move::NextGame(PitSet(0b1100_0000))),
+                request_id: String::new(),
+                at_ms: 6,
+            },
+            EventRecord {
+                seq: 3,
+                player: Player::North,
+                action: Action::Resign,
+                request_id: String::new(),
+                at_ms: 7,
+            },
+        ];
+        for event in events {
+            assert_eq!(
+                codec::decode_event(&record, &codec::encode_event(&event)).unwrap(),
+                event
+            );
+        }
+        let bao = MatchRecord {
+            kind: GameKind::BaoLaKete,
+            ..record.clone()
+        };
+        let choice = EventRecord {
+            seq: 1,
+            player: Player::South,
+            action: Action::Move(Move::Sow(Sow {
+                kichwa: Some(Kichwa::Right),
+                ..Sow::from(4)
+            })),
+            request_id: String::new(),
+            at_ms: 1,
+        };
+        assert_eq!(
+            codec::decode_event(&bao, &codec::encode_event(&choice)).unwrap(),
+            choice
+        );
+    }
+}
