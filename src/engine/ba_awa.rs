@@ -406,7 +406,8 @@ impl Game for BaAwa {
             status: Status::InProgress,
             winner: None,
             starter: options.first_player,
-            target: options.ba_awa_target,
+            // The protocol layer refuses other targets; the engine keeps to the three the rules know.
+            target: options.ba_awa_target.clamp(10, 12),
             ply: 0,
             game_number: 1,
         }
@@ -489,6 +490,22 @@ impl Game for BaAwa {
             (Status::InProgress, mover) => {
                 check.require(game.seeds_on_board() > LAST_SEEDS, "pits", || {
                     "with 8 or fewer seeds on the board the game is over (§4.3)".into()
+                });
+                let owned = game.match_score();
+                for player in Player::BOTH {
+                    let pits = owned[player.index()];
+                    check.require(pits > 0 && pits < game.target, "ba_awa.owners", || {
+                        format!(
+                            "{player} owns {pits} pits: with a target of {} the match would be over (§4.4 step 2)",
+                            game.target
+                        )
+                    });
+                }
+                check.require(game.game_number > 1 || north_owned == NORTH_ROW, "ba_awa.owners", || {
+                    "in game 1 each player owns his own row (§4.1)".into()
+                });
+                check.require(game.ply > 0 || mover == Some(game.starter), "to_move", || {
+                    "before the first move of a game its starter is to move".into()
                 });
                 if let Some(mover) = mover {
                     check.require(game.can_move(mover), "to_move", || {

@@ -4,6 +4,7 @@
 //! Section numbers (§4.2 …) refer to RULES.md, the authoritative specification.
 
 mod ba_awa;
+mod bao_la_kete;
 mod cycle;
 mod describe;
 mod event;
@@ -12,6 +13,7 @@ mod setup;
 mod sow;
 
 pub use ba_awa::BaAwa;
+pub use bao_la_kete::{BaoLaKete, HiziZetuMark};
 pub use describe::{Description, PitInfo};
 pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
@@ -261,6 +263,8 @@ pub trait Game: Clone + Sized {
 /// Any game, dispatched by `match` (no trait objects: hot loops run monomorphized code).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
+    /// Bao la Kete.
+    BaoLaKete(BaoLaKete),
     /// Ba-awa.
     BaAwa(BaAwa),
 }
@@ -269,6 +273,7 @@ pub enum AnyGame {
 macro_rules! dispatch {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
+            AnyGame::BaoLaKete($g) => $body,
             AnyGame::BaAwa($g) => $body,
         }
     };
@@ -283,6 +288,7 @@ impl AnyGame {
     /// The first state of a new match of `kind`.
     pub fn new_match(kind: GameKind, options: &Options) -> Result<AnyGame, NotImplemented> {
         match kind {
+            GameKind::BaoLaKete => Ok(AnyGame::BaoLaKete(BaoLaKete::new_match(options))),
             GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::new_match(options))),
             other => Err(NotImplemented(other)),
         }
@@ -291,6 +297,7 @@ impl AnyGame {
     /// Validates an untrusted state of any game.
     pub fn from_setup(setup: &Setup) -> Result<AnyGame, SetupError> {
         match setup.kind {
+            GameKind::BaoLaKete => Ok(AnyGame::BaoLaKete(BaoLaKete::from_setup(setup)?)),
             GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::from_setup(setup)?)),
             other => Err(SetupError::NotImplemented(NotImplemented(other))),
         }

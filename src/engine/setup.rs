@@ -206,12 +206,14 @@ impl Checker {
             .chain(&setup.reserves)
             .map(|&s| s.min(seed_total))
             .sum();
-        self.require(on_board + off_board <= seed_total, "pits", || {
+        let total_fits = on_board + off_board <= seed_total;
+        self.require(total_fits, "pits", || {
             format!(
                 "{on_board} seeds on the board and {off_board} in stores and reserves exceed the game's {seed_total}"
             )
         });
-        pits_fit.then_some(pits)
+        // Past this point games add seeds up in `u8`; a state over the total must not reach that arithmetic.
+        (pits_fit && total_fits).then_some(pits)
     }
 
     /// Checks a `[South, North]` pair.

@@ -1,0 +1,768 @@
+//! Bao la Kete (Lamu archipelago, Kenya): RULES.md §2. Four rows of eight; each player sows round his own two
+//! rows. In the nemo stage every move places one reserve seed; in the mtaji stage moves lift a hole. Captures
+//! take the opponent's front-row hole facing the last seed and are sown back from a kichwa; the kuu (f5) is
+//! taxed, stops a move or goes on safari; hizi zetu reserves a lone threatened hole for the next capture.
+//!
+//! Pits 0–7 are South's f1–f8, 8–15 South's b1–b8, 16–23 North's f1–f8 and 24–31 North's b1–b8, every row
+//! numbered from its owner's own left (§2.2). South's f_i faces North's f_(9−i), so front hole `p` faces
+//! `23 − p`. Each player's circuit (§2.2) runs `f1 → … → f8 → b8 → … → b1 → f1` clockwise.
+//!
+//! The module is split by the rulebook: [`moves`] decides which moves are legal (§2.5, §2.6 and the layered
+//! obligation of §1), [`execute`] plays one (§2.7), [`hizi_zetu`] sets the mark (§2.8), and this file holds
+//! the state, the end of a game and of the match (§2.9) and the wire shape.
+
+mod execute;
+mod hizi_zetu;
+mod moves;
+#[cfg(test)]
+mod tests;
+
+use super::event::{EndReason, Event, Trace};
+use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
+use super::sow::Ring;
+use super::{
+    Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options, PitSet, Player,
+    Reason, Status,
+};
+use execute::MoveEnd;
+
+/// Holes on the board.
+pub(crate) const PITS: usize = 32;
+/// Seeds in a game: 10 on the board and 22 in reserve per player (§2.2).
+const SEEDS: u8 = 64;
+/// Reserve seeds per player at the start (§2.2).
+const RESERVE: u8 = 22;
+/// Holes per player: his circuit.
+const CIRCUIT: u8 = 16;
+/// Holes per row.
+const ROW: u8 = 8;
+/// The kuu is f5, the fifth front hole from its owner's left (§2.2).
+const KUU_OFFSET: u8 = 4;
+/// A living kuu never holds fewer; a lone kuu holding exactly this many is emptied (§2.5 N-2).
+const KUU_MIN: u8 = 6;
+/// Seeds lifted by taxation (§2.5 N-2, R-2.6).
+const TAX: u8 = 2;
+/// A capture move starts from 2 to this many seeds (§2.4, 16-seed rule).
+const MAX_CAPTURE_HAND: u8 = 15;
+/// Games won to win the match (§2.9).
+const WINS_FOR_MATCH: u8 = 2;
+/// Games in a match at most.
+const MAX_GAMES: u32 = 3;
+/// Each player's front row at the start; back rows are empty (§2.2).
+const OPENING_FRONT: [u8; ROW as usize] = [0, 0, 0, 0, 6, 2, 2, 0];
+
+const _: () = assert!(SEEDS as usize <= u8::MAX as usize, "hole counts are u8");
+
+/// A hole reserved by hizi zetu (§2.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HiziZetuMark {
+    /// The player whose hole is marked: he may not start from it, and a lap of his ending there stops.
+    pub blockee: Player,
+    /// The marked hole, in the blockee's front row.
+    pub pit: u8,
+    /// The player who set it: his next move must capture it first.
+    pub setter: Player,
+}
+
+/// A Bao la Kete game and the best-of-three match it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaoLaKete {
+    pits: [u8; PITS],
+    /// Reserve seeds still to be placed, `[South, North]`.
+    reserves: [u8; 2],
+    /// Seeds of a winning capture, which are not sown (§2.7 B2); otherwise 0.
+    stores: [u8; 2],
+    kuu_alive: [bool; 2],
+    mark: Option<HiziZetuMark>,
+    to_move: Option<Player>,
+    status: Status,
+    /// The game's winner (game over) or the match's (match over).
+    winner: Option<Player>,
+    /// Who began this game.
+    game_starter: Player,
+    ply: u32,
+    game_number: u32,
+    /// Games won, `[South, North]`.
+    match_score: [u8; 2],
+}
+
+// ---- Board geometry (§2.2) ----
+
+/// The first pit of `player`'s sixteen holes.
+const fn base(player: Player) -> u8 {
+    match player {
+        Player::South => 0,
+        Player::North => CIRCUIT,
+    }
+}
+
+/// The player whose circuit holds `pit`.
+fn owner(pit: u8) -> Player {
+    if pit < CIRCUIT {
+        Player::South
+    } else {
+        Player::North
+    }
+}
+
+/// The position of `pit` in its owner's rows: 0–7 for f1–f8, 8–15 for b1–b8.
+fn offset(pit: u8) -> u8 {
+    pit % CIRCUIT
+}
+
+fn is_front(pit: u8) -> bool {
+    offset(pit) < ROW
+}
+
+/// The opponent's front hole facing front hole `pit` (§2.2: f_i faces f_(9−i)).
+fn opposite(pit: u8) -> u8 {
+    (2 * CIRCUIT - ROW - 1) - pit
+}
+
+fn kuu(player: Player) -> u8 {
+    base(player) + KUU_OFFSET
+}
+
+/// f1 or f8.
+fn is_kichwa(pit: u8) -> bool {
+    matches!(offset(pit), 0 | 7)
+}
+
+/// f3–f6: a capture here lets a nemo mover choose the kichwa (§2.7 B3).
+fn is_central(pit: u8) -> bool {
+    matches!(offset(pit), 2..=5)
+}
+
+fn front_row(player: Player) -> std::ops::Range<u8> {
+    base(player)..base(player) + ROW
+}
+
+fn circuit(player: Player) -> std::ops::Range<u8> {
+    base(player)..base(player) + CIRCUIT
+}
+
+/// The position of an own hole on its owner's circuit: `k = i−1` for f_i and `k = 16−i` for b_i (§2.2).
+const fn circuit_index(pit: u8) -> u8 {
+    let r = pit % CIRCUIT;
+    if r < ROW {
+        r
+    } else {
+        3 * ROW - 1 - r
+    }
+}
+
+/// The hole at circuit position `k` of the player whose holes start at `base`.
+const fn hole_at(base: u8, k: u8) -> u8 {
+    let k = k % CIRCUIT;
+    base + if k < ROW { k } else { 3 * ROW - 1 - k }
+}
+
+/// The hole `n` steps from `pit` along its owner's circuit.
+fn step(pit: u8, dir: Direction, n: u8) -> u8 {
+    let k = circuit_index(pit);
+    let n = n % CIRCUIT;
+    let to = match dir {
+        Direction::Clockwise => k + n,
+        Direction::Anticlockwise => k + CIRCUIT - n,
+    };
+    hole_at(pit - offset(pit), to)
+}
+
+/// One player's circuit in one direction; the other player's holes point at themselves and are never used.
+const fn ring(player_base: u8, clockwise: bool) -> Ring<PITS> {
+    let mut next = [0u8; PITS];
+    let mut i = 0;
+    while i < PITS {
+        next[i] = i as u8;
+        i += 1;
+    }
+    let mut k = 0;
+    while k < CIRCUIT {
+        let to = if clockwise { k + 1 } else { k + CIRCUIT - 1 };
+        next[hole_at(player_base, k) as usize] = hole_at(player_base, to);
+        k += 1;
+    }
+    Ring::from_table(next)
+}
+
+/// `RINGS[player][direction]`: South then North; clockwise then anticlockwise.
+const RINGS: [[Ring<PITS>; 2]; 2] = [
+    [ring(0, true), ring(0, false)],
+    [ring(CIRCUIT, true), ring(CIRCUIT, false)],
+];
+
+fn ring_of(player: Player, dir: Direction) -> &'static Ring<PITS> {
+    &RINGS[player.index()][match dir {
+        Direction::Clockwise => 0,
+        Direction::Anticlockwise => 1,
+    }]
+}
+
+fn reverse(dir: Direction) -> Direction {
+    match dir {
+        Direction::Clockwise => Direction::Anticlockwise,
+        Direction::Anticlockwise => Direction::Clockwise,
+    }
+}
+
+/// The kichwa captured seeds start from when sown in `dir` (§2.7 B3): clockwise from f1, anticlockwise from f8.
+fn kichwa_for(dir: Direction) -> Kichwa {
+    match dir {
+        Direction::Clockwise => Kichwa::Left,
+        Direction::Anticlockwise => Kichwa::Right,
+    }
+}
+
+fn direction_from(kichwa: Kichwa) -> Direction {
+    match kichwa {
+        Kichwa::Left => Direction::Clockwise,
+        Kichwa::Right => Direction::Anticlockwise,
+    }
+}
+
+impl BaoLaKete {
+    /// Seeds in each hole, in wire order.
+    pub fn pits(&self) -> &[u8; PITS] {
+        &self.pits
+    }
+
+    /// Reserve seeds still to be placed, `[South, North]`.
+    pub fn reserves(&self) -> [u8; 2] {
+        self.reserves
+    }
+
+    /// Seeds of a winning capture, `[South, North]` (0 at every other moment).
+    pub fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// Whether each player's kuu still lives, `[South, North]`.
+    pub fn kuu_alive(&self) -> [bool; 2] {
+        self.kuu_alive
+    }
+
+    /// The hizi-zetu mark, when one is set.
+    pub fn mark(&self) -> Option<HiziZetuMark> {
+        self.mark
+    }
+
+    /// Games won, `[South, North]`.
+    pub fn match_score(&self) -> [u8; 2] {
+        self.match_score
+    }
+
+    /// Whether `player` moves in the nemo stage: his reserve still holds seeds (§2.3).
+    fn is_nemo(&self, player: Player) -> bool {
+        self.reserves[player.index()] > 0
+    }
+
+    fn front_occupied(&self, player: Player) -> bool {
+        front_row(player).any(|p| self.pits[p as usize] > 0)
+    }
+
+    #[cfg(test)]
+    fn seeds_in_play(&self) -> u32 {
+        let board: u32 = self.pits.iter().map(|&s| s as u32).sum();
+        board
+            + self
+                .reserves
+                .iter()
+                .chain(&self.stores)
+                .map(|&s| s as u32)
+                .sum::<u32>()
+    }
+
+    /// §2.2: the opening position of a game begun by `starter`.
+    fn opening(starter: Player, game_number: u32, match_score: [u8; 2]) -> BaoLaKete {
+        let mut pits = [0u8; PITS];
+        for player in Player::BOTH {
+            let b = base(player) as usize;
+            pits[b..b + ROW as usize].copy_from_slice(&OPENING_FRONT);
+        }
+        BaoLaKete {
+            pits,
+            reserves: [RESERVE; 2],
+            stores: [0, 0],
+            kuu_alive: [true, true],
+            mark: None,
+            to_move: Some(starter),
+            status: Status::InProgress,
+            winner: None,
+            game_starter: starter,
+            ply: 0,
+            game_number,
+            match_score,
+        }
+    }
+
+    /// §2.8 clearing: the mark goes as soon as its hole is captured or emptied, and at the end of the
+    /// setter's next move.
+    fn clear_mark<T: Trace>(&mut self, trace: &mut T) {
+        if let Some(mark) = self.mark.take() {
+            trace.record(Event::MarkCleared {
+                blockee: mark.blockee,
+                pit: mark.pit,
+                setter: mark.setter,
+            });
+        }
+    }
+
+    /// After a move that ended normally (§2.7 "After the move"): the setter's mark is cleared, a takata in the
+    /// mtaji stage may set a new one (§2.8, R-2.10), and the opponent moves, losing if he cannot (§2.9).
+    fn finish_move<T: Trace>(
+        &mut self,
+        mover: Player,
+        was_capture: bool,
+        end: MoveEnd,
+        trace: &mut T,
+    ) {
+        self.ply += 1;
+        match end {
+            MoveEnd::BaoHamna => self.end_game(mover, EndReason::BaoHamna, trace),
+            MoveEnd::OwnFrontRowEmptied => {
+                self.end_game(mover.opponent(), EndReason::OwnFrontRowEmptied, trace)
+            }
+            MoveEnd::Normal => {
+                if self.mark.is_some_and(|m| m.setter == mover) {
+                    self.clear_mark(trace);
+                }
+                // A standing mark is the opponent's, set against this mover: its setter can capture it, so
+                // the new evaluation would find a threat to the mover's hole and set nothing (§2.8: at most
+                // one mark).
+                if !was_capture && self.reserves == [0, 0] && self.mark.is_none() {
+                    self.set_hizi_zetu(mover, trace);
+                }
+                let opponent = mover.opponent();
+                self.to_move = Some(opponent);
+                if !self.has_legal_move(opponent) {
+                    self.end_game(mover, EndReason::NoLegalMove, trace);
+                }
+            }
+        }
+    }
+
+    /// §2.9: `winner` wins the game; the match ends when he has won two.
+    fn end_game<T: Trace>(&mut self, winner: Player, reason: EndReason, trace: &mut T) {
+        self.clear_mark(trace);
+        self.to_move = None;
+        self.winner = Some(winner);
+        self.match_score[winner.index()] += 1;
+        trace.record(Event::GameEnd {
+            reason,
+            winner: Some(winner),
+            collector: None,
+            collected: 0,
+            stores: self.stores,
+        });
+        if self.match_score[winner.index()] >= WINS_FOR_MATCH {
+            self.status = Status::MatchOver;
+            trace.record(Event::MatchEnd {
+                winner: Some(winner),
+                score: self.match_score,
+            });
+        } else {
+            self.status = Status::GameOver;
+        }
+    }
+
+    /// §2.9, R-2.12: the next game of the match starts from the opening position, begun by the other player.
+    fn start_next_game(&mut self, choice: PitSet) -> Result<(), IllegalMove> {
+        match self.status {
+            Status::InProgress => {
+                return Err(IllegalMove::new(
+                    Reason::GameInProgress,
+                    "the game is still being played; the next game starts when it is over",
+                ))
+            }
+            Status::MatchOver => {
+                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
+            }
+            Status::GameOver | Status::RoundOver => {}
+        }
+        if !choice.is_empty() {
+            return Err(IllegalMove::new(
+                Reason::InvalidChoice,
+                "a Bao la Kete game always starts from the opening position; NextGame takes no pits",
+            ));
+        }
+        *self = BaoLaKete::opening(
+            self.game_starter.opponent(),
+            self.game_number + 1,
+            self.match_score,
+        );
+        Ok(())
+    }
+
+    fn play_sow<T: Trace>(&mut self, sow: super::Sow, trace: &mut T) -> Result<(), IllegalMove> {
+        let mover = match (self.status, self.to_move) {
+            (Status::InProgress, Some(mover)) => mover,
+            (Status::MatchOver, _) => {
+                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
+            }
+            _ => {
+                return Err(IllegalMove::new(
+                    Reason::GameOver,
+                    "the game is over; play NextGame to start the next one",
+                ))
+            }
+        };
+        let (start, choices) = self.check_sow(mover, &sow)?;
+        let mut next = self.clone();
+        let mark = trace.mark();
+        match next.run(mover, start, choices, trace) {
+            Ok(ran) if sow.kuu_decision.is_some() && !ran.decision_used => {
+                trace.rollback(mark);
+                Err(IllegalMove::at(
+                    Reason::ChoiceNotOffered,
+                    sow.pit,
+                    moves::DECISION_NOT_REACHED,
+                ))
+            }
+            Ok(ran) => {
+                next.finish_move(mover, start.is_capture(), ran.end, trace);
+                *self = next;
+                Ok(())
+            }
+            Err(halt) => {
+                trace.rollback(mark);
+                Err(moves::refusal(halt, sow.pit))
+            }
+        }
+    }
+}
+
+impl Game for BaoLaKete {
+    const KIND: GameKind = GameKind::BaoLaKete;
+
+    fn new_match(options: &Options) -> Self {
+        BaoLaKete::opening(options.first_player, 1, [0, 0])
+    }
+
+    fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
+        let mut check = Checker::default();
+        let pits = check.common::<PITS>(setup, SEEDS as u32);
+        for (i, &reserve) in setup.reserves.iter().enumerate() {
+            check.require(reserve <= RESERVE as u32, &format!("reserves[{i}]"), || {
+                format!("a reserve starts with {RESERVE} seeds and never grows, so {reserve} is too many (§2.2)")
+            });
+        }
+        check.require(setup.status != Some(Status::RoundOver), "status", || {
+            "Bao la Kete has games, not rounds; use GAME_OVER".into()
+        });
+        check.require(setup.game_number <= MAX_GAMES, "game_number", || {
+            format!(
+                "a match has at most {MAX_GAMES} games, so there is no game {}",
+                setup.game_number
+            )
+        });
+        let VariantSetup::BaoLaKete {
+            mtaji,
+            kuu_alive,
+            mark,
+            game_starter,
+        } = &setup.variant
+        else {
+            check.fail(
+                "bao_la_kete",
+                "a Bao la Kete state carries the bao_la_kete fields (stage, kuu_alive, …)",
+            );
+            return Err(check.into_error());
+        };
+        let kuu_known = kuu_alive.len() == 2;
+        check.require(kuu_known, "bao_la_kete.kuu_alive", || {
+            format!(
+                "holds one flag per player [South, North], not {}",
+                kuu_alive.len()
+            )
+        });
+        check.require(game_starter.is_some(), "bao_la_kete.game_starter", || {
+            "the player who began the game must be set".into()
+        });
+        check.require(mtaji.is_some(), "bao_la_kete.stage", || {
+            "the stage must be set: nemo or mtaji".into()
+        });
+        let mark =
+            mark.and_then(|(blockee, pit, setter)| validate_mark(&mut check, blockee, pit, setter));
+        let pairs_known = [&setup.reserves, &setup.stores, &setup.match_score]
+            .iter()
+            .all(|v| v.len() == 2);
+        // The rest needs a usable board, status, starter and pairs; without them, report what was found so far.
+        let (Some(pits), Some(status), Some(game_starter), true, true) =
+            (pits, setup.status, *game_starter, kuu_known, pairs_known)
+        else {
+            return Err(check.into_error());
+        };
+        let game = BaoLaKete {
+            pits,
+            reserves: pair_u8(&setup.reserves),
+            stores: pair_u8(&setup.stores),
+            kuu_alive: [kuu_alive[0], kuu_alive[1]],
+            mark,
+            to_move: setup.to_move,
+            status,
+            winner: setup.winner,
+            game_starter,
+            ply: setup.ply,
+            game_number: setup.game_number,
+            match_score: [
+                setup.match_score[0].min(u8::MAX as u32) as u8,
+                setup.match_score[1].min(u8::MAX as u32) as u8,
+            ],
+        };
+        game.check_invariants(&mut check, *mtaji);
+        check.finish(|| game)
+    }
+
+    fn to_setup(&self) -> Setup {
+        let mtaji = match self.to_move {
+            Some(mover) => !self.is_nemo(mover),
+            None => self.reserves == [0, 0],
+        };
+        Setup {
+            kind: GameKind::BaoLaKete,
+            rules_version: super::RULES_VERSION,
+            pits: self.pits.iter().map(|&s| s as u32).collect(),
+            stores: self.stores.iter().map(|&s| s as u32).collect(),
+            reserves: self.reserves.iter().map(|&s| s as u32).collect(),
+            to_move: self.to_move,
+            status: Some(self.status),
+            winner: self.winner,
+            ply: self.ply,
+            game_number: self.game_number,
+            match_score: self.match_score.iter().map(|&s| s as u32).collect(),
+            variant: VariantSetup::BaoLaKete {
+                mtaji: Some(mtaji),
+                kuu_alive: self.kuu_alive.to_vec(),
+                mark: self
+                    .mark
+                    .map(|m| (Some(m.blockee), m.pit as u32, Some(m.setter))),
+                game_starter: Some(self.game_starter),
+            },
+        }
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn to_move(&self) -> Option<Player> {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        match (self.status, self.to_move) {
+            (Status::InProgress, Some(mover)) => self.collect_legal_moves(mover, out),
+            (Status::GameOver, _) => out.push(Move::NextGame(PitSet::EMPTY)),
+            _ => {}
+        }
+    }
+
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+        match *mv {
+            Move::Sow(sow) => self.play_sow(sow, trace),
+            Move::NextGame(choice) => self.start_next_game(choice),
+        }
+    }
+}
+
+/// The mark's own fields (§2.8): both players set and different, the hole in the blockee's front row.
+fn validate_mark(
+    check: &mut Checker,
+    blockee: Option<Player>,
+    pit: u32,
+    setter: Option<Player>,
+) -> Option<HiziZetuMark> {
+    check.require(blockee.is_some(), "bao_la_kete.mark.blockee", || {
+        "a mark names the blockee".into()
+    });
+    check.require(setter.is_some(), "bao_la_kete.mark.setter", || {
+        "a mark names its setter".into()
+    });
+    let (blockee, setter) = (blockee?, setter?);
+    let mut ok = true;
+    if blockee == setter {
+        check.fail(
+            "bao_la_kete.mark.setter",
+            "a player marks a hole of his opponent, never his own (§2.8)",
+        );
+        ok = false;
+    }
+    let in_front = pit < PITS as u32 && owner(pit as u8) == blockee && is_front(pit as u8);
+    if !in_front {
+        check.fail(
+            "bao_la_kete.mark.pit",
+            format!("hole {pit} is not in {blockee}'s front row, where a mark always is (§2.8)"),
+        );
+        ok = false;
+    }
+    ok.then_some(HiziZetuMark {
+        blockee,
+        pit: pit as u8,
+        setter,
+    })
+}
+
+impl BaoLaKete {
+    /// Every invariant the engine keeps (§2.2–§2.9), on a state whose fields are individually usable.
+    fn check_invariants(&self, check: &mut Checker, mtaji: Option<bool>) {
+        for player in Player::BOTH {
+            let i = player.index();
+            let seeds = self.pits[kuu(player) as usize];
+            check.require(!self.kuu_alive[i] || seeds >= KUU_MIN, &format!("bao_la_kete.kuu_alive[{i}]"), || {
+                format!("{player}'s kuu holds {seeds} seeds, but a living kuu never holds fewer than {KUU_MIN} (R-2.3)")
+            });
+        }
+        self.check_reserves(check);
+        self.check_match(check);
+        match (self.status, self.to_move) {
+            (Status::InProgress, Some(mover)) => {
+                let nemo = self.is_nemo(mover);
+                if let Some(mtaji) = mtaji {
+                    check.require(mtaji != nemo, "bao_la_kete.stage", || {
+                        let (stage, reserve) = (if nemo { "nemo" } else { "mtaji" }, self.reserves[mover.index()]);
+                        format!("{mover} is to move with {reserve} reserve seeds, so the stage is {stage} (§2.3)")
+                    });
+                }
+                check.require(self.stores == [0, 0], "stores", || {
+                    "captured seeds are sown back at once; a store holds seeds only after a winning capture (§2.7 B2)"
+                        .into()
+                });
+                let fronts = Player::BOTH.map(|p| self.front_occupied(p));
+                for player in Player::BOTH {
+                    check.require(fronts[player.index()], "pits", || {
+                        format!("{player}'s front row is empty, so the game would be over (§2.9)")
+                    });
+                }
+                if let Some(mark) = self.mark {
+                    self.check_mark(check, mark);
+                }
+                if fronts == [true, true] && check.is_clean() {
+                    check.require(self.has_legal_move(mover), "to_move", || {
+                        format!("{mover} has no legal move, so he would have lost (§2.9)")
+                    });
+                }
+            }
+            _ => {
+                check.require(self.mark.is_none(), "bao_la_kete.mark", || {
+                    "a finished game has no hizi-zetu mark".into()
+                });
+                if let Some(winner) = self.winner {
+                    let loser = winner.opponent();
+                    check.require(self.stores[loser.index()] == 0, &format!("stores[{}]", loser.index()), || {
+                        "only the winner's store can hold seeds, those of his winning capture (§2.7 B2)".into()
+                    });
+                }
+            }
+        }
+    }
+
+    /// §2.3: the starter places a seed first, so he has as many reserve seeds as the other player or one fewer;
+    /// with equal reserves (above 0) it is the starter's turn, with one fewer the other player's.
+    fn check_reserves(&self, check: &mut Checker) {
+        let starter = self.game_starter;
+        let (mine, theirs) = (
+            self.reserves[starter.index()],
+            self.reserves[starter.opponent().index()],
+        );
+        let placed_one_more = theirs.checked_sub(mine);
+        check.require(matches!(placed_one_more, Some(0 | 1)), "reserves", || {
+            format!(
+                "{starter} began the game, so his reserve equals {}'s or is one smaller, not {mine} against {theirs} (§2.3)",
+                starter.opponent()
+            )
+        });
+        if let (Status::InProgress, Some(mover), Some(diff)) =
+            (self.status, self.to_move, placed_one_more)
+        {
+            let expected = match diff {
+                0 if mine > 0 => Some(starter),
+                1 => Some(starter.opponent()),
+                _ => None,
+            };
+            if let Some(expected) = expected {
+                check.require(mover == expected, "to_move", || {
+                    format!("with these reserves it is {expected}'s turn: players alternate placing seeds (§2.3)")
+                });
+            }
+        }
+    }
+
+    /// §2.9: best of three games, no draws.
+    fn check_match(&self, check: &mut Checker) {
+        let [south, north] = self.match_score;
+        let played = south as u32 + north as u32;
+        match self.status {
+            Status::InProgress => {
+                check.require(south <= 1 && north <= 1, "match_score", || {
+                    "while a game is played neither player has won two games yet".into()
+                });
+                check.require(self.game_number == played + 1, "game_number", || {
+                    format!(
+                        "games end with a winner, so after {played} finished games this is game {}",
+                        played + 1
+                    )
+                });
+            }
+            Status::GameOver | Status::MatchOver | Status::RoundOver => {
+                let Some(winner) = self.winner else {
+                    check.fail(
+                        "winner",
+                        "Bao la Kete has no draws: a finished game has a winner (§2.9)",
+                    );
+                    return;
+                };
+                let (mine, theirs) = (
+                    self.match_score[winner.index()],
+                    self.match_score[winner.opponent().index()],
+                );
+                let needed = if self.status == Status::MatchOver {
+                    WINS_FOR_MATCH
+                } else {
+                    1
+                };
+                check.require(mine == needed && theirs <= 1, "match_score", || {
+                    if self.status == Status::MatchOver {
+                        format!("the match winner has won {WINS_FOR_MATCH} games and the other at most 1")
+                    } else {
+                        format!("after a game won by {winner} the score is 1 game for him, and the match goes on")
+                    }
+                });
+                check.require(self.game_number == played, "game_number", || {
+                    format!("{played} games have been won, so this is game {played}")
+                });
+            }
+        }
+    }
+
+    /// §2.8: a mark stands only in the mtaji stage, on an occupied hole that is not a living kuu, and its setter
+    /// can capture it with the first lap of a move.
+    fn check_mark(&self, check: &mut Checker, mark: HiziZetuMark) {
+        check.require(self.reserves == [0, 0], "bao_la_kete.mark", || {
+            "a mark is set only once both reserves are empty (§2.8)".into()
+        });
+        check.require(
+            self.pits[mark.pit as usize] > 0,
+            "bao_la_kete.mark.pit",
+            || {
+                "the marked hole is empty; a mark is cleared as soon as its hole is emptied (§2.8)"
+                    .into()
+            },
+        );
+        check.require(
+            !(mark.pit == kuu(mark.blockee) && self.kuu_alive[mark.blockee.index()]),
+            "bao_la_kete.mark.pit",
+            || "a living kuu cannot be marked (§2.8)".into(),
+        );
+        check.require(
+            self.threatened_holes(mark.setter)
+                .contains(mark.pit as usize),
+            "bao_la_kete.mark.pit",
+            || {
+                format!(
+                    "{} has no capture move whose first capture is the marked hole (§2.8)",
+                    mark.setter
+                )
+            },
+        );
+    }
+}

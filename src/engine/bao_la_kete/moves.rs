@@ -1,0 +1,628 @@
+//! Which moves are legal: RULES.md §2.5 (nemo), §2.6 (mtaji) and the layered obligation of §1 — captures of a
+//! hizi-zetu-marked hole, then any capture, then takata; the first layer holding a move that ends is the set of
+//! legal moves. `play` gives the specific rule a refused move breaks.
+
+use super::execute::Halt;
+use super::{
+    circuit, front_row, is_central, is_front, is_kichwa, kuu, offset, opposite, owner, step,
+    BaoLaKete, MAX_CAPTURE_HAND,
+};
+use crate::engine::{
+    Direction, IllegalMove, Kichwa, KuuDecision, Move, MoveList, NoTrace, PitSet, Player, Reason,
+    Sow,
+};
+use arrayvec::ArrayVec;
+
+/// How a move starts (§2.7 "Start"), before the choices made along the way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// Nemo: the reserve seed goes into front hole `pit`, whose facing hole is occupied, and captures (N-1).
+    NemoCapture { pit: u8 },
+    /// Nemo: the reserve seed goes into `pit`, which is then lifted (or taxed) and sown in `dir` (N-2).
+    NemoTakata { pit: u8, dir: Direction },
+    /// Mtaji: `pit` is lifted and sown in `dir`; `capturing` when the first lap captures (M-1).
+    Mtaji {
+        pit: u8,
+        dir: Direction,
+        capturing: bool,
+    },
+}
+
+impl Start {
+    pub(crate) fn pit(self) -> u8 {
+        match self {
+            Start::NemoCapture { pit }
+            | Start::NemoTakata { pit, .. }
+            | Start::Mtaji { pit, .. } => pit,
+        }
+    }
+
+    pub(crate) fn is_capture(self) -> bool {
+        matches!(
+            self,
+            Start::NemoCapture { .. }
+                | Start::Mtaji {
+                    capturing: true,
+                    ..
+                }
+        )
+    }
+
+    fn direction(self) -> Option<Direction> {
+        match self {
+            Start::NemoCapture { .. } => None,
+            Start::NemoTakata { dir, .. } | Start::Mtaji { dir, .. } => Some(dir),
+        }
+    }
+}
+
+/// The choices a move carries beyond its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Choices {
+    pub(crate) kichwa: Option<Kichwa>,
+    pub(crate) decision: Option<KuuDecision>,
+}
+
+/// The layers of the obligation (§1, §2.6 M-1, §2.8), strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layer {
+    /// Captures whose first capture is the hole the mover marked (R-2.9).
+    MarkedCaptures,
+    /// Every capture move.
+    Captures,
+    /// Moves that capture nothing.
+    Takatas,
+}
+
+const LAYERS: [Layer; 3] = [Layer::MarkedCaptures, Layer::Captures, Layer::Takatas];
+const DIRECTIONS: [Direction; 2] = [Direction::Clockwise, Direction::Anticlockwise];
+
+/// Starts of one layer: at most 16 holes × 2 directions.
+type Starts = ArrayVec<Start, 32>;
+
+// ---- Refusal texts (static, so refusing a move never allocates) ----
+
+macro_rules! per_hole {
+    ($before:literal, $after:literal) => {
+        [
+            concat!($before, "f1", $after),
+            concat!($before, "f2", $after),
+            concat!($before, "f3", $after),
+            concat!($before, "f4", $after),
+            concat!($before, "f5", $after),
+            concat!($before, "f6", $after),
+            concat!($before, "f7", $after),
+            concat!($before, "f8", $after),
+            concat!($before, "b1", $after),
+            concat!($before, "b2", $after),
+            concat!($before, "b3", $after),
+            concat!($before, "b4", $after),
+            concat!($before, "b5", $after),
+            concat!($before, "b6", $after),
+            concat!($before, "b7", $after),
+            concat!($before, "b8", $after),
+        ]
+    };
+}
+
+const CAPTURE_AVAILABLE: [&str; 16] = per_hole!(
+    "a capture is available at ",
+    ", so a takata is not allowed: captures are mandatory (§2.4)"
+);
+const MARKED_HOLE_FIRST: [&str; 16] = per_hole!(
+    "your last takata reserved the opponent's ",
+    " by hizi zetu, so this move must capture it first (§2.8, R-2.9)"
+);
+const TOO_MANY_TO_CAPTURE: &str =
+    "a hole with 16 or more seeds cannot capture (16-seed rule, §2.4), and a capture is \
+                                   available, so this takata is not allowed";
+const NO_SUCH_PIT: &str = "Bao la Kete has holes 0 to 31";
+const NOT_YOUR_PIT: &str =
+    "the hole is the opponent's; a player sows only round his own two rows (§2.2)";
+const NEMO_FRONT_ONLY: &str =
+    "in the nemo stage the reserve seed goes into a hole of the front row (§2.5)";
+const NEMO_EMPTY: &str =
+    "in the nemo stage the reserve seed goes into an occupied front hole (§2.5)";
+const EMPTY: &str = "the hole is empty";
+const NEMO_KUU_NOT_ALONE: &str =
+    "while the kuu lives, the takata seed goes into the kuu only when it is the only \
+                                  occupied front hole (§2.5 N-2)";
+const NEMO_SINGLETON: &str =
+    "with the kuu gone, a takata starts from a front hole holding 2 or more seeds while \
+                              there is one (§2.5 N-2)";
+const MTAJI_SINGLETON: &str = "single seeds are never sown in the mtaji stage (§2.6 M-2)";
+const KUU_MUST_START: &str =
+    "while the kuu lives, a mtaji takata must start from it (§2.6 M-2, the Lamu rule)";
+const MTAJI_BACK_ROW: &str =
+    "a takata starts from the back row only when the front row holds nothing but single \
+                              seeds (§2.6 M-2)";
+const MARKED: &str = "the hole is reserved by hizi zetu: no move may start from it (§2.8)";
+const TOWARD_CENTRE: &str =
+    "a lone kichwa must be sown toward the centre: f1 clockwise, f8 anticlockwise (§2.5 \
+                             N-2, R-2.7)";
+const NEMO_CAPTURE_DIRECTION: &str =
+    "a nemo capture move's direction is set by the capture; leave the direction \
+                                      unspecified (§2.7 B3)";
+const KICHWA_REQUIRED: &str =
+    "a capture at a central hole (f3–f6) is sown from the kichwa the mover chooses: give \
+                               the kichwa (§2.7 B3)";
+const KICHWA_FIXED: &str =
+    "a capture at f1, f2, f7 or f8 is sown from the kichwa on its own side; leave the kichwa \
+                            unspecified (§2.7 B3)";
+const KICHWA_NOT_OFFERED: &str =
+    "only a nemo capture move at a central hole chooses a kichwa; leave it unspecified";
+const TAKATA_DIRECTION: &str = "a takata needs a direction: clockwise or anticlockwise (§2.5 N-2)";
+const MTAJI_DIRECTION: &str = "a mtaji move needs a direction: clockwise or anticlockwise (§2.6)";
+const DECISION_NOT_OFFERED: &str =
+    "only a nemo capture move decides between stop and safari (§2.7 D); leave it \
+                                    unspecified";
+pub(crate) const DECISION_NOT_REACHED: &str = "no lap of this move ends in the living kuu without capturing, so there \
+                                               is no stop-or-safari decision; leave it unspecified (§2.7 D)";
+const DECISION_REQUIRED: &str =
+    "a lap of this capture move ends in the living kuu: choose stop or safari (§2.7 D)";
+const NEVER_ENDS: &str = "the sowing would never end, so the move is illegal (§1, R-2.14)";
+
+/// The refusal of a move that could not be played to its end.
+pub(crate) fn refusal(halt: Halt, pit: u8) -> IllegalMove {
+    match halt {
+        Halt::NeverEnds => IllegalMove::at(Reason::NeverEndingMove, pit, NEVER_ENDS),
+        Halt::KichwaRequired => IllegalMove::at(Reason::ChoiceRequired, pit, KICHWA_REQUIRED),
+        Halt::DecisionRequired => IllegalMove::at(Reason::ChoiceRequired, pit, DECISION_REQUIRED),
+    }
+}
+
+impl BaoLaKete {
+    /// §2.5 N-1: a nemo seed into `pit` captures when the hole is occupied and faces an occupied hole.
+    fn is_nemo_capture_hole(&self, pit: u8) -> bool {
+        is_front(pit) && self.pits[pit as usize] > 0 && self.pits[opposite(pit) as usize] > 0
+    }
+
+    /// §2.6 M-1: the opponent's hole that a mtaji move from `pit` in `dir` captures with its first lap, if it
+    /// captures: 2–15 seeds whose last lands in an occupied front hole facing an occupied hole. With at most 15
+    /// seeds the lap never comes back to `pit`, so the landing hole's count is its count before the move.
+    pub(crate) fn mtaji_first_capture(&self, pit: u8, dir: Direction) -> Option<u8> {
+        let seeds = self.pits[pit as usize];
+        if !(2..=MAX_CAPTURE_HAND).contains(&seeds) {
+            return None;
+        }
+        let landing = step(pit, dir, seeds);
+        if !is_front(landing) || self.pits[landing as usize] == 0 {
+            return None;
+        }
+        let victim = opposite(landing);
+        (self.pits[victim as usize] > 0).then_some(victim)
+    }
+
+    /// The opponent's hole a capture move captures first.
+    fn first_capture(&self, start: Start) -> Option<u8> {
+        match start {
+            Start::NemoCapture { pit } => Some(opposite(pit)),
+            Start::Mtaji {
+                pit,
+                dir,
+                capturing: true,
+            } => self.mtaji_first_capture(pit, dir),
+            _ => None,
+        }
+    }
+
+    /// §2.8: the blockee may not start from the marked hole.
+    fn is_marked_for(&self, mover: Player, pit: u8) -> bool {
+        self.mark
+            .is_some_and(|m| m.blockee == mover && m.pit == pit)
+    }
+
+    /// The hole the mover must capture first, when his last takata marked one (§2.8).
+    fn own_mark(&self, mover: Player) -> Option<u8> {
+        self.mark.filter(|m| m.setter == mover).map(|m| m.pit)
+    }
+
+    /// Whether a start hole for a takata is allowed, ignoring the direction (§2.5 N-2, §2.6 M-2).
+    fn check_takata_hole(&self, mover: Player, pit: u8) -> Result<(), IllegalMove> {
+        let me = mover.index();
+        let seeds = self.pits[pit as usize];
+        let refuse = |reason, detail| Err(IllegalMove::at(reason, pit, detail));
+        let front_has_two = front_row(mover).any(|p| self.pits[p as usize] >= 2);
+        if self.is_nemo(mover) {
+            if !is_front(pit) {
+                return refuse(Reason::HoleNotAllowed, NEMO_FRONT_ONLY);
+            }
+            if seeds == 0 {
+                return refuse(Reason::PitEmpty, NEMO_EMPTY);
+            }
+            if self.is_marked_for(mover, pit) {
+                return refuse(Reason::HoleMarkedHiziZetu, MARKED);
+            }
+            if self.kuu_alive[me] {
+                // Any occupied front hole but the kuu, singletons included (R-2.8); the kuu only when alone.
+                let others_occupied =
+                    front_row(mover).any(|p| p != pit && self.pits[p as usize] > 0);
+                if pit == kuu(mover) && others_occupied {
+                    return refuse(
+                        Reason::KuuNotAllowedWhileOtherHolesOccupied,
+                        NEMO_KUU_NOT_ALONE,
+                    );
+                }
+            } else if seeds == 1 && front_has_two {
+                return refuse(Reason::SingletonNotAllowed, NEMO_SINGLETON);
+            }
+        } else {
+            if seeds == 0 {
+                return refuse(Reason::PitEmpty, EMPTY);
+            }
+            if self.is_marked_for(mover, pit) {
+                return refuse(Reason::HoleMarkedHiziZetu, MARKED);
+            }
+            if seeds == 1 {
+                return refuse(Reason::SingletonNotAllowed, MTAJI_SINGLETON);
+            }
+            if self.kuu_alive[me] {
+                if pit != kuu(mover) {
+                    return refuse(Reason::KuuMustStartTakata, KUU_MUST_START);
+                }
+            } else if !is_front(pit) && front_has_two {
+                return refuse(Reason::HoleNotAllowed, MTAJI_BACK_ROW);
+            }
+        }
+        Ok(())
+    }
+
+    /// §2.5 N-2 lone-kichwa rule (both stages): a kichwa that is the only occupied front hole is sown toward
+    /// the centre, so that the first lap never empties the front row (R-2.7).
+    fn check_takata_direction(
+        &self,
+        mover: Player,
+        pit: u8,
+        dir: Direction,
+    ) -> Result<(), IllegalMove> {
+        let alone =
+            is_front(pit) && front_row(mover).all(|p| p == pit || self.pits[p as usize] == 0);
+        let toward_centre = match offset(pit) {
+            0 => Direction::Clockwise,
+            _ => Direction::Anticlockwise,
+        };
+        if is_kichwa(pit) && alone && dir != toward_centre {
+            return Err(IllegalMove::at(
+                Reason::MustSowTowardCentre,
+                pit,
+                TOWARD_CENTRE,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The starts of `layer` for `mover`, in hole order, clockwise first.
+    fn starts(&self, mover: Player, layer: Layer, out: &mut Starts) {
+        let nemo = self.is_nemo(mover);
+        let marked = self.own_mark(mover);
+        if layer == Layer::MarkedCaptures && marked.is_none() {
+            return;
+        }
+        let holes = if nemo {
+            front_row(mover)
+        } else {
+            circuit(mover)
+        };
+        for pit in holes {
+            if self.is_marked_for(mover, pit) {
+                continue;
+            }
+            if nemo {
+                let capture = self.is_nemo_capture_hole(pit);
+                match layer {
+                    Layer::MarkedCaptures | Layer::Captures if capture => {
+                        let start = Start::NemoCapture { pit };
+                        if layer == Layer::Captures || self.first_capture(start) == marked {
+                            out.push(start);
+                        }
+                    }
+                    Layer::Takatas if !capture && self.check_takata_hole(mover, pit).is_ok() => {
+                        for dir in DIRECTIONS {
+                            if self.check_takata_direction(mover, pit, dir).is_ok() {
+                                out.push(Start::NemoTakata { pit, dir });
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            for dir in DIRECTIONS {
+                let first = self.mtaji_first_capture(pit, dir);
+                let take = match layer {
+                    Layer::MarkedCaptures => first.is_some() && first == marked,
+                    Layer::Captures => first.is_some(),
+                    Layer::Takatas => {
+                        first.is_none()
+                            && self.check_takata_hole(mover, pit).is_ok()
+                            && self.check_takata_direction(mover, pit, dir).is_ok()
+                    }
+                };
+                if take {
+                    out.push(Start::Mtaji {
+                        pit,
+                        dir,
+                        capturing: first.is_some(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The kichwa choices a start offers: both for a nemo capture at a central hole, none otherwise.
+    fn kichwa_options(start: Start) -> &'static [Option<Kichwa>] {
+        match start {
+            Start::NemoCapture { pit } if is_central(pit) => {
+                &[Some(Kichwa::Left), Some(Kichwa::Right)]
+            }
+            _ => &[None],
+        }
+    }
+
+    /// Plays `start` on a copy without a trace.
+    fn trial(
+        &self,
+        mover: Player,
+        start: Start,
+        choices: Choices,
+    ) -> Result<super::execute::Ran, Halt> {
+        self.clone().run(mover, start, choices, &mut NoTrace)
+    }
+
+    /// Every complete move (with its choices) of `start` that ends, in a fixed order: left kichwa first, stop
+    /// before safari.
+    fn for_each_ending_variant(&self, mover: Player, start: Start, mut emit: impl FnMut(Move)) {
+        for &kichwa in BaoLaKete::kichwa_options(start) {
+            let sow = |decision| {
+                Move::Sow(Sow {
+                    pit: start.pit(),
+                    direction: start.direction(),
+                    kichwa,
+                    kuu_decision: decision,
+                })
+            };
+            match self.trial(
+                mover,
+                start,
+                Choices {
+                    kichwa,
+                    decision: None,
+                },
+            ) {
+                Ok(_) => emit(sow(None)),
+                Err(Halt::DecisionRequired) => {
+                    // Stopping ends the move right at the decision, which was reached without a repeat.
+                    emit(sow(Some(KuuDecision::Stop)));
+                    let safari = Choices {
+                        kichwa,
+                        decision: Some(KuuDecision::Safari),
+                    };
+                    if self.trial(mover, start, safari).is_ok() {
+                        emit(sow(Some(KuuDecision::Safari)));
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Whether some complete move of `start` ends.
+    fn has_ending_variant(&self, mover: Player, start: Start) -> bool {
+        BaoLaKete::kichwa_options(start).iter().any(|&kichwa| {
+            // A decision reached can always be answered with "stop", which ends the move.
+            matches!(
+                self.trial(
+                    mover,
+                    start,
+                    Choices {
+                        kichwa,
+                        decision: None
+                    }
+                ),
+                Ok(_) | Err(Halt::DecisionRequired)
+            )
+        })
+    }
+
+    /// The first start of `layer` that has a move that ends.
+    fn first_live_start(&self, mover: Player, layer: Layer) -> Option<Start> {
+        let mut starts = Starts::new();
+        self.starts(mover, layer, &mut starts);
+        starts
+            .into_iter()
+            .find(|&start| self.has_ending_variant(mover, start))
+    }
+
+    /// §2.9: whether `player` has a legal move.
+    pub(crate) fn has_legal_move(&self, player: Player) -> bool {
+        LAYERS
+            .iter()
+            .any(|&layer| self.first_live_start(player, layer).is_some())
+    }
+
+    /// Every legal move: those that end, of the first layer that has one (§1).
+    pub(crate) fn collect_legal_moves(&self, mover: Player, out: &mut MoveList) {
+        for layer in LAYERS {
+            let mut starts = Starts::new();
+            self.starts(mover, layer, &mut starts);
+            for start in starts {
+                self.for_each_ending_variant(mover, start, |mv| out.push(mv));
+            }
+            if !out.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// The refusal for a move of `layer` when a stronger layer holds a move that ends.
+    fn check_obligation(&self, mover: Player, pit: u8, layer: Layer) -> Result<(), IllegalMove> {
+        if layer != Layer::MarkedCaptures {
+            if let Some(marked) = self.own_mark(mover) {
+                if self
+                    .first_live_start(mover, Layer::MarkedCaptures)
+                    .is_some()
+                {
+                    let hole = offset(marked) as usize;
+                    return Err(IllegalMove::at(
+                        Reason::MustCaptureMarkedHole,
+                        pit,
+                        MARKED_HOLE_FIRST[hole],
+                    ));
+                }
+            }
+        }
+        if layer == Layer::Takatas {
+            if let Some(capture) = self.first_live_start(mover, Layer::Captures) {
+                if !self.is_nemo(mover) && self.pits[pit as usize] > MAX_CAPTURE_HAND {
+                    return Err(IllegalMove::at(
+                        Reason::TooManySeedsToCapture,
+                        pit,
+                        TOO_MANY_TO_CAPTURE,
+                    ));
+                }
+                let hole = offset(capture.pit()) as usize;
+                return Err(IllegalMove::at(
+                    Reason::CaptureIsMandatory,
+                    pit,
+                    CAPTURE_AVAILABLE[hole],
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks everything about `sow` that does not need playing it, and says how it starts.
+    pub(crate) fn check_sow(
+        &self,
+        mover: Player,
+        sow: &Sow,
+    ) -> Result<(Start, Choices), IllegalMove> {
+        let pit = sow.pit;
+        let refuse = |reason, detail| Err(IllegalMove::at(reason, pit, detail));
+        if pit as usize >= super::PITS {
+            return refuse(Reason::NoSuchPit, NO_SUCH_PIT);
+        }
+        if owner(pit) != mover {
+            return refuse(Reason::NotYourPit, NOT_YOUR_PIT);
+        }
+        let choices = Choices {
+            kichwa: sow.kichwa,
+            decision: sow.kuu_decision,
+        };
+        if self.is_nemo(mover) {
+            if !is_front(pit) {
+                return refuse(Reason::HoleNotAllowed, NEMO_FRONT_ONLY);
+            }
+            if self.pits[pit as usize] == 0 {
+                return refuse(Reason::PitEmpty, NEMO_EMPTY);
+            }
+            if self.is_marked_for(mover, pit) {
+                return refuse(Reason::HoleMarkedHiziZetu, MARKED);
+            }
+            if self.is_nemo_capture_hole(pit) {
+                let start = Start::NemoCapture { pit };
+                let marked = self.own_mark(mover).is_some()
+                    && self.first_capture(start) == self.own_mark(mover);
+                self.check_obligation(
+                    mover,
+                    pit,
+                    if marked {
+                        Layer::MarkedCaptures
+                    } else {
+                        Layer::Captures
+                    },
+                )?;
+                if sow.direction.is_some() {
+                    return refuse(Reason::ChoiceNotOffered, NEMO_CAPTURE_DIRECTION);
+                }
+                match (is_central(pit), sow.kichwa) {
+                    (true, None) => return refuse(Reason::ChoiceRequired, KICHWA_REQUIRED),
+                    (false, Some(_)) => return refuse(Reason::ChoiceNotOffered, KICHWA_FIXED),
+                    _ => {}
+                }
+                return Ok((start, choices));
+            }
+            self.check_obligation(mover, pit, Layer::Takatas)?;
+            self.check_takata_hole(mover, pit)?;
+            let Some(dir) = sow.direction else {
+                return refuse(Reason::ChoiceRequired, TAKATA_DIRECTION);
+            };
+            self.check_no_choices(sow)?;
+            self.check_takata_direction(mover, pit, dir)?;
+            return Ok((Start::NemoTakata { pit, dir }, choices));
+        }
+        if self.pits[pit as usize] == 0 {
+            return refuse(Reason::PitEmpty, EMPTY);
+        }
+        let Some(dir) = sow.direction else {
+            return refuse(Reason::ChoiceRequired, MTAJI_DIRECTION);
+        };
+        self.check_no_choices(sow)?;
+        if self.is_marked_for(mover, pit) {
+            return refuse(Reason::HoleMarkedHiziZetu, MARKED);
+        }
+        match self.mtaji_first_capture(pit, dir) {
+            Some(victim) => {
+                let layer = if Some(victim) == self.own_mark(mover) {
+                    Layer::MarkedCaptures
+                } else {
+                    Layer::Captures
+                };
+                self.check_obligation(mover, pit, layer)?;
+                Ok((
+                    Start::Mtaji {
+                        pit,
+                        dir,
+                        capturing: true,
+                    },
+                    choices,
+                ))
+            }
+            None => {
+                self.check_obligation(mover, pit, Layer::Takatas)?;
+                self.check_takata_hole(mover, pit)?;
+                self.check_takata_direction(mover, pit, dir)?;
+                Ok((
+                    Start::Mtaji {
+                        pit,
+                        dir,
+                        capturing: false,
+                    },
+                    choices,
+                ))
+            }
+        }
+    }
+
+    /// Takata and mtaji moves choose only a direction.
+    fn check_no_choices(&self, sow: &Sow) -> Result<(), IllegalMove> {
+        if sow.kichwa.is_some() {
+            return Err(IllegalMove::at(
+                Reason::ChoiceNotOffered,
+                sow.pit,
+                KICHWA_NOT_OFFERED,
+            ));
+        }
+        if sow.kuu_decision.is_some() {
+            return Err(IllegalMove::at(
+                Reason::ChoiceNotOffered,
+                sow.pit,
+                DECISION_NOT_OFFERED,
+            ));
+        }
+        Ok(())
+    }
+
+    /// §2.8: the opponent holes that `player`'s mtaji capture moves would capture first (M-1 alone).
+    pub(crate) fn threatened_holes(&self, player: Player) -> PitSet {
+        let mut holes = PitSet::EMPTY;
+        for pit in circuit(player) {
+            for dir in DIRECTIONS {
+                if let Some(victim) = self.mtaji_first_capture(pit, dir) {
+                    holes = holes.with(victim as usize);
+                }
+            }
+        }
+        holes
+    }
+}
