@@ -350,6 +350,18 @@ fn bad_values_are_refused_naming_the_key() {
         "request_timeout_ms",
     );
     refused(None, &[("MANCALA__SERVER__LISTEN", "localhost")], "listen");
+    refused(None, &[("MANCALA__MATCHES__STORE", "sqlite")], "sqlite");
+    refused(
+        None,
+        &[("MANCALA__MATCHES__WATCHER_BUFFER", "0")],
+        "watcher_buffer",
+    );
+    refused(
+        None,
+        &[("MANCALA__MATCHES__MAX_WATCHERS_TOTAL", "0")],
+        "max_watchers_total",
+    );
+    refused(None, &[("MANCALA__MATCHES__DATA_DIR", "")], "data_dir");
     refused(
         None,
         &[("MANCALA__SERVER__TCP_NODELAY", "maybe")],

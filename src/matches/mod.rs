@@ -603,8 +603,11 @@ impl Matches {
     ) -> Result<(pb::Match, Vec<pb::MatchEvent>, String), MatchError> {
         let slot = self.slot("match_id", id).await?;
         let inner = self.inner.clone();
-        let (events, notation) = blocking(move || {
+        blocking(move || {
+            // Under the writer lock, so that the log read and the state shown are of one version.
+            let _writer = lock(&slot.write);
             let stored = inner.history(&slot)?;
+            let state = slot.to_pb();
             let notation = notation::export(
                 slot.kind,
                 &slot.options,
@@ -612,20 +615,9 @@ impl Matches {
             );
             let events = history_pb(&stored)
                 .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
-            Ok((events, notation))
+            Ok((state, events, notation))
         })
-        .await?;
-        // The match at the log's last version (the log may have grown since it was read: show that one).
-        let slot = self.slot("match_id", id).await?;
-        let mut state = slot.to_pb();
-        if let Some(last) = events.last() {
-            if last.seq != state.version {
-                state.version = last.seq;
-                state.state = last.state.clone();
-                state.legal_moves = last.legal_moves.clone();
-            }
-        }
-        Ok((state, events, notation))
+        .await
     }
 
     /// Deletes the finished matches older than the retention, from the store and from memory.
