@@ -5,6 +5,7 @@
 
 mod ba_awa;
 mod bao_la_kete;
+mod bosh;
 mod cycle;
 mod describe;
 mod event;
@@ -14,6 +15,7 @@ mod sow;
 
 pub use ba_awa::BaAwa;
 pub use bao_la_kete::{BaoLaKete, HiziZetuMark};
+pub use bosh::Bosh;
 pub use describe::{Description, PitInfo};
 pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
@@ -59,7 +61,7 @@ impl GameKind {
 
     /// Whether this engine plays the game yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, GameKind::BaAwa)
+        matches!(self, GameKind::BaAwa | GameKind::Bosh)
     }
 }
 
@@ -267,6 +269,8 @@ pub enum AnyGame {
     BaoLaKete(BaoLaKete),
     /// Ba-awa.
     BaAwa(BaAwa),
+    /// Bosh.
+    Bosh(Bosh),
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -275,6 +279,7 @@ macro_rules! dispatch {
         match $any {
             AnyGame::BaoLaKete($g) => $body,
             AnyGame::BaAwa($g) => $body,
+            AnyGame::Bosh($g) => $body,
         }
     };
 }
@@ -290,7 +295,7 @@ impl AnyGame {
         match kind {
             GameKind::BaoLaKete => Ok(AnyGame::BaoLaKete(BaoLaKete::new_match(options))),
             GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::new_match(options))),
-            other => Err(NotImplemented(other)),
+            GameKind::Bosh => Ok(AnyGame::Bosh(Bosh::new_match(options))),
         }
     }
 
@@ -299,7 +304,7 @@ impl AnyGame {
         match setup.kind {
             GameKind::BaoLaKete => Ok(AnyGame::BaoLaKete(BaoLaKete::from_setup(setup)?)),
             GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::from_setup(setup)?)),
-            other => Err(SetupError::NotImplemented(NotImplemented(other))),
+            GameKind::Bosh => Ok(AnyGame::Bosh(Bosh::from_setup(setup)?)),
         }
     }
 

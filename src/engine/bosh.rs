@@ -1,0 +1,657 @@
+//! Bosh (Darod, Somalia; Marin 1931): RULES.md §3. Two rows of five, relay sowing that lifts the hole *after*
+//! the last stone, a leapfrog capture across an empty hole, and holes closed from round to round.
+//!
+//! Holes 0–4 are South's S1–S5 and 5–9 North's N1–N5; `0 → 1 → … → 9 → 0` is anticlockwise (§3.1). A closed
+//! hole is filled with sand and does not exist for sowing, relaying or the capture check (R-3.2), so every lap
+//! follows a [`Ring`] that skips the closed holes, rebuilt whenever the closed set changes.
+//!
+//! A match is a series of rounds. A round ends at the start of a turn when the player to move cannot move
+//! (§3.3); the state is then `RoundOver`, or `MatchOver` when a player's total is below 4 (§3.4 step 5: the
+//! totals are known as soon as the round ends, so the match's end is decided there and then and the state shows
+//! the winner). `NextGame` refills the holes and starts the next round (§3.4).
+
+use super::cycle::LoopGuard;
+use super::event::{EndReason, Event, LapSource, Trace};
+use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
+use super::sow::{sow_lap, Ring};
+use super::{
+    Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet, Player, Reason, Sow,
+    Status,
+};
+
+/// Holes on the board.
+pub(crate) const HOLES: usize = 10;
+/// Stones in a match (§3.1: 20 per player).
+pub(crate) const STONES: u8 = 40;
+/// Stones put into every opened hole; a player needs this many to keep a hole open (§3.4).
+const FOUR: u8 = 4;
+/// Holes in a row: the most a player can open (§3.4 step 2).
+const ROW_HOLES: u8 = 5;
+/// South's row S1–S5 and North's row N1–N5, as hole bit masks.
+const SOUTH_ROW: u16 = 0x01F;
+const NORTH_ROW: u16 = 0x3E0;
+const ALL_HOLES: u16 = SOUTH_ROW | NORTH_ROW;
+/// The holes' names in RULES.md, for messages.
+const LABELS: [&str; HOLES] = ["S1", "S2", "S3", "S4", "S5", "N1", "N2", "N3", "N4", "N5"];
+
+const _: () = assert!(STONES as usize <= u8::MAX as usize, "pit counts are u8");
+
+/// A Bosh round and the match it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bosh {
+    pits: [u8; HOLES],
+    /// Bit i set: hole i is closed this round (§3.1 `open[10]`).
+    closed: u16,
+    /// The sowing path over the open holes; a function of `closed` (R-3.2).
+    ring: Ring<HOLES>,
+    /// Stones won this round, `[South, North]`.
+    stores: [u8; 2],
+    /// Stones carried from earlier rounds and not on the board, `[South, North]` (§3.4 step 3).
+    reserves: [u8; 2],
+    to_move: Option<Player>,
+    status: Status,
+    winner: Option<Player>,
+    /// The player who started this round; the next round is started by the other (R-3.4).
+    round_starter: Player,
+    ply: u32,
+    round: u32,
+}
+
+/// The sowing would never end (§1).
+struct NeverEnds;
+
+/// A player's own row.
+fn row(player: Player) -> u16 {
+    match player {
+        Player::South => SOUTH_ROW,
+        Player::North => NORTH_ROW,
+    }
+}
+
+/// R-3.2: the successor of every hole along the open holes only, anticlockwise. The successor of a closed hole
+/// is the next open hole too (sowing never starts from one). With no open hole at all every hole is its own
+/// successor, which no sowing reaches.
+fn ring_skipping(closed: u16) -> Ring<HOLES> {
+    let mut next = [0u8; HOLES];
+    for (hole, successor) in next.iter_mut().enumerate() {
+        *successor = (1..=HOLES)
+            .map(|step| ((hole + step) % HOLES) as u8)
+            .find(|&candidate| closed >> candidate & 1 == 0)
+            .unwrap_or(hole as u8);
+    }
+    Ring::from_table(next)
+}
+
+impl Bosh {
+    /// Stones in each hole (a closed hole always holds 0).
+    pub fn pits(&self) -> &[u8; HOLES] {
+        &self.pits
+    }
+
+    /// Whether `hole` is closed this round.
+    pub fn is_closed(&self, hole: usize) -> bool {
+        self.closed >> hole & 1 == 1
+    }
+
+    /// Stones won this round, `[South, North]`.
+    pub fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// Stones carried over from earlier rounds, `[South, North]`.
+    pub fn reserves(&self) -> [u8; 2] {
+        self.reserves
+    }
+
+    /// Round 1 in progress with `pits` and the `closed` holes (which must hold 0), `round_starter` to move.
+    fn round_of(pits: [u8; HOLES], closed: u16, round_starter: Player) -> Bosh {
+        Bosh {
+            pits,
+            closed,
+            ring: ring_skipping(closed),
+            stores: [0, 0],
+            reserves: [0, 0],
+            to_move: Some(round_starter),
+            status: Status::InProgress,
+            winner: None,
+            round_starter,
+            ply: 0,
+            round: 1,
+        }
+    }
+
+    /// `player`'s open holes, as a bit mask.
+    fn open_holes(&self, player: Player) -> u16 {
+        row(player) & !self.closed
+    }
+
+    /// The match standing: open holes this round, `[South, North]`.
+    fn match_score(&self) -> [u8; 2] {
+        Player::BOTH.map(|p| self.open_holes(p).count_ones() as u8)
+    }
+
+    fn stones_on_board(&self) -> u8 {
+        self.pits.iter().sum()
+    }
+
+    /// Whether a stone lies in one of `player`'s open holes (§3.3).
+    fn has_stones(&self, player: Player) -> bool {
+        let open = self.open_holes(player);
+        (0..HOLES).any(|hole| open >> hole & 1 == 1 && self.pits[hole] > 0)
+    }
+
+    /// §3.2: lift the hole and sow along the open holes (the origin included); when the hole after the last
+    /// stone holds stones, lift it and sow on from the hole after it (the relay); when it is empty, the move ends
+    /// with the capture of the hole beyond it.
+    fn sow_with_relays<T: Trace>(
+        &mut self,
+        hole: u8,
+        mover: Player,
+        trace: &mut T,
+    ) -> Result<(), NeverEnds> {
+        let mut origin = hole;
+        let mut guard: Option<LoopGuard<([u8; HOLES], u8)>> = None;
+        loop {
+            let hand = self.pits[origin as usize];
+            self.pits[origin as usize] = 0;
+            trace.record(Event::Lap {
+                player: mover,
+                origin,
+                seeds: hand,
+                source: LapSource::Pit,
+            });
+            let last = sow_lap(
+                &mut self.pits,
+                &self.ring,
+                origin,
+                hand,
+                trace,
+                |_, _, _, _| {},
+            );
+            let next = self.ring.next(last);
+            if self.pits[next as usize] == 0 {
+                self.capture_beyond_empty_hole(next, mover, trace);
+                return Ok(());
+            }
+            // A relay from the same board and hole as before repeats the same laps for ever (§1).
+            let configuration = (self.pits, next);
+            match guard.as_mut() {
+                None => guard = Some(LoopGuard::new(configuration)),
+                Some(guard) => {
+                    if guard.repeats(configuration) {
+                        return Err(NeverEnds);
+                    }
+                }
+            }
+            origin = next;
+        }
+    }
+
+    /// §3.2, R-3.5: the hole after the last stone is empty, so the mover takes the hole beyond it, in either row;
+    /// when that one is empty too, nothing is taken ("double empty void").
+    fn capture_beyond_empty_hole<T: Trace>(&mut self, empty: u8, mover: Player, trace: &mut T) {
+        let beyond = self.ring.next(empty);
+        let seeds = self.pits[beyond as usize];
+        if seeds == 0 {
+            trace.record(Event::NoCapture {
+                empty_pit: empty,
+                beyond_pit: beyond,
+            });
+            return;
+        }
+        self.pits[beyond as usize] = 0;
+        self.stores[mover.index()] += seeds;
+        trace.record(Event::Capture {
+            pit: beyond,
+            seeds,
+            beneficiary: mover,
+            kichwa: None,
+            direction: None,
+        });
+    }
+
+    /// Whether sowing `hole` for `player` is a legal move: an open hole of his with a stone whose sowing ends.
+    fn move_ends(&self, hole: u8, player: Player) -> bool {
+        self.open_holes(player) >> hole & 1 == 1
+            && self.pits[hole as usize] > 0
+            && self
+                .clone()
+                .sow_with_relays(hole, player, &mut NoTrace)
+                .is_ok()
+    }
+
+    /// Whether `player` has a legal move (§3.2; §1: moves that never end do not count).
+    fn can_move(&self, player: Player) -> bool {
+        (0..HOLES as u8).any(|hole| self.move_ends(hole, player))
+    }
+
+    /// §3.3, R-3.1: the round-end check, made only at the start of a turn. A player who cannot move (no stone in
+    /// his open holes, or, by §1, only moves that never end) ends the round; otherwise he is to move.
+    fn begin_turn<T: Trace>(&mut self, player: Player, trace: &mut T) {
+        if self.can_move(player) {
+            self.to_move = Some(player);
+        } else {
+            self.forfeit_to_opponent(player, trace);
+        }
+    }
+
+    /// §3.3: the stuck player forfeits every stone left on the board to his opponent, and the round ends; then
+    /// §3.4 step 5 decides whether the match is over.
+    fn forfeit_to_opponent<T: Trace>(&mut self, stuck: Player, trace: &mut T) {
+        let collector = stuck.opponent();
+        let collected = self.stones_on_board();
+        self.pits = [0; HOLES];
+        self.stores[collector.index()] += collected;
+        self.to_move = None;
+        let (status, winner) = outcome_of_round(self.stores, self.reserves);
+        self.status = status;
+        self.winner = winner;
+        trace.record(Event::RoundEnd {
+            reason: EndReason::PlayerEmpty,
+            collector,
+            collected,
+            totals: totals(self.stores, self.reserves),
+        });
+        if status == Status::MatchOver {
+            trace.record(Event::MatchEnd {
+                winner,
+                score: self.match_score(),
+            });
+        }
+    }
+
+    /// §3.4: every player opens one hole with 4 stones for every 4 stones he holds, at most five, in the holes he
+    /// chose or by default from his right end leftward (R-3.3); the rest is his reserve. The player who did not
+    /// start the last round starts the next (R-3.4).
+    fn refill_between_rounds<T: Trace>(
+        &mut self,
+        choice: PitSet,
+        trace: &mut T,
+    ) -> Result<(), IllegalMove> {
+        match self.status {
+            Status::InProgress => {
+                return Err(IllegalMove::new(
+                    Reason::GameInProgress,
+                    "the round is still being played; the next round starts when it is over",
+                ))
+            }
+            Status::MatchOver => {
+                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
+            }
+            Status::RoundOver | Status::GameOver => {}
+        }
+        if choice.0 & !(ALL_HOLES as u32) != 0 {
+            return Err(IllegalMove::new(
+                Reason::InvalidChoice,
+                "Bosh has holes 0 to 9; a hole chosen is not on the board",
+            ));
+        }
+        let totals = totals(self.stores, self.reserves);
+        let mut opened = 0u16;
+        let mut reserves = [0u8; 2];
+        for player in Player::BOTH {
+            let total = totals[player.index()];
+            let holes = (total / FOUR).min(ROW_HOLES);
+            if holes == 0 {
+                // A total below 4 ends the match at the end of the round (§3.4 step 5), so this is not reached.
+                return Err(IllegalMove::new(
+                    Reason::MatchOver,
+                    "a player has fewer than 4 stones: the match is over",
+                ));
+            }
+            opened |= holes_to_open(player, holes, choice)?;
+            reserves[player.index()] = total - FOUR * holes;
+        }
+        self.closed = ALL_HOLES & !opened;
+        self.ring = ring_skipping(self.closed);
+        self.pits = [0; HOLES];
+        for (hole, stones) in self.pits.iter_mut().enumerate() {
+            if opened >> hole & 1 == 1 {
+                *stones = FOUR;
+            }
+        }
+        self.stores = [0, 0];
+        self.reserves = reserves;
+        self.round_starter = self.round_starter.opponent();
+        self.status = Status::InProgress;
+        self.winner = None;
+        self.ply = 0;
+        self.round = self.round.saturating_add(1);
+        for player in Player::BOTH {
+            trace.record(Event::Refill {
+                player,
+                opened: opened & row(player),
+                closed: self.closed & row(player),
+                reserve: reserves[player.index()],
+            });
+        }
+        self.begin_turn(self.round_starter, trace);
+        Ok(())
+    }
+
+    fn play_sow<T: Trace>(&mut self, sow: Sow, trace: &mut T) -> Result<(), IllegalMove> {
+        let mover =
+            match (self.status, self.to_move) {
+                (Status::InProgress, Some(mover)) => mover,
+                (Status::MatchOver, _) => {
+                    return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
+                }
+                _ => return Err(IllegalMove::new(
+                    Reason::GameOver,
+                    "the round is over; play NextGame to refill the holes and start the next round",
+                )),
+            };
+        let hole = sow.pit;
+        if sow.has_choices() {
+            return Err(IllegalMove::at(
+                Reason::ChoiceNotOffered,
+                hole,
+                "Bosh always sows anticlockwise and has no kichwa or kuu; leave those choices unspecified",
+            ));
+        }
+        if hole as usize >= HOLES {
+            return Err(IllegalMove::at(
+                Reason::NoSuchPit,
+                hole,
+                "Bosh has holes 0 to 9",
+            ));
+        }
+        if row(mover) >> hole & 1 == 0 {
+            return Err(IllegalMove::at(
+                Reason::NotYourPit,
+                hole,
+                "the hole is in the other player's row; a player sows only from his own row (§3.1)",
+            ));
+        }
+        if self.is_closed(hole as usize) {
+            return Err(IllegalMove::at(
+                Reason::HoleClosed,
+                hole,
+                "the hole is closed (filled with sand) for this round and does not exist (§3.1, §3.4)",
+            ));
+        }
+        if self.pits[hole as usize] == 0 {
+            return Err(IllegalMove::at(Reason::PitEmpty, hole, "the hole is empty"));
+        }
+        let mut next = self.clone();
+        let mark = trace.mark();
+        if next.sow_with_relays(hole, mover, trace).is_err() {
+            trace.rollback(mark);
+            return Err(IllegalMove::at(
+                Reason::NeverEndingMove,
+                hole,
+                "sowing from this hole would never end, so the move is illegal (§1, §3.2)",
+            ));
+        }
+        next.ply = next.ply.wrapping_add(1);
+        next.begin_turn(mover.opponent(), trace);
+        *self = next;
+        Ok(())
+    }
+}
+
+/// Each player's stones for the match, store + reserve, `[South, North]` (§3.4 step 1).
+fn totals(stores: [u8; 2], reserves: [u8; 2]) -> [u8; 2] {
+    [stores[0] + reserves[0], stores[1] + reserves[1]]
+}
+
+/// §3.4 step 5: where the match stands after a round with these stores and reserves. A player whose total is
+/// below 4 cannot open a hole and loses; the other wins. Both below 4 (only in custom positions with fewer than
+/// 8 stones) ends the match without a winner. Otherwise the round is over and its winner is the player who won
+/// more stones in it (`None` for equal stores).
+fn outcome_of_round(stores: [u8; 2], reserves: [u8; 2]) -> (Status, Option<Player>) {
+    let totals = totals(stores, reserves);
+    match (totals[0] < FOUR, totals[1] < FOUR) {
+        (true, true) => (Status::MatchOver, None),
+        (true, false) => (Status::MatchOver, Some(Player::North)),
+        (false, true) => (Status::MatchOver, Some(Player::South)),
+        (false, false) => (
+            Status::RoundOver,
+            match stores[0].cmp(&stores[1]) {
+                std::cmp::Ordering::Greater => Some(Player::South),
+                std::cmp::Ordering::Less => Some(Player::North),
+                std::cmp::Ordering::Equal => None,
+            },
+        ),
+    }
+}
+
+/// §3.4 step 4, R-3.3: the `holes` holes `player` opens. With none of his holes in `choice` he gets the default
+/// right-to-left fill (S5, S4, … or N5, N4, …); otherwise he must have listed exactly `holes` of his own holes.
+fn holes_to_open(player: Player, holes: u8, choice: PitSet) -> Result<u16, IllegalMove> {
+    let own_row = row(player);
+    let chosen = choice.0 as u16 & own_row;
+    if chosen == 0 {
+        // The highest `holes` indices of the row are its rightmost holes from the owner's side.
+        let row_end = 16 - own_row.leading_zeros();
+        return Ok(((1u16 << holes) - 1) << (row_end - holes as u32));
+    }
+    if chosen.count_ones() != holes as u32 {
+        return Err(IllegalMove::new(
+            Reason::InvalidChoice,
+            match player {
+                Player::South => {
+                    "South must choose exactly as many of his holes as he can fill: one for every 4 stones he holds, \
+                     at most five (§3.4); list none of his holes for the default right-to-left fill"
+                }
+                Player::North => {
+                    "North must choose exactly as many of his holes as he can fill: one for every 4 stones he holds, \
+                     at most five (§3.4); list none of his holes for the default right-to-left fill"
+                }
+            },
+        ));
+    }
+    Ok(chosen)
+}
+
+impl Game for Bosh {
+    const KIND: GameKind = GameKind::Bosh;
+
+    fn new_match(options: &Options) -> Self {
+        Bosh::round_of([FOUR; HOLES], 0, options.first_player)
+    }
+
+    fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
+        let mut check = Checker::default();
+        let pits = check.common::<HOLES>(setup, STONES as u32);
+        let game_over = setup.status == Some(Status::GameOver);
+        check.require(!game_over, "status", || {
+            "Bosh has rounds, not games: a finished round is ROUND_OVER (§3.3)".into()
+        });
+        let VariantSetup::Bosh {
+            closed,
+            round_starter,
+        } = &setup.variant
+        else {
+            check.fail(
+                "bosh",
+                "a Bosh state carries the bosh fields (closed, round_starter)",
+            );
+            return Err(check.into_error());
+        };
+        let closed_known = closed.len() == HOLES;
+        let mut closed_mask = 0u16;
+        if !closed_known {
+            check.fail(
+                "bosh.closed",
+                format!("one flag per hole: 10, not {}", closed.len()),
+            );
+        } else {
+            for (hole, _) in closed.iter().enumerate().filter(|(_, &c)| c) {
+                closed_mask |= 1 << hole;
+                let stones = setup.pits.get(hole).copied().unwrap_or(0);
+                check.require(stones == 0, &format!("pits[{hole}]"), || {
+                    format!(
+                        "hole {} is closed (filled with sand) and cannot hold {stones} stones (§3.1)",
+                        LABELS[hole]
+                    )
+                });
+            }
+            for player in Player::BOTH {
+                let open = (row(player) & !closed_mask).count_ones();
+                check.require(open > 0, "bosh.closed", || {
+                    format!(
+                        "{player} has no open hole: with fewer than 4 stones he has lost the match \
+                         (§3.4 step 5)"
+                    )
+                });
+                let i = player.index();
+                if let Some(&reserve) = setup.reserves.get(i) {
+                    check.require(
+                        open == ROW_HOLES as u32 || reserve < FOUR as u32,
+                        &format!("reserves[{i}]"),
+                        || {
+                            format!(
+                                "{player} has only {open} open holes, so his reserve is below 4: a hole is \
+                                 opened for every 4 stones (§3.4 steps 2-3)"
+                            )
+                        },
+                    );
+                }
+            }
+            let open = Player::BOTH.map(|p| (row(p) & !closed_mask).count_ones());
+            check.require(setup.match_score == open, "match_score", || {
+                format!(
+                    "Bosh's match score is each player's open holes this round: [{}, {}]",
+                    open[0], open[1]
+                )
+            });
+        }
+        check.require(round_starter.is_some(), "bosh.round_starter", || {
+            "the player who started the round must be set".into()
+        });
+        // The rules below need a usable board, status, closed set and starter, and at most 40 stones in all (so
+        // that every count fits in a u8); without them, report what was found so far.
+        let stones: u64 = (setup.pits.iter())
+            .chain(&setup.stores)
+            .chain(&setup.reserves)
+            .map(|&s| s as u64)
+            .sum();
+        let (Some(pits), Some(status), Some(round_starter), true, true) = (
+            pits,
+            setup.status,
+            *round_starter,
+            closed_known,
+            stones <= STONES as u64,
+        ) else {
+            return Err(check.into_error());
+        };
+        let game = Bosh {
+            pits,
+            closed: closed_mask,
+            ring: ring_skipping(closed_mask),
+            stores: pair_u8(&setup.stores),
+            reserves: pair_u8(&setup.reserves),
+            to_move: setup.to_move,
+            status,
+            winner: setup.winner,
+            round_starter,
+            ply: setup.ply,
+            round: setup.game_number,
+        };
+        match (status, game.to_move) {
+            (Status::InProgress, None) => {} // reported by the common checks
+            (Status::InProgress, Some(mover)) => {
+                // Every move passes the turn (Bosh has no passes), so the ply's parity says whose turn it is.
+                let due = if game.ply % 2 == 0 {
+                    round_starter
+                } else {
+                    round_starter.opponent()
+                };
+                check.require(mover == due, "to_move", || {
+                    format!(
+                        "{round_starter} started the round and {} moves were made, so {due} is to move",
+                        game.ply
+                    )
+                });
+                if game.open_holes(mover) == 0 {
+                    // Reported above as a closed set without an open hole.
+                } else if !game.has_stones(mover) {
+                    check.fail(
+                        "to_move",
+                        format!(
+                            "{mover} has no stone in his open holes, so the round ended at the start of \
+                             his turn (§3.3)"
+                        ),
+                    );
+                } else if !game.can_move(mover) {
+                    check.fail(
+                        "to_move",
+                        format!(
+                            "every move of {mover} would never end, so he cannot move and the round ended \
+                             (§1, §3.3)"
+                        ),
+                    );
+                }
+            }
+            _ => {
+                check.require(game.stones_on_board() == 0, "pits", || {
+                    "at the end of a round the stones left on the board have gone to the opponent of the \
+                     player who could not move (§3.3)"
+                        .into()
+                });
+                let (status, winner) = outcome_of_round(game.stores, game.reserves);
+                check.require(game_over || status == game.status, "status", || {
+                    format!("with these stores and reserves the status is {status:?} (§3.4 step 5)")
+                });
+                check.require(winner == game.winner, "winner", || match winner {
+                    Some(p) => format!("with these stores and reserves the winner is {p}"),
+                    None => "with these stores and reserves there is no winner".into(),
+                });
+            }
+        }
+        check.finish(|| game)
+    }
+
+    fn to_setup(&self) -> Setup {
+        Setup {
+            kind: GameKind::Bosh,
+            rules_version: super::RULES_VERSION,
+            pits: self.pits.iter().map(|&s| s as u32).collect(),
+            stores: self.stores.iter().map(|&s| s as u32).collect(),
+            reserves: self.reserves.iter().map(|&s| s as u32).collect(),
+            to_move: self.to_move,
+            status: Some(self.status),
+            winner: self.winner,
+            ply: self.ply,
+            game_number: self.round,
+            match_score: self.match_score().iter().map(|&s| s as u32).collect(),
+            variant: VariantSetup::Bosh {
+                closed: (0..HOLES).map(|hole| self.is_closed(hole)).collect(),
+                round_starter: Some(self.round_starter),
+            },
+        }
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn to_move(&self) -> Option<Player> {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        match (self.status, self.to_move) {
+            (Status::InProgress, Some(mover)) => {
+                for hole in 0..HOLES as u8 {
+                    if self.move_ends(hole, mover) {
+                        out.push(Move::Sow(Sow::from(hole)));
+                    }
+                }
+            }
+            (Status::RoundOver, _) => out.push(Move::NextGame(PitSet::EMPTY)),
+            _ => {}
+        }
+    }
+
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+        match *mv {
+            Move::Sow(sow) => self.play_sow(sow, trace),
+            Move::NextGame(choice) => self.refill_between_rounds(choice, trace),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
