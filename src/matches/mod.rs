@@ -14,7 +14,8 @@
 //!   publish the event. Readers (`GetMatch`, a new watcher) never wait for a commit.
 //!
 //! The store also checks `seq` on append (see [`MatchStore::append`]), so even two servers sharing a
-//! store could not both accept a move at the same version.
+//! store could not both accept a move at the same version; the one that loses answers ABORTED,
+//! catches up from the store's log and publishes the events its own watchers missed.
 //!
 //! A slow watcher never stalls a match: publishing is a non-blocking `broadcast` send, and a watcher
 //! that falls more than `watcher_buffer` events behind is resynchronised with a snapshot (see
@@ -197,15 +198,15 @@ struct Slot {
     watchers: AtomicUsize,
 }
 
-impl Slot {
-    /// Builds the match from its stored log by replaying it.
-    fn replayed(stored: StoredMatch, buffer: usize) -> Result<Slot, String> {
+impl Live {
+    /// The state at the end of a stored log, replayed through the engine.
+    fn replayed(stored: &StoredMatch) -> Result<Live, String> {
         let StoredMatch { record, events } = stored;
         let mut game =
             AnyGame::new_match(record.kind, &record.options).map_err(|e| e.to_string())?;
         let mut requests = HashMap::new();
         let mut trace = Vec::new();
-        for event in &events {
+        for event in events {
             trace.clear();
             notation::play_event(&mut game, event.player, &event.action, &mut trace)
                 .map_err(|e| format!("event {} does not replay: {e}", event.seq))?;
@@ -216,6 +217,21 @@ impl Slot {
                 );
             }
         }
+        Ok(Live {
+            game,
+            version: record.version,
+            finished: record.finished,
+            requests,
+            presence: [0, 0],
+        })
+    }
+}
+
+impl Slot {
+    /// Builds the match from its stored log by replaying it.
+    fn replayed(stored: StoredMatch, buffer: usize) -> Result<Slot, String> {
+        let live = Live::replayed(&stored)?;
+        let record = stored.record;
         Ok(Slot {
             id: record.id,
             kind: record.kind,
@@ -223,13 +239,7 @@ impl Slot {
             created_ms: record.created_ms,
             token_hashes: record.token_hashes,
             write: Mutex::new(()),
-            live: Mutex::new(Live {
-                game,
-                version: record.version,
-                finished: record.finished,
-                requests,
-                presence: [0, 0],
-            }),
+            live: Mutex::new(live),
             events: broadcast::channel(buffer).0,
             watchers: AtomicUsize::new(0),
         })
@@ -713,6 +723,40 @@ impl Inner {
             .ok_or_else(|| MatchError::Internal(format!("event {seq} is missing from the log")))
     }
 
+    /// After a conflict on append (another server sharing the store moved the match on), brings
+    /// `slot` up to the stored log and publishes the events its watchers have not seen. Called
+    /// under the writer lock; on failure the slot stays as it was and the next conflict retries.
+    fn catch_up(&self, slot: &Slot) {
+        let caught_up = self.history(slot).and_then(|stored| {
+            let events = history_pb(&stored).map_err(MatchError::Internal)?;
+            let live = Live::replayed(&stored).map_err(MatchError::Internal)?;
+            Ok((events, live))
+        });
+        let (events, mut fresh) = match caught_up {
+            Ok(caught_up) => caught_up,
+            Err(error) => {
+                tracing::warn!(match_id = %slot.id, error = %error, "cannot catch up with the store");
+                return;
+            }
+        };
+        let mut live = lock(&slot.live);
+        for event in events.into_iter().skip(live.version as usize) {
+            let seq = event.seq;
+            let message = pb::WatchMatchResponse {
+                kind: Some(pb::watch_match_response::Kind::Event(event)),
+            };
+            let _ = slot
+                .events
+                .send(Arc::new(Published::Event { seq, message }));
+        }
+        if let (None, Some(finished)) = (live.finished, fresh.finished) {
+            let notice = Published::Notice(finished_pb(fresh.version, &finished));
+            let _ = slot.events.send(Arc::new(notice));
+        }
+        fresh.presence = live.presence;
+        *live = fresh;
+    }
+
     /// The blocking body of `submit`, under the match's writer lock.
     fn submit(
         &self,
@@ -781,10 +825,11 @@ impl Inner {
             Ok(()) => {}
             // Another server sharing the store got there first.
             Err(StoreError::Conflict { current }) => {
+                self.catch_up(slot);
                 return Err(MatchError::VersionMismatch {
                     expected: expected_version.unwrap_or(version),
                     current,
-                })
+                });
             }
             Err(StoreError::NotFound) => return Err(MatchError::NotFound(slot.id.to_string())),
             Err(e) => return Err(store_failed("appending a move", Some(slot.id), e)),

@@ -108,6 +108,7 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
     let id = created.state.match_id.clone();
     // b loads the match at version 0, then a moves it on.
     assert_eq!(b.get(&id).await.unwrap().version, 0);
+    let mut b_watcher = b.watch(&id, None, Some(0)).await.unwrap();
     play_first(&a, &id, &created.tokens).await.unwrap();
     // b still believes version 0: the store's check-and-append refuses its move.
     let refused = play_first(&b, &id, &created.tokens).await.unwrap_err();
@@ -115,6 +116,16 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
         matches!(refused, MatchError::VersionMismatch { current: 1, .. }),
         "{refused:?}"
     );
+    // ... and brings b up to the store, so that its next move is accepted.
+    assert_eq!(b.get(&id).await.unwrap().version, 1);
+    assert_eq!(play_first(&b, &id, &created.tokens).await.unwrap().seq, 2);
+    // b's watcher saw a's move (published by the catch-up) and b's, in order.
+    for expected in 1..=2 {
+        match within(b_watcher.next()).await.unwrap().unwrap().kind {
+            Some(Kind::Event(e)) => assert_eq!(e.seq, expected),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 #[tokio::test]
