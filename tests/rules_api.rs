@@ -12,7 +12,7 @@ use tonic_types::StatusExt;
 const SOUTH: i32 = pb::Player::South as i32;
 const NORTH: i32 = pb::Player::North as i32;
 
-/// A Ba-awa game in progress, South owning pits 0–5 plus `south_extra` (pits of North's row).
+/// A Ba-awa position in the middle of game 2, South owning pits 0–5 plus `south_extra` (pits of North's row).
 fn ba_awa(
     pits: [u32; 12],
     stores: [u32; 2],
@@ -39,8 +39,9 @@ fn ba_awa(
         to_move,
         status: pb::Status::InProgress as i32,
         winner: 0,
-        ply: 0,
-        game_number: 1,
+        // A position from the middle of a later game: any player may be to move and pits may have changed hands.
+        ply: 10,
+        game_number: 2,
         match_score: vec![south, 12 - south],
         variant: Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
             owners,
@@ -476,7 +477,7 @@ async fn ba_5_end_of_game_and_next_game_through_the_api() {
     );
     assert_eq!(game2.to_move, NORTH, "North starts the next game");
     assert_eq!(game2.pits, vec![4; 12]);
-    assert_eq!(game2.game_number, 2);
+    assert_eq!(game2.game_number, 3);
     assert_eq!(game2.match_score, vec![7, 5]);
 
     // The surplus player may choose which of North's pits he takes instead.
