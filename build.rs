@@ -13,6 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let files = [
         "proto/mancala/v1/game.proto",
         "proto/mancala/v1/rules.proto",
+        "proto/mancala/v1/diagnostics.proto",
         "proto/mancala/v1/matches.proto",
     ];
     let descriptors = protox::compile(files, ["proto"])?;

@@ -25,6 +25,7 @@ use tonic::transport::{server::TcpIncoming, Server};
 use tonic_health::ServingStatus;
 
 use crate::matches::Matches;
+use crate::service::diagnostics::DiagnosticsService;
 use crate::service::matches::MatchesService;
 use crate::store::StoreError;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
@@ -36,6 +37,7 @@ pub const FILE_DESCRIPTOR_SET: &[u8] =
 /// The services whose health is reported, besides the whole server (`""`).
 pub const SERVICE_NAMES: &[&str] = &[
     pb::rules_server::SERVICE_NAME,
+    pb::diagnostics_server::SERVICE_NAME,
     pb::matches_server::SERVICE_NAME,
 ];
 
@@ -91,6 +93,9 @@ pub async fn run(
     // `default()` rather than the unit literal: the service will gain state (engine caches).
     #[allow(clippy::default_constructed_unit_structs)]
     let rules = RulesService::default()
+        .into_server()
+        .max_decoding_message_size(limit);
+    let diagnostics = DiagnosticsService
         .into_server()
         .max_decoding_message_size(limit);
     // Opening may recover a crashed database file: blocking work, off the runtime threads.
@@ -153,6 +158,7 @@ pub async fn run(
             draining: draining.clone(),
         })
         .add_service(rules)
+        .add_service(diagnostics)
         .add_service(matches)
         .add_service(health_service)
         .add_service(reflection_v1)
