@@ -7,8 +7,8 @@
 //! numbered from its owner's own left (§2.2). South's f_i faces North's f_(9−i), so front hole `p` faces
 //! `23 − p`. Each player's circuit (§2.2) runs `f1 → … → f8 → b8 → … → b1 → f1` clockwise.
 //!
-//! The module is split by the rulebook: [`moves`] decides which moves are legal (§2.5, §2.6 and the layered
-//! obligation of §1), [`execute`] plays one (§2.7), [`hizi_zetu`] sets the mark (§2.8), and this file holds
+//! The module is split by the rulebook: `moves` decides which moves are legal (§2.5, §2.6 and the layered
+//! obligation of §1), `execute` plays one (§2.7), `hizi_zetu` sets the mark (§2.8), and this file holds
 //! the state, the end of a game and of the match (§2.9) and the wire shape.
 
 mod execute;

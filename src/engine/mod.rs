@@ -61,7 +61,7 @@ impl GameKind {
 
     /// Whether this engine plays the game yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, GameKind::BaAwa | GameKind::Bosh)
+        matches!(self, GameKind::BaAwa | GameKind::Bosh | GameKind::BaoLaKete)
     }
 }
 

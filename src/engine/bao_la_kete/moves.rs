@@ -78,7 +78,7 @@ const LAYERS: [Layer; 3] = [Layer::MarkedCaptures, Layer::Captures, Layer::Takat
 const DIRECTIONS: [Direction; 2] = [Direction::Clockwise, Direction::Anticlockwise];
 
 /// Starts of one layer: at most 16 holes × 2 directions.
-type Starts = ArrayVec<Start, 32>;
+pub(crate) type Starts = ArrayVec<Start, 32>;
 
 // ---- Refusal texts (static, so refusing a move never allocates) ----
 
@@ -292,7 +292,7 @@ impl BaoLaKete {
     }
 
     /// The starts of `layer` for `mover`, in hole order, clockwise first.
-    fn starts(&self, mover: Player, layer: Layer, out: &mut Starts) {
+    pub(crate) fn starts(&self, mover: Player, layer: Layer, out: &mut Starts) {
         let nemo = self.is_nemo(mover);
         let marked = self.own_mark(mover);
         if layer == Layer::MarkedCaptures && marked.is_none() {
@@ -407,7 +407,7 @@ impl BaoLaKete {
     }
 
     /// Whether some complete move of `start` ends.
-    fn has_ending_variant(&self, mover: Player, start: Start) -> bool {
+    pub(crate) fn has_ending_variant(&self, mover: Player, start: Start) -> bool {
         BaoLaKete::kichwa_options(start).iter().any(|&kichwa| {
             // A decision reached can always be answered with "stop", which ends the move.
             matches!(
