@@ -316,7 +316,7 @@ impl BaoLaKete {
         end: MoveEnd,
         trace: &mut T,
     ) {
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         match end {
             MoveEnd::BaoHamna => self.end_game(mover, EndReason::BaoHamna, trace),
             MoveEnd::OwnFrontRowEmptied => {
@@ -764,5 +764,13 @@ impl BaoLaKete {
                 )
             },
         );
+        if self.to_move == Some(mark.blockee) {
+            check.require(self.threatened_holes(mark.blockee).is_empty(), "bao_la_kete.mark", || {
+                format!(
+                    "a mark is set only when its blockee threatens nothing, so {} has no capture (§2.8)",
+                    mark.blockee
+                )
+            });
+        }
     }
 }

@@ -1567,3 +1567,92 @@ fn reduced_positions_are_accepted() {
         assert!(BaoLaKete::from_setup(&game.to_setup()).is_ok());
     }
 }
+
+/// Untrusted states never make the engine panic: random wire states are validated, and every accepted one is
+/// played with random move shapes (legal or not), checking that the move list and `play` agree.
+#[test]
+fn random_untrusted_states_never_panic() {
+    let mut state = 0xC0FF_EE12_3456_789Bu64;
+    let mut rand = move |n: u32| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as u32
+    };
+    let mut accepted = 0;
+    for _ in 0..20_000 {
+        let mut pits: Vec<u32> = (0..PITS)
+            .map(|_| if rand(3) == 0 { 0 } else { rand(4) })
+            .collect();
+        let kuu_alive = vec![rand(2) == 0, rand(2) == 0];
+        for (i, &alive) in kuu_alive.iter().enumerate() {
+            if alive {
+                pits[i * 16 + 4] = 6 + rand(8);
+            }
+        }
+        let reserve = if rand(2) == 0 { 0 } else { rand(4) };
+        let to_move = if rand(2) == 0 { S } else { N };
+        let reserves = match to_move {
+            Player::South => vec![reserve, reserve],
+            Player::North => vec![reserve.saturating_sub(1), reserve],
+        };
+        let mark = (rand(4) == 0).then(|| {
+            let blockee = if rand(2) == 0 { S } else { N };
+            (
+                Some(blockee),
+                base(blockee) as u32 + rand(8),
+                Some(blockee.opponent()),
+            )
+        });
+        let setup = Setup {
+            kind: GameKind::BaoLaKete,
+            rules_version: crate::engine::RULES_VERSION,
+            pits,
+            stores: vec![0, 0],
+            reserves: reserves.clone(),
+            to_move: Some(to_move),
+            status: Some(Status::InProgress),
+            winner: None,
+            ply: if rand(2) == 0 { u32::MAX } else { 0 },
+            game_number: 1,
+            match_score: vec![0, 0],
+            variant: VariantSetup::BaoLaKete {
+                mtaji: Some(reserves[to_move.index()] == 0),
+                kuu_alive,
+                mark,
+                game_starter: Some(S),
+            },
+        };
+        let Ok(game) = BaoLaKete::from_setup(&setup) else {
+            continue;
+        };
+        accepted += 1;
+        let moves = legal(&game);
+        assert!(!moves.is_empty());
+        for _ in 0..8 {
+            let direction = [None, Some(CW), Some(ACW)][rand(3) as usize];
+            let kichwa = [None, Some(Kichwa::Left), Some(Kichwa::Right)][rand(3) as usize];
+            let kuu_decision =
+                [None, Some(KuuDecision::Stop), Some(KuuDecision::Safari)][rand(3) as usize];
+            let mv = Move::Sow(Sow {
+                pit: rand(33) as u8,
+                direction,
+                kichwa,
+                kuu_decision,
+            });
+            assert_eq!(
+                moves.contains(&mv),
+                game.is_legal(&mv),
+                "{mv:?} in {game:?}"
+            );
+        }
+        let mut next = game.clone();
+        play(&mut next, moves[rand(moves.len() as u32) as usize]);
+        assert_eq!(
+            BaoLaKete::from_setup(&next.to_setup()),
+            Ok(next.clone()),
+            "from {game:?}"
+        );
+    }
+    assert!(accepted > 1000, "{accepted}");
+}
