@@ -10,6 +10,7 @@ mod cycle;
 mod describe;
 mod event;
 mod illegal;
+mod playout;
 mod setup;
 mod sow;
 
@@ -19,6 +20,7 @@ pub use bosh::Bosh;
 pub use describe::{Description, PitInfo};
 pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
+pub use playout::{random_playout, Rng, Until};
 pub use setup::{InvalidState, Setup, VariantSetup, Violation};
 
 use arrayvec::ArrayVec;
@@ -343,6 +345,11 @@ impl AnyGame {
     /// Why `mv` is illegal, or `Ok` when it is legal.
     pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
         self.clone().play(mv, &mut NoTrace)
+    }
+
+    /// Plays random legal moves (see [`random_playout`]), dispatching once for the whole playout.
+    pub fn random_playout(&mut self, rng: &mut Rng, until: Until, max_plies: u32) -> u32 {
+        dispatch!(self, g => random_playout(g, rng, until, max_plies))
     }
 
     /// The state and events after `mv`, leaving `self` as it is.

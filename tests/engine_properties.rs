@@ -1,0 +1,134 @@
+//! Properties every game must have, checked over random whole matches of every implemented game (GUIDE §6):
+//! seeds are conserved, `is_legal(m) == legal_moves().contains(m)`, a match in play always has a move and a
+//! finished match has none, an illegal move leaves the state untouched, the wire shape round-trips, and every
+//! random match ends.
+
+use mancala::engine::{
+    AnyGame, Direction, Event, GameKind, Kichwa, KuuDecision, Move, NoTrace, Options, PitSet,
+    Player, Sow, Status,
+};
+use proptest::prelude::*;
+
+/// Every move a client could send for `kind` with no `NextGame` choice: each pit with every combination of
+/// choices, so the legality check is exercised on moves that are not in the list too.
+fn candidates(kind: GameKind) -> Vec<Move> {
+    let directions = [
+        None,
+        Some(Direction::Clockwise),
+        Some(Direction::Anticlockwise),
+    ];
+    let kichwas = [None, Some(Kichwa::Left), Some(Kichwa::Right)];
+    let decisions = [None, Some(KuuDecision::Stop), Some(KuuDecision::Safari)];
+    let mut moves = vec![Move::NextGame(PitSet::EMPTY)];
+    for pit in 0..kind.pit_count() as u8 {
+        for direction in directions {
+            for kichwa in kichwas {
+                for kuu_decision in decisions {
+                    moves.push(Move::Sow(Sow {
+                        pit,
+                        direction,
+                        kichwa,
+                        kuu_decision,
+                    }));
+                }
+            }
+        }
+    }
+    moves
+}
+
+fn seeds(game: &AnyGame) -> u32 {
+    let setup = game.to_setup();
+    setup
+        .pits
+        .iter()
+        .chain(&setup.stores)
+        .chain(&setup.reserves)
+        .sum()
+}
+
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// Plays one whole random match of `kind`, checking every property after every move.
+fn check_random_match(
+    kind: GameKind,
+    seed: u64,
+    first_player: Player,
+) -> Result<(), TestCaseError> {
+    let options = Options {
+        first_player,
+        ..Options::default()
+    };
+    let mut game = AnyGame::new_match(kind, &options).expect("implemented");
+    let total = seeds(&game);
+    let candidates = candidates(kind);
+    let mut rng = seed | 1;
+    let mut plies = 0u32;
+    loop {
+        let legal = game.legal_moves();
+        // Terminal ⇔ no legal move.
+        prop_assert_eq!(legal.is_empty(), game.status() == Status::MatchOver);
+        prop_assert_eq!(
+            game.to_move().is_some(),
+            game.status() == Status::InProgress
+        );
+        // The wire shape round-trips.
+        prop_assert_eq!(
+            &AnyGame::from_setup(&game.to_setup()).expect("own states are valid"),
+            &game
+        );
+        // is_legal == legal_moves().contains, and illegal moves change nothing.
+        for mv in &candidates {
+            let mut tried = game.clone();
+            let outcome = tried.play(mv, &mut NoTrace);
+            prop_assert_eq!(
+                outcome.is_ok(),
+                legal.contains(mv),
+                "{:?} in {:?}",
+                mv,
+                game
+            );
+            if outcome.is_err() {
+                prop_assert_eq!(&tried, &game);
+            }
+        }
+        if legal.is_empty() {
+            return Ok(());
+        }
+        let mv = legal[(xorshift(&mut rng) % legal.len() as u64) as usize];
+        let mut events: Vec<Event> = Vec::new();
+        game.play(&mv, &mut events).expect("listed moves are legal");
+        prop_assert_eq!(seeds(&game), total, "seeds conserved after {:?}", mv);
+        plies += 1;
+        prop_assert!(
+            plies < 50_000,
+            "the match of {:?} did not end (seed {})",
+            kind,
+            seed
+        );
+    }
+}
+
+fn implemented() -> Vec<GameKind> {
+    GameKind::ALL
+        .into_iter()
+        .filter(|k| k.is_implemented())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+
+    #[test]
+    fn every_random_match_keeps_every_property(seed in any::<u64>(), north_starts in any::<bool>()) {
+        let first = if north_starts { Player::North } else { Player::South };
+        for kind in implemented() {
+            check_random_match(kind, seed, first)?;
+        }
+    }
+}
