@@ -6,8 +6,8 @@
 //! the spec text alone is played against the engine over random matches and random sparse positions.
 
 use mancala::engine::{
-    AnyGame, EndReason, Event, GameKind, Move, NoTrace, Options, PitSet, Player, Reason, Setup, Sow,
-    Status, VariantSetup,
+    AnyGame, EndReason, Event, GameKind, Move, NoTrace, Options, PitSet, Player, Reason, Setup,
+    Sow, Status, VariantSetup,
 };
 use std::collections::HashSet;
 
@@ -282,7 +282,10 @@ fn twenty_four_seed_lap_ends_in_its_origin_and_relays_from_it() {
         1,
     ));
     let events = sow(&mut game, 0);
-    assert_eq!(laps(&events), vec![(0, 24), (0, 2), (2, 3), (5, 3), (8, 3), (11, 3)]);
+    assert_eq!(
+        laps(&events),
+        vec![(0, 24), (0, 2), (2, 3), (5, 3), (8, 3), (11, 3)]
+    );
     assert_eq!(captures(&events), vec![(1, S)]);
     assert_eq!(pits(&game), vec![1, 0, 1, 3, 3, 0, 3, 3, 0, 3, 3, 0]);
     assert_eq!(stores(&game), vec![16, 12]);
@@ -304,7 +307,8 @@ fn forty_eight_seed_lap_makes_four_in_its_origin_with_the_last_seed() {
         1,
     ));
     let events = sow(&mut game, 0);
-    let mut expected: Vec<(u8, Player)> = (1..=11).map(|p| (p, if p < 6 { S } else { N })).collect();
+    let mut expected: Vec<(u8, Player)> =
+        (1..=11).map(|p| (p, if p < 6 { S } else { N })).collect();
     expected.push((0, S));
     assert_eq!(captures(&events), expected);
     assert_eq!(stores(&game), vec![24, 24]);
@@ -370,9 +374,13 @@ fn the_starter_reaches_the_target_with_the_last_seeds_after_the_opponents_move()
     assert_eq!(game.status(), Status::MatchOver);
     assert_eq!(game.to_setup().winner, Some(S));
     assert_eq!(game.to_setup().match_score, vec![10, 2]);
-    assert!(events
-        .iter()
-        .any(|e| matches!(e, Event::MatchEnd { winner: Some(S), .. })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::MatchEnd {
+            winner: Some(S),
+            ..
+        }
+    )));
     assert!(game.legal_moves().is_empty());
 }
 
@@ -512,7 +520,9 @@ fn match_end_at_eleven_and_twelve() {
     for target in [10, 11] {
         let game = load(&finished([44, 4], Status::MatchOver, Some(S), S, target));
         assert!(game.legal_moves().is_empty());
-        assert!(AnyGame::from_setup(&finished([44, 4], Status::GameOver, Some(S), S, target)).is_err());
+        assert!(
+            AnyGame::from_setup(&finished([44, 4], Status::GameOver, Some(S), S, target)).is_err()
+        );
     }
     for target in [10, 11, 12] {
         let mut game = load(&finished([0, 48], Status::MatchOver, Some(N), S, target));
@@ -538,7 +548,10 @@ fn allocation_by_choice() {
         PitSet::EMPTY.with(0).with(11),          // one of his own pits
     ] {
         let game = load(&finished([32, 16], Status::GameOver, Some(S), S, 10));
-        assert_eq!(game.check(&Move::NextGame(bad)).unwrap_err().reason, Reason::InvalidChoice);
+        assert_eq!(
+            game.check(&Move::NextGame(bad)).unwrap_err().reason,
+            Reason::InvalidChoice
+        );
     }
 }
 
@@ -574,14 +587,31 @@ fn validation_rejects_what_it_should() {
     let mut s = base();
     s.stores = vec![2, 2];
     s.pits[0] = 0;
-    assert!(AnyGame::from_setup(&s).is_err(), "stores not multiples of 4");
+    assert!(
+        AnyGame::from_setup(&s).is_err(),
+        "stores not multiples of 4"
+    );
     let mut s = base();
     s.stores = vec![4, 0];
     assert!(AnyGame::from_setup(&s).is_err(), "52 seeds");
-    let s = in_progress([0, 0, 0, 0, 0, 4, 0, 4, 0, 0, 0, 0], [20, 20], S, S, &NORTH_ROW, 10, 2);
-    assert!(AnyGame::from_setup(&s).is_err(), "8 on the board in progress");
+    let s = in_progress(
+        [0, 0, 0, 0, 0, 4, 0, 4, 0, 0, 0, 0],
+        [20, 20],
+        S,
+        S,
+        &NORTH_ROW,
+        10,
+        2,
+    );
+    assert!(
+        AnyGame::from_setup(&s).is_err(),
+        "8 on the board in progress"
+    );
     let s = in_progress([4; 12], [0, 0], S, S, &[0, 7, 8, 9, 10, 11], 10, 2);
-    assert!(AnyGame::from_setup(&s).is_err(), "each owns a pit of the other's row");
+    assert!(
+        AnyGame::from_setup(&s).is_err(),
+        "each owns a pit of the other's row"
+    );
     let mut s = base();
     s.variant = VariantSetup::BaAwa {
         owners: owners(&NORTH_ROW),
@@ -595,7 +625,10 @@ fn validation_rejects_what_it_should() {
     let mut s = finished([28, 20], Status::GameOver, Some(S), S, 10);
     s.pits[0] = 4;
     s.stores = vec![24, 20];
-    assert!(AnyGame::from_setup(&s).is_err(), "seeds left after the game");
+    assert!(
+        AnyGame::from_setup(&s).is_err(),
+        "seeds left after the game"
+    );
 }
 
 /// §4.4 step 2: "A player who gets 0 pits has lost" — the match is over, so a game in progress in which
@@ -624,16 +657,30 @@ fn validation_rejects_a_game_in_progress_where_a_player_owns_the_target() {
 #[test]
 fn validation_rejects_game_one_with_pits_changed_hands() {
     let s = in_progress([4; 12], [0, 0], S, S, &[7, 8, 9, 10, 11], 10, 1);
-    assert!(AnyGame::from_setup(&s).is_err(), "game 1 with South owning N1");
+    assert!(
+        AnyGame::from_setup(&s).is_err(),
+        "game 1 with South owning N1"
+    );
 }
 
 /// Outside input must not panic (engine module contract): a store of 252 passes the "multiple of 4" check,
 /// and the legality probe then adds a four to it in u8.
 #[test]
 fn validation_does_not_panic_on_a_huge_store() {
-    let s = in_progress([0, 0, 0, 0, 0, 1, 3, 2, 2, 2, 2, 2], [252, 0], S, S, &NORTH_ROW, 10, 1);
+    let s = in_progress(
+        [0, 0, 0, 0, 0, 1, 3, 2, 2, 2, 2, 2],
+        [252, 0],
+        S,
+        S,
+        &NORTH_ROW,
+        10,
+        1,
+    );
     let r = std::panic::catch_unwind(|| AnyGame::from_setup(&s).is_err());
-    assert!(matches!(r, Ok(true)), "expected a plain rejection, got {r:?}");
+    assert!(
+        matches!(r, Ok(true)),
+        "expected a plain rejection, got {r:?}"
+    );
 }
 
 /// Outside input must not panic: 12 pits of 48 each pass the per-pit bound but overflow a u8 sum.
@@ -641,7 +688,10 @@ fn validation_does_not_panic_on_a_huge_store() {
 fn validation_does_not_panic_on_an_overfull_board() {
     let s = in_progress([48; 12], [0, 0], S, S, &NORTH_ROW, 10, 1);
     let r = std::panic::catch_unwind(|| AnyGame::from_setup(&s).is_err());
-    assert!(matches!(r, Ok(true)), "expected a plain rejection, got {r:?}");
+    assert!(
+        matches!(r, Ok(true)),
+        "expected a plain rejection, got {r:?}"
+    );
 }
 
 /// the target is 10, 11 or 12. A match created with another target produces states the engine
@@ -746,7 +796,12 @@ impl Model {
         };
         Model {
             pits: s.pits.clone().try_into().unwrap(),
-            owner: owners.iter().map(|o| o.unwrap()).collect::<Vec<_>>().try_into().unwrap(),
+            owner: owners
+                .iter()
+                .map(|o| o.unwrap())
+                .collect::<Vec<_>>()
+                .try_into()
+                .unwrap(),
             stores: [s.stores[0], s.stores[1]],
             to_move: s.to_move,
             status: s.status.unwrap(),
@@ -758,7 +813,9 @@ impl Model {
     fn legal(&self, p: Player) -> Vec<u8> {
         (0..12)
             .filter(|&i| {
-                self.owner[i] == p && self.pits[i] > 0 && model_sow(&self.pits, &self.owner, p, i).is_some()
+                self.owner[i] == p
+                    && self.pits[i] > 0
+                    && model_sow(&self.pits, &self.owner, p, i).is_some()
             })
             .map(|i| i as u8)
             .collect()
@@ -860,13 +917,21 @@ fn differential(game: &mut AnyGame, rng: &mut Rng, max_plies: usize, whole_match
         let before = model.clone();
         let events = sow(game, pit);
         let (caps, passed) = model.play(pit as usize);
-        assert_eq!(captures(&events), caps, "captures differ: {before:?} pit {pit}");
+        assert_eq!(
+            captures(&events),
+            caps,
+            "captures differ: {before:?} pit {pit}"
+        );
         let engine_pass = events.iter().find_map(|e| match e {
             Event::Pass { player } => Some(*player),
             _ => None,
         });
         assert_eq!(engine_pass, passed, "pass differs: {before:?} pit {pit}");
-        assert_eq!(Model::from_game(game), model, "state differs: {before:?} pit {pit}");
+        assert_eq!(
+            Model::from_game(game),
+            model,
+            "state differs: {before:?} pit {pit}"
+        );
         plies += 1;
     }
     plies
@@ -909,7 +974,11 @@ fn differential_random_sparse_positions_against_a_reference_model() {
         // Ownership: a surplus of 0–5 pits on either side, a random subset of the other row (target 12).
         let extra = rng.below(6);
         let mut north: Vec<usize> = NORTH_ROW.to_vec();
-        let mut pool: Vec<usize> = if rng.below(2) == 0 { NORTH_ROW.to_vec() } else { SOUTH_ROW.to_vec() };
+        let mut pool: Vec<usize> = if rng.below(2) == 0 {
+            NORTH_ROW.to_vec()
+        } else {
+            SOUTH_ROW.to_vec()
+        };
         let south_surplus = pool[0] == 6;
         for _ in 0..extra {
             let k = pool.remove(rng.below(pool.len()));
@@ -925,7 +994,12 @@ fn differential_random_sparse_positions_against_a_reference_model() {
         let setup = in_progress(pits, stores, to_move, starter, &north, 12, 2);
         let model = Model {
             pits,
-            owner: owners(&north).iter().map(|o| o.unwrap()).collect::<Vec<_>>().try_into().unwrap(),
+            owner: owners(&north)
+                .iter()
+                .map(|o| o.unwrap())
+                .collect::<Vec<_>>()
+                .try_into()
+                .unwrap(),
             stores,
             to_move: Some(to_move),
             status: Status::InProgress,
@@ -934,11 +1008,17 @@ fn differential_random_sparse_positions_against_a_reference_model() {
         };
         match AnyGame::from_setup(&setup) {
             Ok(mut game) => {
-                assert!(!model.legal(to_move).is_empty(), "engine accepted a stuck mover: {model:?}");
+                assert!(
+                    !model.legal(to_move).is_empty(),
+                    "engine accepted a stuck mover: {model:?}"
+                );
                 played += differential(&mut game, &mut rng, 200, false);
             }
             Err(_) => {
-                assert!(model.legal(to_move).is_empty(), "engine refused a valid state: {model:?}");
+                assert!(
+                    model.legal(to_move).is_empty(),
+                    "engine refused a valid state: {model:?}"
+                );
             }
         }
         assert!(tried < 100_000);

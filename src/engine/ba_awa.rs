@@ -501,12 +501,16 @@ impl Game for BaAwa {
                         )
                     });
                 }
-                check.require(game.game_number > 1 || north_owned == NORTH_ROW, "ba_awa.owners", || {
-                    "in game 1 each player owns his own row (§4.1)".into()
-                });
-                check.require(game.ply > 0 || mover == Some(game.starter), "to_move", || {
-                    "before the first move of a game its starter is to move".into()
-                });
+                check.require(
+                    game.game_number > 1 || north_owned == NORTH_ROW,
+                    "ba_awa.owners",
+                    || "in game 1 each player owns his own row (§4.1)".into(),
+                );
+                check.require(
+                    game.ply > 0 || mover == Some(game.starter),
+                    "to_move",
+                    || "before the first move of a game its starter is to move".into(),
+                );
                 if let Some(mover) = mover {
                     check.require(game.can_move(mover), "to_move", || {
                         format!("{mover} has no legal move, so he would have passed (R-4.6)")
