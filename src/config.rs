@@ -47,6 +47,12 @@ max_watchers_per_match = 64
 max_watchers_total = 10000
 heartbeat_interval_ms = 15000
 watcher_buffer = 64
+redis_url = "redis://127.0.0.1:6379"
+redis_key_prefix = "mancala:"
+redis_request_ttl_ms = 604800000
+
+[metrics]
+listen = ""
 "#;
 
 /// The prefix of the environment variables read as configuration.
@@ -64,6 +70,18 @@ pub struct Settings {
     pub log: LogSettings,
     /// `[matches]`: server-held matches: storage, retention, watcher limits.
     pub matches: MatchSettings,
+    /// `[metrics]`: the Prometheus endpoint.
+    pub metrics: MetricsSettings,
+}
+
+/// `[metrics]`: the Prometheus endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSettings {
+    /// Where `GET /metrics` is served (Prometheus text format); `None` (`""` or `"off"`): nowhere.
+    /// Port 0 picks a free port, logged as `metrics listening addr=…`.
+    #[serde(deserialize_with = "optional_socket_addr")]
+    pub listen: Option<SocketAddr>,
 }
 
 /// `[server]`: the listener, limits and timeouts.
@@ -142,6 +160,19 @@ pub struct MatchSettings {
     pub heartbeat_interval: Option<Duration>,
     /// Events a watcher may fall behind before it is resynchronised with a snapshot.
     pub watcher_buffer: usize,
+    /// The Redis server of the `redis` store, `redis://[:password@]host:port[/db]` (`rediss://`
+    /// for TLS). Never logged whole: it may carry a password.
+    pub redis_url: String,
+    /// Prepended to every key and channel the `redis` store uses, so that several deployments
+    /// (or test runs) can share one Redis.
+    pub redis_key_prefix: String,
+    /// How long the `redis` store keeps a `request_id` as an idempotency key of its own (`0`:
+    /// forever). Retries are answered from the match's log regardless; see `crate::store`.
+    #[serde(
+        rename = "redis_request_ttl_ms",
+        deserialize_with = "millis_zero_is_none"
+    )]
+    pub redis_request_ttl: Option<Duration>,
 }
 
 /// Where matches are kept.
@@ -151,6 +182,8 @@ pub enum StoreKind {
     Embedded,
     /// In memory: lost when the process ends.
     Memory,
+    /// In Redis at `matches.redis_url`: shared by every replica of the server.
+    Redis,
 }
 
 impl std::str::FromStr for StoreKind {
@@ -160,8 +193,9 @@ impl std::str::FromStr for StoreKind {
         match s {
             "embedded" => Ok(StoreKind::Embedded),
             "memory" => Ok(StoreKind::Memory),
+            "redis" => Ok(StoreKind::Redis),
             _ => Err(format!(
-                "{s:?} is not a match store (expected \"embedded\" or \"memory\")"
+                "{s:?} is not a match store (expected \"embedded\", \"memory\" or \"redis\")"
             )),
         }
     }
@@ -331,6 +365,14 @@ impl Settings {
                 "matches.data_dir must be set for the embedded store",
             ));
         }
+        if matches.store == StoreKind::Redis {
+            // The URL may hold a password: the message never repeats it.
+            if redis::Client::open(matches.redis_url.as_str()).is_err() {
+                return Err(ConfigError::new(
+                    "matches.redis_url is not a Redis URL (expected redis://[:password@]host:port[/db] or rediss://…)",
+                ));
+            }
+        }
         if let Err(error) = tracing_subscriber::EnvFilter::builder().parse(&self.log.filter) {
             return Err(ConfigError::new(format_args!(
                 "log.filter {:?} is not a valid filter: {error}",
@@ -379,6 +421,21 @@ fn socket_addr<'de, D: Deserializer<'de>>(deserializer: D) -> Result<SocketAddr,
             "{text:?} is not a socket address (expected IP:PORT, e.g. \"0.0.0.0:50051\")"
         ))
     })
+}
+
+/// An address, or nothing for `""` and `"off"`.
+fn optional_socket_addr<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<SocketAddr>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    match text.trim() {
+        "" | "off" => Ok(None),
+        addr => addr.parse().map(Some).map_err(|_| {
+            serde::de::Error::custom(format_args!(
+                "{text:?} is not a socket address (expected IP:PORT such as \"0.0.0.0:9090\", or \"off\")"
+            ))
+        }),
+    }
 }
 
 fn millis<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {

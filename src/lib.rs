@@ -7,6 +7,8 @@ pub mod engine;
 #[cfg(feature = "server")]
 pub mod matches;
 #[cfg(feature = "server")]
+pub mod metrics;
+#[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "server")]
 pub mod service;

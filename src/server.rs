@@ -25,6 +25,7 @@ use tonic::transport::{server::TcpIncoming, Server};
 use tonic_health::ServingStatus;
 
 use crate::matches::Matches;
+use crate::metrics::Metrics;
 use crate::service::diagnostics::DiagnosticsService;
 use crate::service::matches::MatchesService;
 use crate::store::StoreError;
@@ -50,6 +51,8 @@ pub enum ServeError {
     Transport(tonic::transport::Error),
     /// The match store could not be opened (`[matches]` settings).
     Store(StoreError),
+    /// The metrics endpoint could not listen (`[metrics] listen`).
+    Metrics(std::io::Error),
 }
 
 impl fmt::Display for ServeError {
@@ -58,6 +61,7 @@ impl fmt::Display for ServeError {
             ServeError::Reflection(e) => write!(f, "cannot build the reflection service: {e}"),
             ServeError::Transport(e) => write!(f, "server failed: {e}"),
             ServeError::Store(e) => write!(f, "cannot open the match store: {e}"),
+            ServeError::Metrics(e) => write!(f, "cannot serve metrics: {e}"),
         }
     }
 }
@@ -68,6 +72,7 @@ impl std::error::Error for ServeError {
             ServeError::Reflection(e) => Some(e),
             ServeError::Transport(e) => Some(e),
             ServeError::Store(e) => Some(e),
+            ServeError::Metrics(e) => Some(e),
         }
     }
 }
@@ -98,13 +103,32 @@ pub async fn run(
     let diagnostics = DiagnosticsService
         .into_server()
         .max_decoding_message_size(limit);
-    // Opening may recover a crashed database file: blocking work, off the runtime threads.
+    let metrics = Metrics::new();
+    // Opening may recover a crashed database file or connect to Redis: blocking work, off the
+    // runtime threads.
     let match_settings = settings.matches.clone();
-    let matches = tokio::task::spawn_blocking(move || Matches::open(&match_settings))
-        .await
-        .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
-        .map_err(ServeError::Store)?;
+    let match_metrics = metrics.clone();
+    let matches = tokio::task::spawn_blocking(move || {
+        Matches::open_with_metrics(&match_settings, match_metrics)
+    })
+    .await
+    .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
+    .map_err(ServeError::Store)?;
     let _purger = matches.spawn_purger();
+    // Over a shared store, other replicas' moves reach this one's watchers through its feed.
+    let _following = matches.follow_store();
+    let _metrics_endpoint = match settings.metrics.listen {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr).await.map_err(ServeError::Metrics)?;
+            let addr = listener.local_addr().map_err(ServeError::Metrics)?;
+            tracing::info!(%addr, "metrics listening");
+            Some(AbortOnDrop(tokio::spawn(crate::metrics::serve(
+                listener,
+                metrics.clone(),
+            ))))
+        }
+        None => None,
+    };
     let matches = MatchesService::new(matches)
         .into_server()
         .max_decoding_message_size(limit);
@@ -153,7 +177,7 @@ pub async fn run(
         builder = builder.timeout(timeout);
     }
     let serve = builder
-        .layer(GrpcTraceLayer)
+        .layer(GrpcTraceLayer::new(Some(metrics)))
         .layer(DrainLayer {
             draining: draining.clone(),
         })
@@ -182,6 +206,15 @@ pub async fn run(
     served.map_err(ServeError::Transport)?;
     tracing::info!("stopped: every connection closed");
     Ok(())
+}
+
+/// A background task that ends with the server.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The reflection builder: our protocol, health and both reflection versions, so that a client

@@ -7,6 +7,9 @@
 //! `latency_ms`. The end is the `grpc-status` of the response, which for a stream is in the
 //! trailers after its last message, so a stream is logged when it closes.
 //!
+//! With [`Metrics`] it also counts each call and its latency by method and status code (see
+//! [`crate::metrics`]): the same place, so that the log and the counters never disagree.
+//!
 //! Levels: `OK` is DEBUG (a load test should not drown the log), an error the client caused is
 //! INFO, an error on the server's side is WARN, a call dropped before it ended (client went
 //! away, deadline passed) is INFO. `filter = "info,mancala::request=debug"` logs every call.
@@ -25,6 +28,7 @@ use tracing::{field::Empty, Span};
 use tracing_subscriber::EnvFilter;
 
 use crate::config::{LogFormat, LogSettings};
+use crate::metrics::Metrics;
 
 /// The target of the one event logged per call.
 pub const REQUEST_TARGET: &str = "mancala::request";
@@ -77,15 +81,28 @@ pub fn init(settings: &LogSettings) -> Result<(), TelemetryError> {
     installed.map_err(|e| TelemetryError(format!("cannot install the log subscriber: {e}")))
 }
 
-/// A tower layer giving every gRPC call a span and one log event at its end; see the module doc.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct GrpcTraceLayer;
+/// A tower layer giving every gRPC call a span and one log event at its end, and counting it in
+/// [`Metrics`] when it has them; see the module doc.
+#[derive(Debug, Clone, Default)]
+pub struct GrpcTraceLayer {
+    metrics: Option<Metrics>,
+}
+
+impl GrpcTraceLayer {
+    /// A layer that logs every call, and counts it in `metrics` if given.
+    pub fn new(metrics: Option<Metrics>) -> Self {
+        GrpcTraceLayer { metrics }
+    }
+}
 
 impl<S> tower_layer::Layer<S> for GrpcTraceLayer {
     type Service = GrpcTrace<S>;
 
     fn layer(&self, inner: S) -> GrpcTrace<S> {
-        GrpcTrace { inner }
+        GrpcTrace {
+            inner,
+            metrics: self.metrics.clone(),
+        }
     }
 }
 
@@ -93,6 +110,7 @@ impl<S> tower_layer::Layer<S> for GrpcTraceLayer {
 #[derive(Debug, Clone)]
 pub struct GrpcTrace<S> {
     inner: S,
+    metrics: Option<Metrics>,
 }
 
 impl<S, ReqBody, ResBody> tower_service::Service<http::Request<ReqBody>> for GrpcTrace<S>
@@ -119,10 +137,15 @@ where
             rpc.method = method,
             match_id = Empty,
         );
+        let counted = self.metrics.as_ref().map(|metrics| {
+            let (service, method) = metrics.rpc_labels(service, method);
+            metrics.call_started(&service, &method);
+            (metrics.clone(), service, method)
+        });
         let inner = span.in_scope(|| self.inner.call(request));
         TracedFuture {
             inner,
-            outcome: Some(Outcome::new(span)),
+            outcome: Some(Outcome::new(span, counted)),
         }
     }
 }
@@ -233,21 +256,34 @@ struct Outcome {
     span: Span,
     start: Instant,
     end: Option<End>,
+    /// Where to count the call, with its service and method labels.
+    counted: Option<(Metrics, String, String)>,
 }
 
 impl Outcome {
-    fn new(span: Span) -> Self {
+    fn new(span: Span, counted: Option<(Metrics, String, String)>) -> Self {
         Outcome {
             span,
             start: Instant::now(),
             end: None,
+            counted,
         }
     }
 }
 
 impl Drop for Outcome {
     fn drop(&mut self) {
-        let latency_ms = self.start.elapsed().as_secs_f64() * 1e3;
+        let elapsed = self.start.elapsed();
+        if let Some((metrics, service, method)) = &self.counted {
+            let code = match self.end {
+                Some(End::Status(code)) => code_name(code),
+                Some(End::NoStatus | End::Failed) => code_name(Code::Unknown),
+                // The client went away or its deadline passed before the answer.
+                None => code_name(Code::Cancelled),
+            };
+            metrics.call_handled(service, method, code, elapsed);
+        }
+        let latency_ms = elapsed.as_secs_f64() * 1e3;
         let span = &self.span;
         match self.end {
             Some(End::Status(code)) => {

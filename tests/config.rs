@@ -266,6 +266,30 @@ fn environment_variable_names_are_pinned() {
             "matches",
             "watcher_buffer",
         ),
+        (
+            "MANCALA__MATCHES__REDIS_URL",
+            "redis://10.0.0.7:6380/2",
+            "matches",
+            "redis_url",
+        ),
+        (
+            "MANCALA__MATCHES__REDIS_KEY_PREFIX",
+            "staging:",
+            "matches",
+            "redis_key_prefix",
+        ),
+        (
+            "MANCALA__MATCHES__REDIS_REQUEST_TTL_MS",
+            "37",
+            "matches",
+            "redis_request_ttl_ms",
+        ),
+        (
+            "MANCALA__METRICS__LISTEN",
+            "127.0.0.1:9091",
+            "metrics",
+            "listen",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()
@@ -432,4 +456,47 @@ fn binary_refuses_a_bad_environment_value_with_one_line() {
         &[("MANCALA__SERVER__SHUTDOWN_GRACE_MS", "-5")],
         "shutdown_grace_ms",
     );
+}
+
+#[test]
+fn redis_store_and_metrics_settings_load_and_bad_ones_are_refused() {
+    let s = load(
+        None,
+        &[
+            ("MANCALA__MATCHES__STORE", "redis"),
+            (
+                "MANCALA__MATCHES__REDIS_URL",
+                "redis://:secret@10.0.0.7:6380",
+            ),
+            ("MANCALA__METRICS__LISTEN", "0.0.0.0:9090"),
+        ],
+    )
+    .expect("a redis store and a metrics address");
+    assert_eq!(s.matches.store, mancala::config::StoreKind::Redis);
+    assert_eq!(s.matches.redis_key_prefix, "mancala:");
+    assert_eq!(
+        s.matches.redis_request_ttl,
+        Some(Duration::from_secs(7 * 24 * 3600))
+    );
+    assert_eq!(s.metrics.listen, Some("0.0.0.0:9090".parse().unwrap()));
+    assert_eq!(Settings::default().metrics.listen, None, "off by default");
+    for off in ["", "off"] {
+        let s = load(None, &[("MANCALA__METRICS__LISTEN", off)]).expect("off");
+        assert_eq!(s.metrics.listen, None);
+    }
+    refused(None, &[("MANCALA__METRICS__LISTEN", "9090")], "9090");
+    // A bad URL is refused by name, and a password in it is never repeated.
+    let error = refused(
+        None,
+        &[
+            ("MANCALA__MATCHES__STORE", "redis"),
+            (
+                "MANCALA__MATCHES__REDIS_URL",
+                "postgres://u:hunter2@db:5432",
+            ),
+        ],
+        "matches.redis_url",
+    );
+    assert!(!error.contains("hunter2"), "{error}");
+    refused(None, &[("MANCALA__MATCHES__STORE", "mongo")], "redis");
 }

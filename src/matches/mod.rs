@@ -13,9 +13,16 @@
 //! - `live` guards the current state for the instants it takes to read it, swap in a new one and
 //!   publish the event. Readers (`GetMatch`, a new watcher) never wait for a commit.
 //!
-//! The store also checks `seq` on append (see [`MatchStore::append`]), so even two servers sharing a
-//! store could not both accept a move at the same version; the one that loses answers ABORTED,
-//! catches up from the store's log and publishes the events its own watchers missed.
+//! Several servers may share one store (Redis; [`MatchStore::shared`]). The store checks `seq` on
+//! append (see [`MatchStore::append`]), so two servers can never both accept a move at the same
+//! version: the one that loses catches up from the store's log, publishes the events its own
+//! watchers missed, and checks the move again against the new state (ABORTED if the client's
+//! `expected_version` is now stale). What a server holds in memory can lag the store, so over a
+//! shared store every read and write first catches the match up from the log (one round trip when
+//! nothing is new), and the store's feed of appends ([`MatchStore::follow`]) pushes every other
+//! server's events to this server's watchers as they happen. Every change to a match's state goes
+//! through one function, `Inner::advance`, which applies only events past the version in memory,
+//! so the feed, a catch-up and a local write can race without an event being applied or sent twice.
 //!
 //! A slow watcher never stalls a match: publishing is a non-blocking `broadcast` send, and a watcher
 //! that falls more than `watcher_buffer` events behind is resynchronised with a snapshot (see
@@ -30,13 +37,14 @@ use crate::config::{MatchSettings, StoreKind};
 use crate::engine::{
     self, AnyGame, Event, GameKind, IllegalMove, Options, Player, Reason, Status, Violation,
 };
+use crate::metrics::Metrics;
 use crate::store::{
-    Action, EmbeddedStore, EventRecord, Finished, ListQuery, MatchId, MatchRecord, MatchStore,
-    MemoryStore, StoreError, StoredMatch,
+    codec, Action, Appended, EmbeddedStore, EventRecord, Finished, ListQuery, MatchId, MatchRecord,
+    MatchStore, MemoryStore, RedisStore, StoreError, StoredMatch,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
@@ -49,6 +57,8 @@ pub const MAX_REQUEST_ID_BYTES: usize = 128;
 pub const DEFAULT_PAGE_SIZE: usize = 50;
 /// The largest `ListMatches` page.
 pub const MAX_PAGE_SIZE: usize = 500;
+/// How many times a move is checked again after losing the store's race to another server.
+const MAX_ATTEMPTS: usize = 4;
 
 /// Why a match request failed. `crate::api::error::match_error` turns each into its gRPC status.
 #[derive(Debug, thiserror::Error)]
@@ -158,6 +168,57 @@ fn played_out(game: &AnyGame, at_ms: u64) -> Option<Finished> {
         winner: game.to_setup().winner,
         resigned: None,
     })
+}
+
+/// How `event` leaves the match, `game` being the state after it.
+fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
+    match event.action {
+        Action::Resign => Some(Finished {
+            at_ms: event.at_ms,
+            winner: Some(event.player.opponent()),
+            resigned: Some(event.player),
+        }),
+        Action::Move(_) => played_out(game, event.at_ms),
+    }
+}
+
+/// A match moved on from some version: the new events, each with its encoded form, and where they
+/// leave the match. Computed outside the match's locks, applied by `Inner::advance`.
+struct Advance {
+    events: Vec<(EventRecord, pb::MatchEvent)>,
+    game: AnyGame,
+    version: u64,
+    finished: Option<Finished>,
+}
+
+impl Advance {
+    /// Plays `events` (which follow `version`) on `game`, as they were played when accepted.
+    fn replay(
+        mut game: AnyGame,
+        version: u64,
+        events: Vec<EventRecord>,
+    ) -> Result<Advance, String> {
+        let mut trace = Vec::new();
+        let mut out = Vec::with_capacity(events.len());
+        let mut finished = None;
+        for (event, seq) in events.into_iter().zip(version + 1..) {
+            if event.seq != seq {
+                return Err(format!("event {} where {seq} was expected", event.seq));
+            }
+            trace.clear();
+            notation::play_event(&mut game, event.player, &event.action, &mut trace)
+                .map_err(|e| format!("event {seq} does not replay: {e}"))?;
+            finished = finished_by(&event, &game);
+            let encoded = event_pb(&event, &trace, &game, finished.as_ref());
+            out.push((event, encoded));
+        }
+        Ok(Advance {
+            version: version + out.len() as u64,
+            events: out,
+            game,
+            finished,
+        })
+    }
 }
 
 /// What a watcher receives from a match's broadcast channel.
@@ -384,6 +445,11 @@ fn summary_pb(record: &MatchRecord) -> pb::MatchSummary {
 
 /// Replays a stored match, encoding every event with its trace, resulting state and next moves.
 fn history_pb(stored: &StoredMatch) -> Result<Vec<pb::MatchEvent>, String> {
+    Ok(replay_all(stored)?.0)
+}
+
+/// [`history_pb`] and the final state.
+fn replay_all(stored: &StoredMatch) -> Result<(Vec<pb::MatchEvent>, AnyGame), String> {
     let record = &stored.record;
     let mut game = AnyGame::new_match(record.kind, &record.options).map_err(|e| e.to_string())?;
     let mut trace = Vec::new();
@@ -398,7 +464,7 @@ fn history_pb(stored: &StoredMatch) -> Result<Vec<pb::MatchEvent>, String> {
         };
         out.push(event_pb(event, &trace, &game, finished.as_ref()));
     }
-    Ok(out)
+    Ok((out, game))
 }
 
 /// A new match's answer: the match and one token per seat.
@@ -429,36 +495,92 @@ struct Inner {
     settings: MatchSettings,
     slots: Mutex<HashMap<MatchId, Arc<Slot>>>,
     watchers: AtomicUsize,
+    metrics: Metrics,
+}
+
+/// Whether a read must first catch the match up with a shared store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fresh {
+    /// As of now: caught up from the store if it is shared.
+    Now,
+    /// Whatever this server holds (the caller catches up itself).
+    Held,
 }
 
 impl Matches {
-    /// Opens the configured store (creating the data directory and database file if needed).
+    /// Opens the configured store (creating the data directory and database file if needed, or
+    /// connecting to Redis).
     pub fn open(settings: &MatchSettings) -> Result<Matches, StoreError> {
+        Matches::open_with_metrics(settings, Metrics::new())
+    }
+
+    /// [`Matches::open`], counting in `metrics`.
+    pub fn open_with_metrics(
+        settings: &MatchSettings,
+        metrics: Metrics,
+    ) -> Result<Matches, StoreError> {
         let store: Arc<dyn MatchStore> = match settings.store {
             StoreKind::Embedded => Arc::new(EmbeddedStore::open(&settings.data_dir)?),
             StoreKind::Memory => Arc::new(MemoryStore::new()),
+            StoreKind::Redis => {
+                let store = RedisStore::open(
+                    &settings.redis_url,
+                    &settings.redis_key_prefix,
+                    settings.redis_request_ttl,
+                )?;
+                tracing::info!(
+                    server = %store.server(),
+                    prefix = %settings.redis_key_prefix,
+                    "match store: redis"
+                );
+                Arc::new(store)
+            }
         };
-        Ok(Matches::with_store(store, settings.clone()))
+        Ok(Matches::with_store_and_metrics(
+            store,
+            settings.clone(),
+            metrics,
+        ))
     }
 
     /// A manager over `store`.
     pub fn with_store(store: Arc<dyn MatchStore>, settings: MatchSettings) -> Matches {
+        Matches::with_store_and_metrics(store, settings, Metrics::new())
+    }
+
+    /// A manager over `store`, counting in `metrics`.
+    pub fn with_store_and_metrics(
+        store: Arc<dyn MatchStore>,
+        settings: MatchSettings,
+        metrics: Metrics,
+    ) -> Matches {
         Matches {
             inner: Arc::new(Inner {
                 store,
                 settings,
                 slots: Mutex::new(HashMap::new()),
                 watchers: AtomicUsize::new(0),
+                metrics,
             }),
         }
     }
 
-    /// The match `id` (parsed from the request's `field`), loading it from the store on first use.
-    async fn slot(&self, field: &str, id: &str) -> Result<Arc<Slot>, MatchError> {
+    /// The match `id` (parsed from the request's `field`), loading it from the store on first use;
+    /// with [`Fresh::Now`], caught up with a shared store.
+    async fn slot(&self, field: &str, id: &str, fresh: Fresh) -> Result<Arc<Slot>, MatchError> {
         let id = MatchId::parse(id)
             .ok_or_else(|| MatchError::invalid(field, "a match id is 32 hex digits"))?;
-        if let Some(slot) = lock(&self.inner.slots).get(&id) {
-            return Ok(slot.clone());
+        let held = lock(&self.inner.slots).get(&id).cloned();
+        if let Some(slot) = held {
+            if fresh == Fresh::Held || !self.inner.store.shared() {
+                return Ok(slot);
+            }
+            let inner = self.inner.clone();
+            return blocking(move || {
+                inner.catch_up(&slot)?;
+                Ok(slot)
+            })
+            .await;
         }
         let inner = self.inner.clone();
         blocking(move || {
@@ -467,12 +589,18 @@ impl Matches {
                 .load(&id)
                 .map_err(|e| store_failed("loading a match", Some(id), e))?
                 .ok_or_else(|| MatchError::NotFound(id.to_string()))?;
+            let active = stored.record.finished.is_none();
             let slot = Slot::replayed(stored, inner.settings.watcher_buffer)
                 .map_err(|e| store_failed("replaying a stored match", Some(id), e))?;
             // Another request may have loaded it meanwhile: keep the first, which may have moved on.
             Ok(lock(&inner.slots)
                 .entry(id)
-                .or_insert_with(|| Arc::new(slot))
+                .or_insert_with(|| {
+                    if active {
+                        inner.metrics.matches_active_add(1);
+                    }
+                    Arc::new(slot)
+                })
                 .clone())
         })
         .await
@@ -510,6 +638,7 @@ impl Matches {
                 .create(&record)
                 .map_err(|e| store_failed("creating a match", Some(id), e))?;
             lock(&inner.slots).insert(id, Arc::new(slot));
+            inner.metrics.matches_active_add(1);
             Ok(())
         })
         .await?;
@@ -519,7 +648,7 @@ impl Matches {
 
     /// The match as it stands.
     pub async fn get(&self, id: &str) -> Result<pb::Match, MatchError> {
-        Ok(self.slot("match_id", id).await?.to_pb())
+        Ok(self.slot("match_id", id, Fresh::Now).await?.to_pb())
     }
 
     /// A page of match summaries.
@@ -574,13 +703,31 @@ impl Matches {
         expected_version: Option<u64>,
         request_id: String,
     ) -> Result<pb::MatchEvent, MatchError> {
+        let result = self
+            .submit_unrecorded(id, token, action, expected_version, request_id)
+            .await;
+        if let Err(error) = &result {
+            self.inner.metrics.move_rejected(rejection_reason(error));
+        }
+        result
+    }
+
+    async fn submit_unrecorded(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        action: SubmitAction<'_>,
+        expected_version: Option<u64>,
+        request_id: String,
+    ) -> Result<pb::MatchEvent, MatchError> {
         if request_id.len() > MAX_REQUEST_ID_BYTES {
             return Err(MatchError::invalid(
                 "request_id",
                 format!("at most {MAX_REQUEST_ID_BYTES} bytes"),
             ));
         }
-        let slot = self.slot("match_id", id).await?;
+        // `Inner::submit` catches up itself, under the match's writer lock.
+        let slot = self.slot("match_id", id, Fresh::Held).await?;
         let seat = slot.seat(token)?.ok_or(MatchError::Unauthenticated(
             "a seat token is required: send `authorization: Bearer <token>`",
         ))?;
@@ -601,7 +748,7 @@ impl Matches {
         token: Option<&str>,
         from_seq: Option<u64>,
     ) -> Result<WatchStream, MatchError> {
-        let slot = self.slot("match_id", id).await?;
+        let slot = self.slot("match_id", id, Fresh::Now).await?;
         let seat = slot.seat(token)?;
         watch::start(self.inner.clone(), slot, seat, from_seq)
     }
@@ -611,20 +758,25 @@ impl Matches {
         &self,
         id: &str,
     ) -> Result<(pb::Match, Vec<pb::MatchEvent>, String), MatchError> {
-        let slot = self.slot("match_id", id).await?;
+        let slot = self.slot("match_id", id, Fresh::Held).await?;
         let inner = self.inner.clone();
         blocking(move || {
-            // Under the writer lock, so that the log read and the state shown are of one version.
-            let _writer = lock(&slot.write);
+            // The state shown is the one the log read leads to, whatever else moves the match on.
             let stored = inner.history(&slot)?;
-            let state = slot.to_pb();
             let notation = notation::export(
                 slot.kind,
                 &slot.options,
                 stored.events.iter().map(|e| (e.player, &e.action)),
             );
-            let events = history_pb(&stored)
+            let (events, game) = replay_all(&stored)
                 .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
+            let presence = lock(&slot.live).presence;
+            let record = &stored.record;
+            let state = match_pb(&slot, &game, record.version, record.finished, presence);
+            // The log may be ahead of this server: bring the match (and its watchers) along.
+            if record.version > lock(&slot.live).version {
+                inner.catch_up(&slot)?;
+            }
             Ok((state, events, notation))
         })
         .await
@@ -649,7 +801,12 @@ impl Matches {
                 .map_err(|e| store_failed("purging old matches", None, e))?;
             let mut slots = lock(&inner.slots);
             for id in &purged {
-                slots.remove(id);
+                // Purged elsewhere while this server still counted it as active.
+                if let Some(slot) = slots.remove(id) {
+                    if lock(&slot.live).finished.is_none() {
+                        inner.metrics.matches_active_add(-1);
+                    }
+                }
             }
             if !purged.is_empty() {
                 tracing::info!(
@@ -723,41 +880,127 @@ impl Inner {
             .ok_or_else(|| MatchError::Internal(format!("event {seq} is missing from the log")))
     }
 
-    /// After a conflict on append (another server sharing the store moved the match on), brings
-    /// `slot` up to the stored log and publishes the events its watchers have not seen. Called
-    /// under the writer lock; on failure the slot stays as it was and the next conflict retries.
-    fn catch_up(&self, slot: &Slot) {
-        let caught_up = self.history(slot).and_then(|stored| {
-            let events = history_pb(&stored).map_err(MatchError::Internal)?;
-            let live = Live::replayed(&stored).map_err(MatchError::Internal)?;
-            Ok((events, live))
-        });
-        let (events, mut fresh) = match caught_up {
-            Ok(caught_up) => caught_up,
-            Err(error) => {
-                tracing::warn!(match_id = %slot.id, error = %error, "cannot catch up with the store");
-                return;
-            }
+    /// Brings `slot` up to the store's log (only what is new is read) and publishes the events its
+    /// watchers have not seen; the store's version. Safe without the writer lock (see `advance`).
+    fn catch_up(&self, slot: &Slot) -> Result<u64, MatchError> {
+        let (game, version) = {
+            let live = lock(&slot.live);
+            (live.game.clone(), live.version)
         };
-        let mut live = lock(&slot.live);
-        for event in events.into_iter().skip(live.version as usize) {
-            let seq = event.seq;
-            let message = pb::WatchMatchResponse {
-                kind: Some(pb::watch_match_response::Kind::Event(event)),
-            };
-            let _ = slot
-                .events
-                .send(Arc::new(Published::Event { seq, message }));
+        let stored = self
+            .store
+            .events_after(&slot.id, version)
+            .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
+            .ok_or_else(|| MatchError::NotFound(slot.id.to_string()))?;
+        let current = stored.record.version;
+        if stored.events.is_empty() {
+            return Ok(current);
         }
-        if let (None, Some(finished)) = (live.finished, fresh.finished) {
-            let notice = Published::Notice(finished_pb(fresh.version, &finished));
-            let _ = slot.events.send(Arc::new(notice));
-        }
-        fresh.presence = live.presence;
-        *live = fresh;
+        let advance = Advance::replay(game, version, stored.events)
+            .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
+        let fed = self.advance(slot, advance);
+        self.metrics.remote_events(fed as u64);
+        Ok(current)
     }
 
-    /// The blocking body of `submit`, under the match's writer lock.
+    /// Moves `slot` on to where `advance` leaves it, unless it is there already, publishing each
+    /// event past the version held, in order; how many that was. Under `live` alone: whoever
+    /// applies an event first (a local write, the store's feed, a catch-up) publishes it, the
+    /// others find nothing left to do.
+    fn advance(&self, slot: &Slot, advance: Advance) -> usize {
+        let mut live = lock(&slot.live);
+        if advance.version <= live.version {
+            return 0;
+        }
+        let mut fed = 0;
+        for (event, encoded) in advance.events {
+            if event.seq <= live.version {
+                continue;
+            }
+            if !event.request_id.is_empty() {
+                live.requests
+                    .insert(event.request_id, (event.seq, event.player, event.action));
+            }
+            let message = pb::WatchMatchResponse {
+                kind: Some(pb::watch_match_response::Kind::Event(encoded)),
+            };
+            // Sent under `live`, so that a new watcher's snapshot and its subscription agree on
+            // the version. An error only means nobody is watching.
+            let _ = slot.events.send(Arc::new(Published::Event {
+                seq: event.seq,
+                message,
+            }));
+            fed += 1;
+        }
+        let newly_finished = live.finished.is_none() && advance.finished.is_some();
+        live.game = advance.game;
+        live.version = advance.version;
+        live.finished = advance.finished;
+        if let (true, Some(finished)) = (newly_finished, &advance.finished) {
+            let notice = Published::Notice(finished_pb(advance.version, finished));
+            let _ = slot.events.send(Arc::new(notice));
+            self.metrics.matches_active_add(-1);
+        }
+        fed
+    }
+
+    /// An append reported by a shared store (by this server or another).
+    fn on_appended(&self, appended: Appended) {
+        match appended {
+            Appended::Event { id, event } => {
+                // Matches this server does not hold are read from the store when asked for.
+                let Some(slot) = lock(&self.slots).get(&id).cloned() else {
+                    return;
+                };
+                let event = match codec::decode_event(&slot.record(0, None), &event) {
+                    Ok(event) => event,
+                    Err(error) => {
+                        tracing::warn!(match_id = %id, error = %error, "an undecodable event on the store's feed; reading the log instead");
+                        let _ = self.catch_up(&slot);
+                        return;
+                    }
+                };
+                let (game, version) = {
+                    let live = lock(&slot.live);
+                    (live.game.clone(), live.version)
+                };
+                if event.seq <= version {
+                    // Applied already (this server's own append, or a catch-up got there first).
+                    return;
+                }
+                let fed = if event.seq == version + 1 {
+                    match Advance::replay(game, version, vec![event]) {
+                        Ok(advance) => self.advance(&slot, advance),
+                        Err(error) => {
+                            tracing::warn!(match_id = %id, error = %error, "an event on the store's feed does not replay; reading the log instead");
+                            return self.catch_up_logged(&slot);
+                        }
+                    }
+                } else {
+                    // A gap: the feed lost messages, the log has them.
+                    return self.catch_up_logged(&slot);
+                };
+                self.metrics.remote_events(fed as u64);
+            }
+            Appended::Resumed => {
+                let slots: Vec<Arc<Slot>> = lock(&self.slots).values().cloned().collect();
+                for slot in slots {
+                    if lock(&slot.live).finished.is_none() {
+                        self.catch_up_logged(&slot);
+                    }
+                }
+            }
+        }
+    }
+
+    fn catch_up_logged(&self, slot: &Slot) {
+        if let Err(error) = self.catch_up(slot) {
+            tracing::warn!(match_id = %slot.id, error = %error, "cannot catch up with the store");
+        }
+    }
+
+    /// The blocking body of `submit`, under the match's writer lock: the checks and the append,
+    /// again after each race lost to another server sharing the store.
     fn submit(
         &self,
         slot: &Slot,
@@ -767,9 +1010,38 @@ impl Inner {
         request_id: String,
     ) -> Result<pb::MatchEvent, MatchError> {
         let _writer = lock(&slot.write);
+        if self.store.shared() {
+            self.catch_up(slot)?;
+        }
+        let mut current = 0;
+        for _ in 0..MAX_ATTEMPTS {
+            match self.try_submit(slot, seat, action, expected_version, &request_id)? {
+                Ok(answer) => return Ok(answer),
+                Err(stored) => {
+                    self.metrics.store_conflict();
+                    current = self.catch_up(slot)?.max(stored);
+                }
+            }
+        }
+        Err(MatchError::VersionMismatch {
+            expected: expected_version.unwrap_or(current.saturating_sub(1)),
+            current,
+        })
+    }
+
+    /// One attempt of `submit`: the answer, or `Ok(Err(version))` when the store holds a newer
+    /// version than this server did (or the request already).
+    fn try_submit(
+        &self,
+        slot: &Slot,
+        seat: Player,
+        action: Action,
+        expected_version: Option<u64>,
+        request_id: &str,
+    ) -> Result<Result<pb::MatchEvent, u64>, MatchError> {
         let (mut game, version, finished) = {
             let live = lock(&slot.live);
-            if let Some(&(seq, player, earlier)) = live.requests.get(&request_id) {
+            if let Some(&(seq, player, earlier)) = live.requests.get(request_id) {
                 drop(live);
                 if (player, earlier) != (seat, action) {
                     return Err(MatchError::invalid(
@@ -779,7 +1051,7 @@ impl Inner {
                         ),
                     ));
                 }
-                return self.earlier_answer(slot, seq);
+                return self.earlier_answer(slot, seq).map(Ok);
             }
             (live.game.clone(), live.version, live.finished)
         };
@@ -796,68 +1068,95 @@ impl Inner {
         }
         let at_ms = now_ms();
         let mut trace = Vec::new();
-        let finished = match action {
-            Action::Resign => Some(Finished {
-                at_ms,
-                winner: Some(seat.opponent()),
-                resigned: Some(seat),
-            }),
-            Action::Move(mv) => {
-                if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
-                    if to_move != seat {
-                        return Err(MatchError::PermissionDenied(format!(
-                            "it is {to_move}'s turn; {seat} may not sow now"
-                        )));
-                    }
+        if let Action::Move(mv) = action {
+            if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
+                if to_move != seat {
+                    return Err(MatchError::PermissionDenied(format!(
+                        "it is {to_move}'s turn; {seat} may not sow now"
+                    )));
                 }
-                game.play(&mv, &mut trace).map_err(MatchError::Illegal)?;
-                played_out(&game, at_ms)
             }
-        };
+            game.play(&mv, &mut trace).map_err(MatchError::Illegal)?;
+        }
         let event = EventRecord {
             seq: version + 1,
             player: seat,
             action,
-            request_id,
+            request_id: request_id.to_string(),
             at_ms,
         };
+        let finished = finished_by(&event, &game);
         match self.store.append(&slot.record(event.seq, finished), &event) {
             Ok(()) => {}
             // Another server sharing the store got there first.
-            Err(StoreError::Conflict { current }) => {
-                self.catch_up(slot);
-                return Err(MatchError::VersionMismatch {
-                    expected: expected_version.unwrap_or(version),
-                    current,
-                });
-            }
+            Err(StoreError::Conflict { current }) => return Ok(Err(current)),
             Err(StoreError::NotFound) => return Err(MatchError::NotFound(slot.id.to_string())),
             Err(e) => return Err(store_failed("appending a move", Some(slot.id), e)),
         }
+        if let Action::Move(_) = action {
+            self.metrics.move_applied(notation::kind_name(slot.kind));
+        }
         let answer = event_pb(&event, &trace, &game, finished.as_ref());
-        let published = Published::Event {
-            seq: event.seq,
-            message: pb::WatchMatchResponse {
-                kind: Some(pb::watch_match_response::Kind::Event(answer.clone())),
+        self.advance(
+            slot,
+            Advance {
+                events: vec![(event.clone(), answer.clone())],
+                game,
+                version: event.seq,
+                finished,
             },
-        };
-        let mut live = lock(&slot.live);
-        live.game = game;
-        live.version = event.seq;
-        live.finished = finished;
-        if !event.request_id.is_empty() {
-            live.requests
-                .insert(event.request_id, (event.seq, seat, action));
-        }
-        // Sent under `live`, so that a new watcher's snapshot and its subscription agree on the version.
-        // An error only means nobody is watching.
-        let _ = slot.events.send(Arc::new(published));
-        if let Some(finished) = &finished {
-            let _ = slot.events.send(Arc::new(Published::Notice(finished_pb(
-                event.seq, finished,
-            ))));
-        }
-        Ok(answer)
+        );
+        Ok(Ok(answer))
+    }
+}
+
+/// The `mancala_move_rejections_total` reason of a refused move or resignation.
+fn rejection_reason(error: &MatchError) -> &'static str {
+    match error {
+        MatchError::Invalid(_) => "INVALID_ARGUMENT",
+        MatchError::NotFound(_) => "NOT_FOUND",
+        MatchError::Unauthenticated(_) => "UNAUTHENTICATED",
+        MatchError::PermissionDenied(_) => "NOT_YOUR_TURN",
+        MatchError::VersionMismatch { .. } => crate::api::error::VERSION_MISMATCH,
+        MatchError::Illegal(illegal) => illegal.reason.code(),
+        MatchError::NotImplemented(_) => "UNIMPLEMENTED",
+        MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
+        MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
+        MatchError::Internal(_) => "INTERNAL",
+    }
+}
+
+impl Matches {
+    /// Over a shared store: follows its feed of appends, so that every other server's events
+    /// reach this server's watchers as they happen, until the returned guard is dropped. `None`
+    /// for a store of this server alone.
+    pub fn follow_store(&self) -> Option<Following> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let weak = Arc::downgrade(&self.inner);
+        let sink = Box::new(move |appended: Appended| {
+            if let Some(inner) = weak.upgrade() {
+                inner.on_appended(appended);
+            }
+        });
+        let thread = self.inner.store.follow(sink, stop.clone())?;
+        Some(Following {
+            stop,
+            _thread: thread,
+        })
+    }
+}
+
+/// The store's feed being followed (see [`Matches::follow_store`]); stops when dropped.
+#[derive(Debug)]
+pub struct Following {
+    stop: Arc<AtomicBool>,
+    _thread: std::thread::JoinHandle<()>,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        // The thread notices within its poll interval; nobody waits for it.
+        self.stop.store(true, Ordering::Release);
     }
 }
 

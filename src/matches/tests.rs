@@ -109,17 +109,49 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
     // b loads the match at version 0, then a moves it on.
     assert_eq!(b.get(&id).await.unwrap().version, 0);
     let mut b_watcher = b.watch(&id, None, Some(0)).await.unwrap();
+    let stale = b.get(&id).await.unwrap();
     play_first(&a, &id, &created.tokens).await.unwrap();
-    // b still believes version 0: the store's check-and-append refuses its move.
-    let refused = play_first(&b, &id, &created.tokens).await.unwrap_err();
+    // b still believes version 0: the store's check-and-append refuses its move, b catches up,
+    // and the client's expected version 0 is now stale.
+    let refused = b
+        .submit(
+            &id,
+            Some(&created.tokens[0]),
+            SubmitAction::Move(Some(&stale.legal_moves[0])),
+            Some(0),
+            String::new(),
+        )
+        .await
+        .unwrap_err();
     assert!(
-        matches!(refused, MatchError::VersionMismatch { current: 1, .. }),
+        matches!(
+            refused,
+            MatchError::VersionMismatch {
+                expected: 0,
+                current: 1
+            }
+        ),
         "{refused:?}"
     );
-    // ... and brings b up to the store, so that its next move is accepted.
     assert_eq!(b.get(&id).await.unwrap().version, 1);
     assert_eq!(play_first(&b, &id, &created.tokens).await.unwrap().seq, 2);
-    // b's watcher saw a's move (published by the catch-up) and b's, in order.
+    // Now a is behind (at version 1): a resignation sent there without an expected version is
+    // refused by the store, a catches up, checks it again, and it applies to version 2.
+    let resigned = a
+        .submit(
+            &id,
+            Some(&created.tokens[1]),
+            SubmitAction::Resign,
+            None,
+            String::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        resigned.seq, 3,
+        "checked again after catching up, not refused"
+    );
+    // b's watcher saw a's move (published by b's catch-up) and b's, in order.
     for expected in 1..=2 {
         match within(b_watcher.next()).await.unwrap().unwrap().kind {
             Some(Kind::Event(e)) => assert_eq!(e.seq, expected),

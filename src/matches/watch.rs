@@ -58,6 +58,7 @@ impl WatcherGuard {
                 settings.max_watchers_per_match
             )));
         }
+        inner.metrics.watchers_add(1);
         Ok(WatcherGuard {
             inner: inner.clone(),
             slot: slot.clone(),
@@ -70,6 +71,7 @@ impl Drop for WatcherGuard {
     fn drop(&mut self) {
         self.slot.watchers.fetch_sub(1, Ordering::AcqRel);
         self.inner.watchers.fetch_sub(1, Ordering::AcqRel);
+        self.inner.metrics.watchers_add(-1);
         if let Some(seat) = self.seat {
             let mut live = lock(&self.slot.live);
             live.presence[seat.index()] -= 1;

@@ -1,24 +1,30 @@
 //! Where matches live: the [`MatchStore`] trait, the records it keeps, and its implementations,
-//! [`EmbeddedStore`] (one redb file in the data directory, the default) and [`MemoryStore`].
+//! [`EmbeddedStore`] (one redb file in the data directory, the default), [`MemoryStore`], and
+//! [`RedisStore`] (shared by several replicas of the server).
 //!
 //! A match is a header ([`MatchRecord`]: game, options, seat-token hashes, version, outcome) and its
 //! event log ([`EventRecord`], `seq` 1, 2, 3 …). The state is never stored: it is the engine's replay
 //! of the log, which is deterministic. The one write that matters, [`MatchStore::append`], is an
 //! atomic check-and-append: it adds event `seq` only if the stored version is `seq - 1`, and updates
-//! the header in the same transaction. A shared store (Redis, issue 7) implements the same check with
-//! a script or a transaction, so two servers can never both append the same `seq`.
+//! the header in the same transaction. The shared store (Redis) implements the same check with a
+//! script, so two servers can never both append the same `seq`; it also tells every server about
+//! every append ([`MatchStore::follow`]), so that each can feed its own watchers.
 //!
 //! Every method blocks (disk or network I/O) and is called on tokio's blocking pool, never on a
 //! runtime thread; so the trait needs no async machinery and any client library fits it.
 
 mod embedded;
 mod memory;
+mod redis;
 
+pub use self::redis::RedisStore;
 pub use embedded::EmbeddedStore;
 pub use memory::MemoryStore;
 
 use crate::engine::{GameKind, Move, Options, Player};
 use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A match id: 128 random bits, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,6 +162,21 @@ pub enum StoreError {
     Failed(String),
 }
 
+/// What a shared store reports to [`MatchStore::follow`]'s sink.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Appended {
+    /// Some server appended an event to match `id`: the event in the shared codec (decode it
+    /// with the match's record).
+    Event {
+        /// The match.
+        id: MatchId,
+        /// The event's bytes.
+        event: Vec<u8>,
+    },
+    /// The feed (re)started: appends made while it was down were not reported; read the log.
+    Resumed,
+}
+
 /// Keeps matches and their logs. See the module doc; every method blocks.
 pub trait MatchStore: Send + Sync + 'static {
     /// Stores a new match (version 0, empty log).
@@ -174,6 +195,33 @@ pub trait MatchStore: Send + Sync + 'static {
 
     /// Deletes every match finished before `cutoff_ms`, with its log, and says which.
     fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError>;
+
+    /// The header and the events after `after` (all of them for 0), read together; `None` if the
+    /// store does not have the match. The default reads the whole log.
+    fn events_after(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
+        Ok(self.load(id)?.map(|mut stored| {
+            let after = (after as usize).min(stored.events.len());
+            stored.events.drain(..after);
+            stored
+        }))
+    }
+
+    /// Whether other servers may append to this store, so that what a server holds in memory can
+    /// be behind it. The match manager then reads through to the store before it answers.
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// For a shared store: starts reporting every append, by any server, to `sink`, on a thread
+    /// of its own, until `stop` is set. `None`: nothing to follow (the store is not shared).
+    fn follow(
+        &self,
+        sink: Box<dyn FnMut(Appended) + Send>,
+        stop: Arc<AtomicBool>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        let _ = (sink, stop);
+        None
+    }
 }
 
 /// The on-disk shape of records, shared by stores that keep bytes. Protobuf (via prost, already a

@@ -1,0 +1,388 @@
+//! Prometheus metrics: what the server counts, and the tiny HTTP endpoint that serves them.
+//!
+//! Every gRPC call is counted by [`crate::telemetry::GrpcTraceLayer`], which sees each call's method
+//! and final status (the names follow go-grpc-prometheus, so its dashboards work as they are):
+//!
+//! | series | type | labels |
+//! |---|---|---|
+//! | `grpc_server_started_total` | counter | `grpc_service`, `grpc_method` |
+//! | `grpc_server_handled_total` | counter | `grpc_service`, `grpc_method`, `grpc_code` (`OK`, `NOT_FOUND` …) |
+//! | `grpc_server_handling_seconds` | histogram | `grpc_service`, `grpc_method` (a stream counts until it closes) |
+//!
+//! Server-held matches ([`crate::matches`]):
+//!
+//! | series | type | labels |
+//! |---|---|---|
+//! | `mancala_matches_active` | gauge | matches this replica holds in memory that are not finished |
+//! | `mancala_watchers` | gauge | open `WatchMatch` streams on this replica |
+//! | `mancala_moves_applied_total` | counter | `game` (`ba-awa`, `bosh`, `bao-la-kete`): moves this replica accepted (sowings and `NextGame`) |
+//! | `mancala_move_rejections_total` | counter | `reason`: the `ErrorInfo` reason (`PIT_EMPTY`, `VERSION_MISMATCH` …) or the status (`NOT_YOUR_TURN`, `UNAUTHENTICATED` …) |
+//! | `mancala_store_conflicts_total` | counter | appends another replica won (each is caught up from the log) |
+//! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
+//!
+//! Method labels come from the served protocol's descriptors, so that a client calling made-up
+//! paths cannot grow the label set: any other path is counted as `unknown`/`unknown`.
+//!
+//! The endpoint ([`serve`]) answers `GET /metrics` (and `GET /`) in the text format, one request
+//! per connection; it needs no HTTP framework and shares the server's runtime.
+
+use prometheus::{
+    HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// Latency buckets, in seconds: 100 µs to 10 s.
+const LATENCY_BUCKETS: &[f64] = &[
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    5.0, 10.0,
+];
+
+/// The label of a path that is not a served method.
+const UNKNOWN: &str = "unknown";
+
+/// The server's metrics, in one registry of their own. Cheap to clone.
+#[derive(Clone)]
+pub struct Metrics {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: Registry,
+    rpcs: HashSet<(String, String)>,
+    started: IntCounterVec,
+    handled: IntCounterVec,
+    handling: HistogramVec,
+    matches_active: IntGauge,
+    watchers: IntGauge,
+    moves_applied: IntCounterVec,
+    rejections: IntCounterVec,
+    store_conflicts: IntCounter,
+    remote_events: IntCounter,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+/// Every `(service, method)` of the protocol this server speaks.
+fn served_rpcs() -> HashSet<(String, String)> {
+    use prost::Message;
+    let sets: [&[u8]; 4] = [
+        crate::server::FILE_DESCRIPTOR_SET,
+        tonic_health::pb::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+    ];
+    let mut rpcs = HashSet::new();
+    for set in sets {
+        let Ok(set) = prost_types::FileDescriptorSet::decode(set) else {
+            continue;
+        };
+        for file in set.file {
+            let package = file.package.unwrap_or_default();
+            for service in file.service {
+                let name = match &package {
+                    p if p.is_empty() => service.name().to_string(),
+                    p => format!("{p}.{}", service.name()),
+                };
+                for method in service.method {
+                    rpcs.insert((name.clone(), method.name().to_string()));
+                }
+            }
+        }
+    }
+    rpcs
+}
+
+impl Metrics {
+    /// A fresh registry with every series registered (and nothing counted yet).
+    pub fn new() -> Metrics {
+        let registry = Registry::new();
+        fn register<M: prometheus::core::Collector + Clone + 'static>(
+            registry: &Registry,
+            metric: M,
+        ) -> M {
+            registry
+                .register(Box::new(metric.clone()))
+                .expect("each series is registered once, with a valid name");
+            metric
+        }
+        let counters = |name: &str, help: &str, labels: &[&str]| {
+            register(
+                &registry,
+                IntCounterVec::new(Opts::new(name, help), labels).expect("valid counter"),
+            )
+        };
+        let started = counters(
+            "grpc_server_started_total",
+            "gRPC calls started on the server.",
+            &["grpc_service", "grpc_method"],
+        );
+        let handled = counters(
+            "grpc_server_handled_total",
+            "gRPC calls completed on the server, by status code.",
+            &["grpc_service", "grpc_method", "grpc_code"],
+        );
+        let handling = register(
+            &registry,
+            HistogramVec::new(
+                HistogramOpts::new(
+                    "grpc_server_handling_seconds",
+                    "Time from a call's start to its final status (a stream's whole life).",
+                )
+                .buckets(LATENCY_BUCKETS.to_vec()),
+                &["grpc_service", "grpc_method"],
+            )
+            .expect("valid histogram"),
+        );
+        let moves_applied = counters(
+            "mancala_moves_applied_total",
+            "Moves accepted by this replica, by game.",
+            &["game"],
+        );
+        let rejections = counters(
+            "mancala_move_rejections_total",
+            "SubmitMove and Resign calls refused, by reason.",
+            &["reason"],
+        );
+        let gauge = |name: &str, help: &str| {
+            register(&registry, IntGauge::new(name, help).expect("valid gauge"))
+        };
+        let matches_active = gauge(
+            "mancala_matches_active",
+            "Unfinished matches this replica holds in memory.",
+        );
+        let watchers = gauge(
+            "mancala_watchers",
+            "Open WatchMatch streams on this replica.",
+        );
+        let counter = |name: &str, help: &str| {
+            register(
+                &registry,
+                IntCounter::new(name, help).expect("valid counter"),
+            )
+        };
+        let store_conflicts = counter(
+            "mancala_store_conflicts_total",
+            "Appends refused by the store because another server appended first.",
+        );
+        let remote_events = counter(
+            "mancala_remote_events_total",
+            "Events appended by other servers and fed to this server's watchers.",
+        );
+        Metrics {
+            inner: Arc::new(Inner {
+                registry,
+                rpcs: served_rpcs(),
+                started,
+                handled,
+                handling,
+                matches_active,
+                watchers,
+                moves_applied,
+                rejections,
+                store_conflicts,
+                remote_events,
+            }),
+        }
+    }
+
+    /// The `(service, method)` labels of a request path such as `/mancala.v1.Rules/NewGame`.
+    pub fn rpc_labels(&self, service: &str, method: &str) -> (String, String) {
+        if self
+            .inner
+            .rpcs
+            .contains(&(service.to_string(), method.to_string()))
+        {
+            (service.to_string(), method.to_string())
+        } else {
+            (UNKNOWN.to_string(), UNKNOWN.to_string())
+        }
+    }
+
+    /// A call started.
+    pub fn call_started(&self, service: &str, method: &str) {
+        self.inner
+            .started
+            .with_label_values(&[service, method])
+            .inc();
+    }
+
+    /// A call ended with `code` (a canonical name such as `OK`) after `elapsed`.
+    pub fn call_handled(&self, service: &str, method: &str, code: &str, elapsed: Duration) {
+        self.inner
+            .handled
+            .with_label_values(&[service, method, code])
+            .inc();
+        self.inner
+            .handling
+            .with_label_values(&[service, method])
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// The number of unfinished matches held changed by `delta`.
+    pub fn matches_active_add(&self, delta: i64) {
+        self.inner.matches_active.add(delta);
+    }
+
+    /// The number of open watch streams changed by `delta`.
+    pub fn watchers_add(&self, delta: i64) {
+        self.inner.watchers.add(delta);
+    }
+
+    /// This replica accepted a move in a match of `game`.
+    pub fn move_applied(&self, game: &str) {
+        self.inner.moves_applied.with_label_values(&[game]).inc();
+    }
+
+    /// A move or resignation was refused for `reason`.
+    pub fn move_rejected(&self, reason: &str) {
+        self.inner.rejections.with_label_values(&[reason]).inc();
+    }
+
+    /// An append lost a race with another server.
+    pub fn store_conflict(&self) {
+        self.inner.store_conflicts.inc();
+    }
+
+    /// `n` events appended elsewhere reached this server's watchers.
+    pub fn remote_events(&self, n: u64) {
+        self.inner.remote_events.inc_by(n);
+    }
+
+    /// Everything, in the Prometheus text format.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        // Encoding into a String cannot fail for families this registry produced.
+        let _ = TextEncoder::new().encode_utf8(&self.inner.registry.gather(), &mut text);
+        text
+    }
+}
+
+/// The longest request head the endpoint reads.
+const MAX_REQUEST: usize = 8 * 1024;
+/// How long a scraper may take to send its request.
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Serves `GET /metrics` on `listener` until the task is dropped or aborted.
+pub async fn serve(listener: TcpListener, metrics: Metrics) {
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                // Out of file descriptors, usually: let it pass rather than spin.
+                tracing::warn!(error = %error, "metrics endpoint cannot accept");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let metrics = metrics.clone();
+        tokio::spawn(async move {
+            let _ = answer(stream, &metrics).await;
+        });
+    }
+}
+
+/// Reads one request head and answers it; the connection then closes.
+async fn answer(mut stream: tokio::net::TcpStream, metrics: &Metrics) -> std::io::Result<()> {
+    let mut head = Vec::with_capacity(512);
+    let mut buf = [0u8; 1024];
+    let read_head = async {
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_REQUEST {
+            let n = stream.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            head.extend_from_slice(&buf[..n]);
+        }
+        Ok::<_, std::io::Error>(())
+    };
+    if tokio::time::timeout(READ_TIMEOUT, read_head).await.is_err() {
+        return Ok(());
+    }
+    let line = head.split(|&b| b == b'\r').next().unwrap_or_default();
+    let mut parts = line.split(|&b| b == b' ');
+    let (method, path) = (parts.next().unwrap_or_default(), parts.next());
+    let path = path.map(|p| p.split(|&b| b == b'?').next().unwrap_or_default());
+    let (status, content_type, body) = match (method, path) {
+        (b"GET", Some(b"/metrics" | b"/")) => ("200 OK", prometheus::TEXT_FORMAT, metrics.render()),
+        (b"GET", _) => (
+            "404 Not Found",
+            "text/plain; charset=utf-8",
+            "metrics are at /metrics\n".to_string(),
+        ),
+        _ => (
+            "405 Method Not Allowed",
+            "text/plain; charset=utf-8",
+            "only GET\n".to_string(),
+        ),
+    };
+    let response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(response.as_bytes()).await?;
+    stream.shutdown().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn served_methods_keep_their_labels_and_others_are_unknown() {
+        let metrics = Metrics::new();
+        assert_eq!(
+            metrics.rpc_labels("mancala.v1.Matches", "SubmitMove"),
+            ("mancala.v1.Matches".into(), "SubmitMove".into())
+        );
+        assert_eq!(
+            metrics.rpc_labels("grpc.health.v1.Health", "Check"),
+            ("grpc.health.v1.Health".into(), "Check".into())
+        );
+        assert_eq!(
+            metrics.rpc_labels("mancala.v1.Matches", "DropTables"),
+            ("unknown".into(), "unknown".into())
+        );
+    }
+
+    #[test]
+    fn the_text_format_names_every_series_with_its_labels() {
+        let metrics = Metrics::new();
+        metrics.call_started("mancala.v1.Rules", "NewGame");
+        metrics.call_handled(
+            "mancala.v1.Rules",
+            "NewGame",
+            "OK",
+            Duration::from_millis(2),
+        );
+        metrics.move_applied("ba_awa");
+        metrics.move_rejected("PIT_EMPTY");
+        metrics.watchers_add(2);
+        metrics.watchers_add(-1);
+        let text = metrics.render();
+        for line in [
+            r#"grpc_server_started_total{grpc_method="NewGame",grpc_service="mancala.v1.Rules"} 1"#,
+            r#"grpc_server_handled_total{grpc_code="OK",grpc_method="NewGame",grpc_service="mancala.v1.Rules"} 1"#,
+            r#"grpc_server_handling_seconds_bucket{grpc_method="NewGame",grpc_service="mancala.v1.Rules",le="0.0025"} 1"#,
+            r#"mancala_moves_applied_total{game="ba_awa"} 1"#,
+            r#"mancala_move_rejections_total{reason="PIT_EMPTY"} 1"#,
+            "mancala_watchers 1",
+            "mancala_matches_active 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! [`RedisStore`]: matches in Redis, shared by every replica of the server (`[matches] store = "redis"`).
+//!
+//! Keys, each under `matches.redis_key_prefix` (`P`, default `mancala:`), with the match id in a hash
+//! tag so that one match's keys would share a Redis Cluster slot:
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `P m:{id}` | hash | `v`: the version (the log's length), `h`: the header in the shared codec |
+//! | `P log:{id}` | list | the events in the shared codec; event `seq` is at index `seq - 1` |
+//! | `P req:{id}:<request_id>` | string | the `seq` a `request_id` produced, expiring after `redis_request_ttl_ms` |
+//! | `P ids` | sorted set | every match id (score 0, so ordered by id: the pages of `ListMatches`) |
+//! | `P finished` | sorted set | finished match ids scored by when they finished (the retention purge) |
+//!
+//! The one write that matters, [`MatchStore::append`], is a Lua script ([`APPEND`]), so Redis runs it
+//! whole, with nothing in between: it refuses a `request_id` it already holds, checks that the stored
+//! version is `seq - 1`, pushes the event, rewrites the header, sets the idempotency key with its TTL,
+//! indexes a finished match, and publishes the event on the channel `P events`. Two replicas that
+//! race for one version therefore get exactly one `Ok`; the other gets [`StoreError::Conflict`] and
+//! catches up from the log. Publishing inside the script means that a replica killed right after
+//! its append has still told the others.
+//!
+//! Every replica follows that channel ([`MatchStore::follow`]) on a thread of its own and feeds the
+//! events to the watchers of the matches it holds; a message it missed (a gap in `seq`, a lost
+//! connection) is read back from the log, which stays the authority.
+//!
+//! Durability is Redis's own: with `appendonly yes` and `appendfsync always` an acknowledged move
+//! survives a crash of Redis too; with `everysec` up to a second of moves can be lost with it.
+//!
+//! The client is redis-rs' synchronous one: every method already runs on tokio's blocking pool.
+//! Connections are pooled; a read that fails on a pooled connection (Redis restarted meanwhile) is
+//! tried once more on a fresh one. An append is never retried: it may have been applied, and the
+//! client's `request_id` is what makes retrying it safe.
+
+use super::{
+    codec, Appended, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError,
+    StoredMatch,
+};
+use redis::{Client, Connection, ConnectionLike, RedisError, Script};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// How long connecting, and each command, may take before the store reports a failure.
+const IO_TIMEOUT: Duration = Duration::from_secs(5);
+/// Idle connections kept for reuse.
+const POOL_SIZE: usize = 64;
+/// How often the follower thread wakes to see whether it should stop.
+const FOLLOW_POLL: Duration = Duration::from_millis(250);
+/// The longest wait between attempts to reconnect the follower.
+const FOLLOW_BACKOFF_MAX: Duration = Duration::from_secs(2);
+/// Ids read per round trip while listing.
+const LIST_BATCH: usize = 200;
+
+/// The check-and-append; see the module doc. Returns `{0, seq}` (appended), `{1, version}`
+/// (the stored version is not `seq - 1`, or the request was already applied at that version), or
+/// `{2, 0}` (no such match).
+///
+/// KEYS: 1 header hash, 2 log list, 3 request key, 4 finished set.
+/// ARGV: 1 seq, 2 header, 3 event, 4 "1" when there is a request id, 5 its TTL in ms ("0":
+/// none), 6 finished-at ms ("" while active), 7 the id, 8 the channel, 9 the message.
+pub const APPEND: &str = r#"
+local version = redis.call('HGET', KEYS[1], 'v')
+if not version then return {2, 0} end
+version = tonumber(version)
+if ARGV[4] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return {1, version} end
+if version + 1 ~= tonumber(ARGV[1]) then return {1, version} end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'h', ARGV[2])
+if ARGV[4] == '1' then
+  if ARGV[5] == '0' then
+    redis.call('SET', KEYS[3], ARGV[1])
+  else
+    redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[5])
+  end
+end
+if ARGV[6] ~= '' then redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7]) end
+redis.call('PUBLISH', ARGV[8], ARGV[9])
+return {0, tonumber(ARGV[1])}
+"#;
+
+/// Deletes one finished match if it is still there; returns 1 if it deleted it.
+/// KEYS: 1 header, 2 log, 3 ids, 4 finished. ARGV: 1 the id.
+const PURGE: &str = r#"
+local removed = redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('DEL', KEYS[1], KEYS[2])
+return removed
+"#;
+
+/// Matches in Redis.
+pub struct RedisStore {
+    client: Client,
+    prefix: String,
+    request_ttl: Option<Duration>,
+    pool: Mutex<Vec<Connection>>,
+    append: Script,
+    purge: Script,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not the URL: it may hold a password.
+        f.debug_struct("RedisStore")
+            .field("server", &self.server())
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+fn failed(error: RedisError) -> StoreError {
+    StoreError::Failed(format!("redis: {error}"))
+}
+
+fn is_connection_error(error: &RedisError) -> bool {
+    error.is_io_error() || error.is_connection_dropped() || error.is_unrecoverable_error()
+}
+
+/// The message published for an appended event: the match id (16 bytes), then the event.
+fn published(id: &MatchId, event: &[u8]) -> Vec<u8> {
+    let mut message = Vec::with_capacity(16 + event.len());
+    message.extend_from_slice(&id.0);
+    message.extend_from_slice(event);
+    message
+}
+
+impl RedisStore {
+    /// Connects to `url` (failing now, with a one-line reason, if Redis does not answer) and
+    /// keeps its keys under `prefix`.
+    pub fn open(
+        url: &str,
+        prefix: &str,
+        request_ttl: Option<Duration>,
+    ) -> Result<RedisStore, StoreError> {
+        let client = Client::open(url)
+            .map_err(|_| StoreError::Failed("matches.redis_url is not a Redis URL".into()))?;
+        let store = RedisStore {
+            client,
+            prefix: prefix.to_string(),
+            request_ttl,
+            pool: Mutex::new(Vec::new()),
+            append: Script::new(APPEND),
+            purge: Script::new(PURGE),
+        };
+        let mut con = store.connect().map_err(|e| {
+            StoreError::Failed(format!("cannot reach Redis at {}: {e}", store.server()))
+        })?;
+        redis::cmd("PING").query::<()>(&mut con).map_err(|e| {
+            StoreError::Failed(format!("Redis at {} does not answer: {e}", store.server()))
+        })?;
+        // Load the scripts once, so that appends go by EVALSHA from the start.
+        store.append.load(&mut con).map_err(failed)?;
+        store.purge.load(&mut con).map_err(failed)?;
+        store.give_back(con);
+        Ok(store)
+    }
+
+    /// `host:port` of the server, for logs and errors (never the password).
+    pub fn server(&self) -> String {
+        self.client.get_connection_info().addr().to_string()
+    }
+
+    fn connect(&self) -> Result<Connection, RedisError> {
+        let con = self.client.get_connection_with_timeout(IO_TIMEOUT)?;
+        con.set_read_timeout(Some(IO_TIMEOUT))?;
+        con.set_write_timeout(Some(IO_TIMEOUT))?;
+        Ok(con)
+    }
+
+    fn give_back(&self, con: Connection) {
+        let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+        if pool.len() < POOL_SIZE && con.is_open() {
+            pool.push(con);
+        }
+    }
+
+    /// Runs `work` on a pooled connection. A connection error on a pooled connection is retried
+    /// once on a fresh connection when `retry` (reads), never otherwise (appends).
+    fn with<T>(
+        &self,
+        retry: bool,
+        work: impl Fn(&mut Connection) -> Result<T, RedisError>,
+    ) -> Result<T, StoreError> {
+        let pooled = self
+            .pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let (mut con, was_pooled) = match pooled {
+            Some(con) => (con, true),
+            None => (self.connect().map_err(failed)?, false),
+        };
+        match work(&mut con) {
+            Ok(value) => {
+                self.give_back(con);
+                Ok(value)
+            }
+            Err(error) if retry && was_pooled && is_connection_error(&error) => {
+                let mut con = self.connect().map_err(failed)?;
+                let value = work(&mut con).map_err(failed)?;
+                self.give_back(con);
+                Ok(value)
+            }
+            Err(error) => {
+                if !is_connection_error(&error) {
+                    self.give_back(con);
+                }
+                Err(failed(error))
+            }
+        }
+    }
+
+    fn header_key(&self, id: &MatchId) -> String {
+        format!("{}m:{{{id}}}", self.prefix)
+    }
+
+    fn log_key(&self, id: &MatchId) -> String {
+        format!("{}log:{{{id}}}", self.prefix)
+    }
+
+    fn request_key(&self, id: &MatchId, request_id: &str) -> Vec<u8> {
+        let mut key = format!("{}req:{{{id}}}:", self.prefix).into_bytes();
+        key.extend_from_slice(request_id.as_bytes());
+        key
+    }
+
+    fn ids_key(&self) -> String {
+        format!("{}ids", self.prefix)
+    }
+
+    fn finished_key(&self) -> String {
+        format!("{}finished", self.prefix)
+    }
+
+    /// The channel every append is published on.
+    pub fn channel(&self) -> String {
+        format!("{}events", self.prefix)
+    }
+
+    /// The header and the events after `after`, read atomically.
+    fn read(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
+        let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self.with(true, |con| {
+            redis::pipe()
+                .atomic()
+                .hget(self.header_key(id), "h")
+                .lrange(self.log_key(id), after as isize, -1)
+                .query(con)
+        })?;
+        let Some(header) = header else {
+            return Ok(None);
+        };
+        let record = codec::decode_match(*id, &header)?;
+        let events = raw
+            .iter()
+            .map(|bytes| codec::decode_event(&record, bytes))
+            .collect::<Result<Vec<_>, _>>()?;
+        if events.len() as u64 != record.version.saturating_sub(after)
+            || events.iter().zip(after + 1..).any(|(e, seq)| e.seq != seq)
+        {
+            return Err(StoreError::Failed(format!(
+                "match {id}: the log holds {} events after {after} for version {}",
+                events.len(),
+                record.version
+            )));
+        }
+        Ok(Some(StoredMatch { record, events }))
+    }
+}
+
+impl MatchStore for RedisStore {
+    fn create(&self, record: &MatchRecord) -> Result<(), StoreError> {
+        let id = record.id;
+        self.with(false, |con| {
+            redis::pipe()
+                .atomic()
+                .hset_multiple(
+                    self.header_key(&id),
+                    &[
+                        ("v", record.version.to_string().into_bytes()),
+                        ("h", codec::encode_match(record)),
+                    ],
+                )
+                .ignore()
+                .zadd(self.ids_key(), id.to_string(), 0)
+                .ignore()
+                .query::<()>(con)
+        })
+    }
+
+    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
+        self.read(id, 0)
+    }
+
+    fn events_after(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
+        self.read(id, after)
+    }
+
+    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+        let id = record.id;
+        let encoded = codec::encode_event(event);
+        let ttl = self.request_ttl.map_or(0, |ttl| ttl.as_millis().max(1));
+        let finished_at = record
+            .finished
+            .map_or(String::new(), |f| f.at_ms.to_string());
+        let (outcome, version): (u8, u64) = self.with(false, |con| {
+            self.append
+                .key(self.header_key(&id))
+                .key(self.log_key(&id))
+                .key(self.request_key(&id, &event.request_id))
+                .key(self.finished_key())
+                .arg(event.seq)
+                .arg(codec::encode_match(record))
+                .arg(&encoded)
+                .arg(if event.request_id.is_empty() {
+                    "0"
+                } else {
+                    "1"
+                })
+                .arg(ttl.to_string())
+                .arg(&finished_at)
+                .arg(id.to_string())
+                .arg(self.channel())
+                .arg(published(&id, &encoded))
+                .invoke(con)
+        })?;
+        match outcome {
+            0 => Ok(()),
+            1 => Err(StoreError::Conflict { current: version }),
+            _ => Err(StoreError::NotFound),
+        }
+    }
+
+    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
+        let mut out = Vec::new();
+        let mut after = query.after;
+        while out.len() < query.limit {
+            let start = after.map_or("-".to_string(), |id| format!("({id}"));
+            let ids: Vec<String> = self.with(true, |con| {
+                redis::cmd("ZRANGEBYLEX")
+                    .arg(self.ids_key())
+                    .arg(&start)
+                    .arg("+")
+                    .arg("LIMIT")
+                    .arg(0)
+                    .arg(LIST_BATCH)
+                    .query(con)
+            })?;
+            let ids: Vec<MatchId> = ids.iter().filter_map(|id| MatchId::parse(id)).collect();
+            let Some(last) = ids.last() else { break };
+            after = Some(*last);
+            let headers: Vec<Option<Vec<u8>>> = self.with(true, |con| {
+                let mut pipe = redis::pipe();
+                for id in &ids {
+                    pipe.hget(self.header_key(id), "h");
+                }
+                pipe.query(con)
+            })?;
+            for (id, header) in ids.iter().zip(headers) {
+                // Purged between the two reads.
+                let Some(header) = header else { continue };
+                let record = codec::decode_match(*id, &header)?;
+                if query.matches(&record) && out.len() < query.limit {
+                    out.push(record);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
+        let ids: Vec<String> = self.with(true, |con| {
+            redis::cmd("ZRANGEBYSCORE")
+                .arg(self.finished_key())
+                .arg("-inf")
+                .arg(format!("({cutoff_ms}"))
+                .query(con)
+        })?;
+        let mut purged = Vec::new();
+        for id in ids.iter().filter_map(|id| MatchId::parse(id)) {
+            // Several replicas may purge at once: each match is reported by the one that deleted it.
+            let removed: u8 = self.with(false, |con| {
+                self.purge
+                    .key(self.header_key(&id))
+                    .key(self.log_key(&id))
+                    .key(self.ids_key())
+                    .key(self.finished_key())
+                    .arg(id.to_string())
+                    .invoke(con)
+            })?;
+            if removed == 1 {
+                purged.push(id);
+            }
+        }
+        Ok(purged)
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn follow(
+        &self,
+        sink: Box<dyn FnMut(Appended) + Send>,
+        stop: Arc<AtomicBool>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        let follower = Follower {
+            client: self.client.clone(),
+            channel: self.channel(),
+            server: self.server(),
+            sink,
+            stop,
+        };
+        std::thread::Builder::new()
+            .name("mancala-redis-follow".into())
+            .spawn(move || follower.run())
+            .map_err(|e| tracing::error!(error = %e, "cannot start the Redis follower thread"))
+            .ok()
+    }
+}
+
+/// Reads the channel of appends and hands each to the match manager.
+struct Follower {
+    client: Client,
+    channel: String,
+    server: String,
+    sink: Box<dyn FnMut(Appended) + Send>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Follower {
+    fn run(mut self) {
+        let mut backoff = Duration::from_millis(50);
+        let mut connected_before = false;
+        while !self.stop.load(Ordering::Acquire) {
+            match self.follow(&mut connected_before) {
+                Ok(()) => return,
+                Err(error) => {
+                    tracing::warn!(
+                        server = %self.server,
+                        error = %error,
+                        retry_ms = backoff.as_millis() as u64,
+                        "lost the Redis channel of appends; watchers are caught up from the log once it is back"
+                    );
+                    std::thread::sleep(backoff);
+                    backoff = (backoff * 2).min(FOLLOW_BACKOFF_MAX);
+                }
+            }
+        }
+    }
+
+    /// One subscription, until `stop` (`Ok`) or a connection error.
+    fn follow(&mut self, connected_before: &mut bool) -> Result<(), RedisError> {
+        let mut con = self.client.get_connection_with_timeout(IO_TIMEOUT)?;
+        con.set_write_timeout(Some(IO_TIMEOUT))?;
+        let mut pubsub = con.as_pubsub();
+        pubsub.subscribe(&self.channel)?;
+        pubsub.set_read_timeout(Some(FOLLOW_POLL))?;
+        if std::mem::replace(connected_before, true) {
+            tracing::info!(server = %self.server, "following the Redis channel of appends again");
+        }
+        // Whatever was published while nobody listened is in the log: catch up now.
+        (self.sink)(Appended::Resumed);
+        loop {
+            if self.stop.load(Ordering::Acquire) {
+                return Ok(());
+            }
+            let message = match pubsub.get_message() {
+                Ok(message) => message,
+                Err(error) if error.is_timeout() => continue,
+                Err(error) => return Err(error),
+            };
+            let payload = message.get_payload_bytes();
+            let Some((id, event)) = payload.split_first_chunk::<16>() else {
+                tracing::warn!(
+                    bytes = payload.len(),
+                    "ignored a malformed message on the channel of appends"
+                );
+                continue;
+            };
+            (self.sink)(Appended::Event {
+                id: MatchId(*id),
+                event: event.to_vec(),
+            });
+        }
+    }
+}
+
+/// Value conversions the pipelines above rely on, checked without a server.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_published_message_is_the_id_then_the_event() {
+        let id = MatchId([9; 16]);
+        let message = published(&id, b"event");
+        let (head, rest) = message.split_first_chunk::<16>().unwrap();
+        assert_eq!(MatchId(*head), id);
+        assert_eq!(rest, b"event");
+    }
+
+    #[test]
+    fn scripts_name_their_keys_and_arguments_as_append_passes_them() {
+        // A guard against editing one side only: the script reads ARGV[1]..ARGV[9], KEYS[1]..KEYS[4].
+        for n in 1..=9 {
+            assert!(APPEND.contains(&format!("ARGV[{n}]")), "ARGV[{n}]");
+        }
+        assert!(!APPEND.contains("ARGV[10]"));
+        for n in 1..=4 {
+            assert!(APPEND.contains(&format!("KEYS[{n}]")), "KEYS[{n}]");
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! Two replicas over one Redis: two processes of the real binary on different ports with
+//! `MANCALA__MATCHES__STORE=redis` and one key prefix (unique to the test run).
+//!
+//! - a match created on A is watched on B while the players submit alternately on A and B: the
+//!   watcher sees every event exactly once, in order, identical to the answers;
+//! - both replicas submit for the same version at once: exactly one is accepted;
+//! - A is killed with SIGKILL in the middle of play: no acknowledged move is lost, B serves the
+//!   match, a retried request is answered as the first time, and a watcher that was on A resumes
+//!   on B from its seq.
+//!
+//! They need a Redis server: `MANCALA_TEST_REDIS_URL` (`.ci/run` sets it to
+//! `redis://127.0.0.1:6379`). Without it each test prints a notice and passes without running.
+
+mod replica;
+
+use mancala::api::pb;
+use pb::watch_match_response::Kind;
+use replica::{authed, create, get, history, moved_on, next_event, next_request, within, Replica};
+use tonic::Code;
+
+/// The Redis URL of the test run, or `None` (after a notice) when none is configured.
+fn redis_url(test: &str) -> Option<String> {
+    match std::env::var("MANCALA_TEST_REDIS_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!(
+                "notice: {test} skipped: MANCALA_TEST_REDIS_URL is not set (.ci/run sets it to a local Redis)"
+            );
+            None
+        }
+    }
+}
+
+/// A key prefix of this test alone; its keys are deleted when dropped.
+struct Prefix {
+    url: String,
+    prefix: String,
+}
+
+impl Prefix {
+    fn new(url: &str, test: &str) -> Prefix {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        Prefix {
+            url: url.to_string(),
+            prefix: format!("mancala-test:{}:{nanos}:{test}:", std::process::id()),
+        }
+    }
+
+    /// Two replicas over this prefix, with metrics.
+    async fn replicas(&self) -> (Replica, Replica) {
+        let env = [
+            ("MANCALA__MATCHES__STORE", "redis"),
+            ("MANCALA__MATCHES__REDIS_URL", self.url.as_str()),
+            ("MANCALA__MATCHES__REDIS_KEY_PREFIX", self.prefix.as_str()),
+            ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
+        ];
+        (Replica::start(&env).await, Replica::start(&env).await)
+    }
+}
+
+impl Drop for Prefix {
+    fn drop(&mut self) {
+        let Ok(client) = redis::Client::open(self.url.as_str()) else {
+            return;
+        };
+        let Ok(mut con) = client.get_connection() else {
+            return;
+        };
+        let keys: Vec<Vec<u8>> = redis::cmd("KEYS")
+            .arg(format!("{}*", self.prefix))
+            .query(&mut con)
+            .unwrap_or_default();
+        if !keys.is_empty() {
+            let _: Result<(), _> = redis::cmd("DEL").arg(keys).query(&mut con);
+        }
+    }
+}
+
+/// The value of the series `name` (exact line prefix, labels included) in a scrape, or 0.
+fn series(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+        .map_or(0.0, |value| value.parse().expect("a number"))
+}
+
+#[tokio::test]
+async fn a_match_created_on_a_is_watched_on_b_while_players_alternate_between_replicas() {
+    let Some(url) = redis_url("alternating replicas") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "alternate");
+    let (a, b) = prefix.replicas().await;
+    let (mut on_a, mut on_b) = (a.client().await, b.client().await);
+    let (mut m, tokens) = create(&mut on_a).await;
+    let id = m.match_id.clone();
+
+    // B has never seen the match: it reads it from Redis.
+    let mut watcher = within(
+        "watch on B",
+        on_b.watch_match(pb::WatchMatchRequest {
+            match_id: id.clone(),
+            from_seq: None,
+        }),
+    )
+    .await
+    .expect("watch on B")
+    .into_inner();
+    match within("snapshot", watcher.message())
+        .await
+        .unwrap()
+        .unwrap()
+        .kind
+    {
+        Some(Kind::Snapshot(snapshot)) => assert_eq!(snapshot.r#match.unwrap().version, 0),
+        other => panic!("a snapshot first: {other:?}"),
+    }
+
+    let mut acked = Vec::new();
+    for n in 0..40 {
+        if m.legal_moves.is_empty() {
+            break;
+        }
+        // Even moves on A, odd ones on B; each replica is told only what its client saw.
+        let (request, token) = next_request(&m, &tokens, n * 7 + 1);
+        let client = if n % 2 == 0 { &mut on_a } else { &mut on_b };
+        let event = within("submit", client.submit_move(authed(request, &token)))
+            .await
+            .unwrap_or_else(|status| panic!("move {n} refused: {status:?}"))
+            .into_inner()
+            .event
+            .unwrap();
+        assert_eq!(event.seq, m.version + 1);
+        moved_on(&mut m, &event);
+        acked.push(event);
+        // Read-your-writes across replicas: the other one answers with this move at once.
+        let other = if n % 2 == 0 { &mut on_b } else { &mut on_a };
+        assert_eq!(get(other, &id).await.version, m.version);
+    }
+    assert!(acked.len() >= 20, "a long enough match: {}", acked.len());
+
+    // Every event exactly once, in order, identical to the answer its submitter got.
+    for expected in &acked {
+        assert_eq!(&next_event(&mut watcher).await, expected);
+    }
+    // ... and nothing twice: the next event after them is the next move.
+    if !m.legal_moves.is_empty() {
+        let (request, token) = next_request(&m, &tokens, 0);
+        let next = within("one more", on_a.submit_move(authed(request, &token)))
+            .await
+            .expect("accepted")
+            .into_inner()
+            .event
+            .unwrap();
+        assert_eq!(next_event(&mut watcher).await, next);
+    }
+
+    // B fed A's moves to its watcher from the store's channel.
+    let (status, text) = b.scrape("/metrics");
+    assert!(status.contains("200"), "{status}");
+    assert!(
+        series(&text, "mancala_remote_events_total") >= 1.0,
+        "{text}"
+    );
+    assert!(series(&text, r#"mancala_moves_applied_total{game="ba-awa"}"#) >= 1.0);
+}
+
+#[tokio::test]
+async fn concurrent_submits_for_one_version_on_two_replicas_accept_exactly_one() {
+    let Some(url) = redis_url("concurrent submits") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "race");
+    let (a, b) = prefix.replicas().await;
+    let (mut on_a, mut on_b) = (a.client().await, b.client().await);
+    let (mut won_by_a, mut won_by_b) = (0, 0);
+    let mut races = 0;
+    // Races until 30 are run, over as many matches as that takes (a match can end early).
+    while races < 30 {
+        let (mut m, tokens) = create(&mut on_a).await;
+        let id = m.match_id.clone();
+        // Both replicas hold the match before its races start.
+        get(&mut on_b, &id).await;
+        let mut winners = Vec::new();
+        while races < 30 && !m.legal_moves.is_empty() {
+            races += 1;
+            // The same seat, the same version, possibly different moves, different request ids.
+            let (mut first, token) = next_request(&m, &tokens, races);
+            let (mut second, _) = next_request(&m, &tokens, races + 1);
+            first.request_id = format!("a-{races}");
+            second.request_id = format!("b-{races}");
+            let (answer_a, answer_b) = within("both submits", async {
+                tokio::join!(
+                    on_a.submit_move(authed(first, &token)),
+                    on_b.submit_move(authed(second, &token)),
+                )
+            })
+            .await;
+            let event = match (answer_a, answer_b) {
+                (Ok(won), Err(lost)) => {
+                    assert_eq!(lost.code(), Code::Aborted, "{lost:?}");
+                    won_by_a += 1;
+                    won.into_inner().event.unwrap()
+                }
+                (Err(lost), Ok(won)) => {
+                    assert_eq!(lost.code(), Code::Aborted, "{lost:?}");
+                    won_by_b += 1;
+                    won.into_inner().event.unwrap()
+                }
+                (Ok(_), Ok(_)) => {
+                    panic!("race {races}: both replicas accepted version {}", m.version)
+                }
+                (Err(x), Err(y)) => panic!("race {races}: neither accepted: {x:?} / {y:?}"),
+            };
+            assert_eq!(event.seq, m.version + 1);
+            moved_on(&mut m, &event);
+            winners.push(event);
+        }
+        // The log holds the winners and nothing else, whichever replica is asked.
+        for client in [&mut on_a, &mut on_b] {
+            let log = history(client, &id).await;
+            assert_eq!(log.events, winners);
+            assert_eq!(log.r#match.unwrap().version, winners.len() as u64);
+        }
+    }
+    eprintln!("races won: A {won_by_a}, B {won_by_b}");
+}
+
+#[tokio::test]
+async fn sigkill_of_a_replica_loses_no_acknowledged_move_and_its_watcher_resumes_on_the_other() {
+    let Some(url) = redis_url("SIGKILL of a replica") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "sigkill");
+    let (mut a, b) = prefix.replicas().await;
+    let (mut on_a, mut on_b) = (a.client().await, b.client().await);
+    let (mut m, tokens) = create(&mut on_a).await;
+    let id = m.match_id.clone();
+
+    let watch = |from_seq| pb::WatchMatchRequest {
+        match_id: id.clone(),
+        from_seq,
+    };
+    let mut watcher_on_a = within("watch on A", on_a.watch_match(watch(Some(0))))
+        .await
+        .expect("watch on A")
+        .into_inner();
+    // A spectator on B from the start, who must not notice A's death.
+    let mut watcher_on_b = within("watch on B", on_b.watch_match(watch(Some(0))))
+        .await
+        .expect("watch on B")
+        .into_inner();
+
+    let mut acked: Vec<pb::MatchEvent> = Vec::new();
+    for n in 0..10 {
+        let (request, token) = next_request(&m, &tokens, n * 5 + 3);
+        let event = within("submit on A", on_a.submit_move(authed(request, &token)))
+            .await
+            .expect("accepted")
+            .into_inner()
+            .event
+            .unwrap();
+        moved_on(&mut m, &event);
+        acked.push(event);
+    }
+    // The watcher on A has read up to seq 4 when it loses the server.
+    let mut watched = 0;
+    while watched < 4 {
+        assert_eq!(next_event(&mut watcher_on_a).await, acked[watched]);
+        watched += 1;
+    }
+
+    // A client keeps moving on A while A is killed: the kill lands between or during requests.
+    let mut mover = a.client().await;
+    let in_flight = {
+        let (tokens, mut m, mut acked) = (tokens.clone(), m.clone(), acked.clone());
+        let (ready_tx, ready) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let mut ready_tx = Some(ready_tx);
+            for n in 0.. {
+                if m.legal_moves.is_empty() {
+                    break;
+                }
+                let (request, token) = next_request(&m, &tokens, n * 5 + 3);
+                match tokio::time::timeout(
+                    replica::STEP,
+                    mover.submit_move(authed(request, &token)),
+                )
+                .await
+                {
+                    Ok(Ok(answer)) => {
+                        let event = answer.into_inner().event.unwrap();
+                        moved_on(&mut m, &event);
+                        acked.push(event);
+                        if acked.len() >= 14 {
+                            if let Some(ready) = ready_tx.take() {
+                                let _ = ready.send(());
+                            }
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            acked
+        });
+        within("four more moves", ready)
+            .await
+            .expect("the mover moved");
+        task
+    };
+    a.kill();
+    let acked = within("the mover stops", in_flight)
+        .await
+        .expect("no panic");
+    drop(watcher_on_a);
+
+    // B serves the match with every acknowledged move; one whose answer was lost may be there too.
+    let after = get(&mut on_b, &id).await;
+    let last = acked.last().unwrap();
+    assert!(
+        after.version == last.seq || after.version == last.seq + 1,
+        "version {} on B, {} acknowledged on A",
+        after.version,
+        last.seq
+    );
+    let log = history(&mut on_b, &id).await;
+    assert_eq!(log.events.len() as u64, after.version);
+    assert_eq!(&log.events[..acked.len()], &acked[..]);
+
+    // A request acknowledged by A and retried on B is answered as the first time, not applied again.
+    let retry = pb::SubmitMoveRequest {
+        match_id: id.clone(),
+        r#move: match &last.action {
+            Some(pb::match_event::Action::Move(mv)) => Some(mv.clone()),
+            other => panic!("{other:?}"),
+        },
+        expected_version: Some(last.seq - 1),
+        request_id: format!("move-{}", last.seq),
+    };
+    let seat = usize::from(last.player == pb::Player::North as i32);
+    let again = within("retry on B", on_b.submit_move(authed(retry, &tokens[seat])))
+        .await
+        .expect("the original answer")
+        .into_inner()
+        .event
+        .unwrap();
+    assert_eq!(&again, last);
+
+    // The watcher that was on A resumes on B from its seq: exactly what it missed, then live moves.
+    let mut resumed = within("resume on B", on_b.watch_match(watch(Some(watched as u64))))
+        .await
+        .expect("resume on B")
+        .into_inner();
+    let mut expected = log.events[watched..].to_vec();
+    let mut m = after;
+    for n in 0..3 {
+        if m.legal_moves.is_empty() {
+            break;
+        }
+        let (request, token) = next_request(&m, &tokens, n);
+        let event = within("a move on B", on_b.submit_move(authed(request, &token)))
+            .await
+            .expect("accepted")
+            .into_inner()
+            .event
+            .unwrap();
+        moved_on(&mut m, &event);
+        expected.push(event);
+    }
+    for event in &expected {
+        assert_eq!(&next_event(&mut resumed).await, event);
+    }
+    // The spectator on B saw the whole match, each event once, through A's death.
+    let mut whole = log.events.clone();
+    whole.extend_from_slice(&expected[log.events.len() - watched..]);
+    for event in &whole {
+        assert_eq!(&next_event(&mut watcher_on_b).await, event);
+    }
+}
