@@ -5,6 +5,8 @@ pub mod api;
 pub mod config;
 pub mod engine;
 #[cfg(feature = "server")]
+pub mod loadtest;
+#[cfg(feature = "server")]
 pub mod matches;
 #[cfg(feature = "server")]
 pub mod metrics;

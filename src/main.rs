@@ -29,6 +29,8 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default).
     Serve(ServeArgs),
+    /// Load a running server and report throughput and latency (see docs-draft/LOADTEST.md).
+    Loadtest(Box<mancala::loadtest::cli::LoadtestArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -44,11 +46,12 @@ struct ServeArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let args = match cli.command {
-        Some(Command::Serve(args)) => args,
-        None => cli.serve,
+    let result = match cli.command {
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::Loadtest(args)) => mancala::loadtest::cli::run(*args),
+        None => serve(cli.serve),
     };
-    match serve(args) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("mancala: {message}");

@@ -1,0 +1,215 @@
+//! The load generator against the real server, in-process on 127.0.0.1: small request counts in closed-loop
+//! and fixed-rate modes, the Echo baseline and the comparison. Counts are checked, never timings.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{within, TestServer};
+use mancala::loadtest::{self, report::RpcReport, Config, Load, Mix, Report, Stop, Summary};
+
+const REQUESTS: u64 = 300;
+
+fn config(server: &TestServer) -> Config {
+    Config {
+        targets: vec![format!("http://{}", server.addr)],
+        connections: 2,
+        concurrency: 4,
+        stop: Stop::Requests(REQUESTS),
+        warmup: Duration::ZERO,
+        positions: 24,
+        // Plenty of illegal moves, so that refusals certainly happen in a few hundred calls.
+        illegal: 0.3,
+        ..Config::default()
+    }
+}
+
+/// requests = Σ outcomes = OK + expected refusals + errors, and nothing went wrong.
+fn check_counts(r: &RpcReport) {
+    let outcomes: u64 = r.outcomes.values().sum();
+    assert_eq!(r.requests, outcomes, "{}: requests vs outcomes", r.rpc);
+    let ok = r.outcomes.get("OK").copied().unwrap_or(0);
+    assert_eq!(ok + r.expected_refusals + r.errors, r.requests, "{}", r.rpc);
+    assert_eq!(r.transport_errors, 0, "{}: transport errors", r.rpc);
+    assert_eq!(r.errors, 0, "{}: errors {:?}", r.rpc, r.outcomes);
+    assert_eq!(r.wrong_answers, 0, "{}: wrong answers", r.rpc);
+}
+
+fn check_report(report: &Report, requests: u64) {
+    assert_eq!(report.overall.requests, requests);
+    check_counts(&report.overall);
+    for r in &report.rpcs {
+        check_counts(r);
+    }
+    let by_rpc: u64 = report.rpcs.iter().map(|r| r.requests).sum();
+    assert_eq!(by_rpc, report.overall.requests);
+    assert!(report.overall.latency_us.max >= report.overall.latency_us.p50);
+}
+
+async fn run(config: &Config) -> Summary {
+    within(loadtest::run(config)).await.expect("the load runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_loop_counts_add_up_and_refusals_are_expected() {
+    let server = TestServer::start().await;
+    let summary = run(&config(&server)).await;
+    let rules = summary.rules.as_ref().expect("a rules report");
+    assert!(summary.baseline.is_none() && summary.comparison.is_none());
+    check_report(rules, REQUESTS);
+    assert_eq!(rules.mode, "closed_loop");
+    let names: Vec<_> = rules.rpcs.iter().map(|r| r.rpc).collect();
+    assert_eq!(names, ["ValidateMove", "ApplyMove", "ListLegalMoves"]);
+    assert!(summary.to_text().contains("ValidateMove"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_moves_are_refused_with_failed_precondition() {
+    let server = TestServer::start().await;
+    let config = Config {
+        mix: "apply=100".parse::<Mix>().expect("a mix"),
+        illegal: 0.5,
+        ..config(&server)
+    };
+    let summary = run(&config).await;
+    let rules = summary.rules.as_ref().expect("a rules report");
+    check_report(rules, REQUESTS);
+    let apply = &rules.rpcs[0];
+    assert_eq!(apply.rpc, "ApplyMove");
+    assert!(apply.expected_refusals > 0);
+    assert_eq!(
+        apply.outcomes.get("FAILED_PRECONDITION").copied(),
+        Some(apply.expected_refusals)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixed_rate_counts_add_up() {
+    let server = TestServer::start().await;
+    let config = Config {
+        rate: Some(2_000.0),
+        warmup: Duration::from_millis(50),
+        ..config(&server)
+    };
+    let summary = run(&config).await;
+    let rules = summary.rules.as_ref().expect("a rules report");
+    check_report(rules, REQUESTS);
+    assert_eq!(rules.mode, "fixed_rate");
+    let service = rules
+        .overall
+        .service_time_us
+        .expect("service time at a fixed rate");
+    assert!(service.max > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_baseline_echoes_a_payload_as_large_as_a_rules_request() {
+    let server = TestServer::start().await;
+    let config = Config {
+        load: Load::Baseline,
+        ..config(&server)
+    };
+    let summary = run(&config).await;
+    assert!(summary.rules.is_none());
+    let baseline = summary.baseline.as_ref().expect("a baseline report");
+    check_report(baseline, REQUESTS);
+    assert_eq!(baseline.rpcs.len(), 1);
+    assert_eq!(baseline.rpcs[0].rpc, "Echo");
+    let mean = summary.corpus.mean_request_bytes;
+    let echo = summary.corpus.baseline_request_bytes as f64;
+    assert!(
+        echo <= mean.round() && echo >= mean.round() - 3.0,
+        "{echo} vs {mean}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compare_reports_both_and_the_json_parses() {
+    let server = TestServer::start().await;
+    let config = Config {
+        load: Load::Compare,
+        rate: Some(3_000.0),
+        ..config(&server)
+    };
+    let summary = run(&config).await;
+    check_report(summary.rules.as_ref().expect("rules"), REQUESTS);
+    check_report(summary.baseline.as_ref().expect("baseline"), REQUESTS);
+    let comparison = summary.comparison.as_ref().expect("a comparison");
+    assert!(comparison.throughput_pct > 0.0 && comparison.p99_ratio > 0.0);
+
+    let json = serde_json::to_string_pretty(&summary).expect("serialises");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON parses");
+    assert_eq!(value["rules"]["overall"]["requests"], REQUESTS);
+    assert_eq!(value["baseline"]["rpcs"][0]["rpc"], "Echo");
+    assert!(value["comparison"]["p99_ratio"].is_number());
+    assert!(value["rules"]["overall"]["outcomes"]["OK"].is_number());
+}
+
+#[tokio::test]
+async fn an_unreachable_target_is_one_clear_error() {
+    // Port 9 of loopback (discard) is closed on any sane test machine; nothing is sent anywhere else.
+    let config = Config {
+        targets: vec!["http://127.0.0.1:9".into()],
+        stop: Stop::Requests(1),
+        ..Config::default()
+    };
+    let error = within(loadtest::run(&config))
+        .await
+        .expect_err("nothing listens there");
+    assert!(error
+        .to_string()
+        .starts_with("cannot connect to http://127.0.0.1:9"));
+}
+
+#[test]
+fn settings_are_checked_before_anything_is_sent() {
+    let bad = |f: fn(&mut Config)| {
+        let mut config = Config {
+            targets: vec!["http://127.0.0.1:50051".into()],
+            ..Config::default()
+        };
+        f(&mut config);
+        config.validate().expect_err("refused")
+    };
+    bad(|c| c.targets.clear());
+    bad(|c| c.targets = vec!["127.0.0.1:50051".into()]);
+    bad(|c| c.connections = 0);
+    bad(|c| c.rate = Some(0.0));
+    bad(|c| c.illegal = 1.5);
+    bad(|c| c.stop = Stop::Requests(0));
+    assert!("validate=1,bogus=2".parse::<Mix>().is_err());
+    assert!("validate=0".parse::<Mix>().is_err());
+    assert_eq!(
+        "apply=3, list=1".parse::<Mix>(),
+        Ok(Mix {
+            validate: 0,
+            apply: 3,
+            list: 1
+        })
+    );
+}
+
+#[test]
+fn the_dump_is_real_requests_in_ghz_configurations() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let config = Config {
+        targets: vec!["http://127.0.0.1:50051".into()],
+        positions: 8,
+        ..Config::default()
+    };
+    let corpus = loadtest::corpus::Corpus::build(&config.games, config.positions, config.seed);
+    let written = loadtest::dump::dump(dir.path(), &corpus, &config).expect("dumped");
+    assert_eq!(written.len(), 8);
+    for name in ["validate-move", "apply-move", "list-legal-moves"] {
+        let text =
+            std::fs::read_to_string(dir.path().join(format!("ghz-{name}.json"))).expect("read");
+        let ghz: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(ghz["host"], "127.0.0.1:50051");
+        let data = ghz["data"].as_array().expect("an array of requests");
+        assert_eq!(data.len(), 8 * config.games.len());
+        assert!(data[0]["state"]["pits"].is_array());
+        let frame = std::fs::read(dir.path().join(format!("{name}.grpc"))).expect("read");
+        let len = u32::from_be_bytes(frame[1..5].try_into().expect("4 bytes")) as usize;
+        assert_eq!((frame[0], frame.len()), (0, 5 + len));
+    }
+}
