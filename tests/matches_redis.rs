@@ -23,7 +23,10 @@ fn redis_url(test: &str) -> Option<String> {
     match std::env::var("MANCALA_TEST_REDIS_URL") {
         Ok(url) if !url.is_empty() => Some(url),
         _ => {
-            eprintln!(
+            // Straight to stderr, not through eprintln!, which the test harness would capture.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
                 "notice: {test} skipped: MANCALA_TEST_REDIS_URL is not set (.ci/run sets it to a local Redis)"
             );
             None
