@@ -887,11 +887,19 @@ impl Inner {
             let live = lock(&slot.live);
             (live.game.clone(), live.version)
         };
-        let stored = self
+        let Some(stored) = self
             .store
             .events_after(&slot.id, version)
             .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
-            .ok_or_else(|| MatchError::NotFound(slot.id.to_string()))?;
+        else {
+            // Purged by another server sharing the store: forget it here too.
+            if let Some(gone) = lock(&self.slots).remove(&slot.id) {
+                if lock(&gone.live).finished.is_none() {
+                    self.metrics.matches_active_add(-1);
+                }
+            }
+            return Err(MatchError::NotFound(slot.id.to_string()));
+        };
         let current = stored.record.version;
         if stored.events.is_empty() {
             return Ok(current);
