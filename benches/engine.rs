@@ -1,0 +1,91 @@
+//! Engine benchmarks (issue 6): per game, `legal_moves` and `play` on a fixed set of mid-game positions, and
+//! uniformly random playouts of whole games and whole matches from the standard start. Single-threaded.
+//!
+//!     cargo bench --bench engine
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use mancala::engine::{AnyGame, GameKind, NoTrace, Options, Rng, Status, Until};
+
+/// 64 mid-game positions per game: seeded random playouts from the start, stopped after 4 to 40 moves.
+fn mid_game_positions(kind: GameKind) -> Vec<AnyGame> {
+    let mut rng = Rng::new(2026);
+    let mut positions = Vec::new();
+    while positions.len() < 64 {
+        let mut game = AnyGame::new_match(kind, &Options::default()).expect("implemented");
+        let plies = 4 + rng.below(37) as u32;
+        game.random_playout(&mut rng, Until::GameEnd, plies);
+        if game.status() == Status::InProgress {
+            positions.push(game);
+        }
+    }
+    positions
+}
+
+fn implemented() -> impl Iterator<Item = GameKind> {
+    GameKind::ALL.into_iter().filter(|k| k.is_implemented())
+}
+
+fn label(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::BaoLaKete => "bao_la_kete",
+        GameKind::Bosh => "bosh",
+        GameKind::BaAwa => "ba_awa",
+    }
+}
+
+fn move_generation_and_play(c: &mut Criterion) {
+    for kind in implemented() {
+        let positions = mid_game_positions(kind);
+        let moves: Vec<_> = positions.iter().map(|p| p.legal_moves()).collect();
+        let mut group = c.benchmark_group(label(kind));
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function("legal_moves/64_positions", |b| {
+            b.iter(|| {
+                for p in &positions {
+                    black_box(p.legal_moves());
+                }
+            })
+        });
+        let total_moves: usize = moves.iter().map(|m| m.len()).sum();
+        group.throughput(Throughput::Elements(total_moves as u64));
+        group.bench_function(
+            BenchmarkId::new("play", format!("{total_moves}_moves")),
+            |b| {
+                b.iter(|| {
+                    for (p, legal) in positions.iter().zip(&moves) {
+                        for mv in legal {
+                            let mut next = p.clone();
+                            black_box(next.play(mv, &mut NoTrace)).expect("legal");
+                        }
+                    }
+                })
+            },
+        );
+        group.finish();
+    }
+}
+
+fn random_playouts(c: &mut Criterion) {
+    for kind in implemented() {
+        let mut group = c.benchmark_group(label(kind));
+        group.throughput(Throughput::Elements(1));
+        for until in [Until::GameEnd, Until::MatchEnd] {
+            let name = match until {
+                Until::GameEnd => "random_game",
+                Until::MatchEnd => "random_match",
+            };
+            let start = AnyGame::new_match(kind, &Options::default()).expect("implemented");
+            let mut rng = Rng::new(7);
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    let mut game = start.clone();
+                    black_box(game.random_playout(&mut rng, until, 1_000_000))
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, move_generation_and_play, random_playouts);
+criterion_main!(benches);
