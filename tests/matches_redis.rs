@@ -382,3 +382,180 @@ async fn sigkill_of_a_replica_loses_no_acknowledged_move_and_its_watcher_resumes
         assert_eq!(&next_event(&mut watcher_on_b).await, event);
     }
 }
+
+/// Runs `program` with `args` in `dir`; `false` (after a notice) if it cannot run or fails.
+fn run(dir: &std::path::Path, program: &str, args: &[&str]) -> bool {
+    match std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+    {
+        Ok(status) if status.success() => true,
+        other => {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "notice: TLS test skipped: {program} {args:?}: {other:?}"
+            );
+            false
+        }
+    }
+}
+
+/// A Redis server of this test alone, killed when dropped.
+struct ChildServer(std::process::Child);
+
+impl Drop for ChildServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn a_replica_reaches_redis_over_tls_with_a_rediss_url() {
+    if redis_url("TLS to Redis").is_none() {
+        return;
+    }
+    // A CA, a certificate for 127.0.0.1 signed by it, and a Redis that speaks only TLS with it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    std::fs::write(path.join("san.ext"), "subjectAltName=IP:127.0.0.1\n").unwrap();
+    let steps: [&[&str]; 3] = [
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=mancala test CA",
+        ],
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "redis.key",
+            "-out",
+            "redis.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "redis.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "redis.pem",
+            "-days",
+            "1",
+            "-extfile",
+            "san.ext",
+        ],
+    ];
+    for step in steps {
+        if !run(path, "openssl", step) {
+            return;
+        }
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let Ok(child) = std::process::Command::new("redis-server")
+        .args([
+            "--port",
+            "0",
+            "--tls-port",
+            &port,
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--tls-cert-file",
+            "redis.pem",
+            "--tls-key-file",
+            "redis.key",
+            "--tls-ca-cert-file",
+            "ca.pem",
+            "--tls-auth-clients",
+            "no",
+        ])
+        .current_dir(path)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+    else {
+        eprintln!("notice: TLS test skipped: no redis-server");
+        return;
+    };
+    let _redis = ChildServer(child);
+    // Wait (bounded) until it accepts connections.
+    let deadline = std::time::Instant::now() + replica::STEP;
+    while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the TLS Redis never listened"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
+    // Without the test CA among its roots, the server refuses the certificate and does not start.
+    let url = format!("rediss://127.0.0.1:{port}");
+    let untrusting = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .arg("serve")
+        .env("MANCALA__SERVER__LISTEN", "127.0.0.1:0")
+        .env("MANCALA__MATCHES__STORE", "redis")
+        .env("MANCALA__MATCHES__REDIS_URL", &url)
+        .env("SSL_CERT_FILE", path.join("redis.csr"))
+        .stdout(std::process::Stdio::null())
+        .output()
+        .expect("run the binary");
+    assert!(!untrusting.status.success());
+    let stderr = String::from_utf8_lossy(&untrusting.stderr);
+    assert!(
+        stderr.contains("cannot reach Redis at 127.0.0.1"),
+        "{stderr}"
+    );
+
+    // The replica trusts the test CA alone (rustls-native-certs reads SSL_CERT_FILE).
+    let ca = path.join("ca.pem");
+    let server = Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "redis"),
+        ("MANCALA__MATCHES__REDIS_URL", url.as_str()),
+        ("SSL_CERT_FILE", ca.to_str().unwrap()),
+    ])
+    .await;
+    let mut client = server.client().await;
+    let (m, tokens) = create(&mut client).await;
+    let (request, token) = next_request(&m, &tokens, 0);
+    let event = within(
+        "a move over TLS",
+        client.submit_move(authed(request, &token)),
+    )
+    .await
+    .expect("accepted")
+    .into_inner()
+    .event
+    .unwrap();
+    assert_eq!(get(&mut client, &m.match_id).await.version, event.seq);
+}

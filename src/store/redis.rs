@@ -27,6 +27,8 @@
 //! survives a crash of Redis too; with `everysec` up to a second of moves can be lost with it.
 //!
 //! The client is redis-rs' synchronous one: every method already runs on tokio's blocking pool.
+//! `rediss://` connects with TLS (rustls), trusting the system's CA roots (`SSL_CERT_FILE` or
+//! `SSL_CERT_DIR` point elsewhere).
 //! Connections are pooled; a read that fails on a pooled connection (Redis restarted meanwhile) is
 //! tried once more on a fresh one. An append is never retried: it may have been applied, and the
 //! client's `request_id` is what makes retrying it safe.
@@ -131,6 +133,9 @@ impl RedisStore {
         prefix: &str,
         request_ttl: Option<Duration>,
     ) -> Result<RedisStore, StoreError> {
+        // rediss:// builds a rustls config, which needs a process-wide crypto provider: ring, the
+        // only one compiled in. An error only means one is installed already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = Client::open(url)
             .map_err(|_| StoreError::Failed("matches.redis_url is not a Redis URL".into()))?;
         let store = RedisStore {
