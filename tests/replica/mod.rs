@@ -53,8 +53,14 @@ impl Replica {
             command.env(key, value);
         }
         let wants_metrics = env.iter().any(|(k, _)| *k == "MANCALA__METRICS__LISTEN");
-        let mut child = command.spawn().expect("start the mancala binary");
-        let stdout = child.stdout.take().expect("piped stdout");
+        let child = command.spawn().expect("start the mancala binary");
+        // Owned by a Replica from now on, so that a panic below (no listening line) kills it.
+        let mut replica = Replica {
+            child,
+            addr: SocketAddr::from(([0, 0, 0, 0], 0)),
+            metrics: None,
+        };
+        let stdout = replica.child.stdout.take().expect("piped stdout");
         let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -85,11 +91,9 @@ impl Replica {
         }
         // Keep draining stdout so the server never blocks on a full pipe.
         tokio::spawn(async move { while lines.recv().await.is_some() {} });
-        Replica {
-            child,
-            addr: addr.expect("listening"),
-            metrics,
-        }
+        replica.addr = addr.expect("listening");
+        replica.metrics = metrics;
+        replica
     }
 
     pub async fn client(&self) -> MatchesClient<Channel> {
