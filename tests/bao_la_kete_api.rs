@@ -59,7 +59,7 @@ async fn legal_moves(server: &TestServer, state: &pb::GameState) -> Vec<pb::Lega
 
 fn sow_of(legal: &pb::LegalMove) -> pb::Sow {
     match &legal.r#move.as_ref().expect("a move").action {
-        Some(Action::Sow(sow)) => sow.clone(),
+        Some(Action::Sow(sow)) => *sow,
         other => panic!("not a sowing: {other:?}"),
     }
 }
@@ -150,7 +150,7 @@ async fn bk_2_a_central_capture_offers_each_kichwa_and_the_kuu_decision_only_whe
     let moves = legal_moves(&server, &state).await;
     let offered: Vec<(u32, i32, i32, i32)> = moves
         .iter()
-        .map(|m| sow_of(m))
+        .map(sow_of)
         .map(|s| (s.pit, s.direction, s.kichwa, s.kuu_decision))
         .collect();
     let left = pb::Kichwa::Left as i32;
@@ -186,7 +186,7 @@ async fn bk_2_a_central_capture_offers_each_kichwa_and_the_kuu_decision_only_whe
             .events
             .iter()
             .find_map(|e| match &e.kind {
-                Some(Kind::Capture(c)) => Some(c.clone()),
+                Some(Kind::Capture(c)) => Some(*c),
                 _ => None,
             })
             .expect("a capture event");
