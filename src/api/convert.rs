@@ -38,12 +38,21 @@ impl<'a> Fields<'a> {
     }
 
     fn player(&mut self, field: &str, value: i32) -> Option<Player> {
+        self.player_named(|| field.to_string(), value)
+    }
+
+    /// Like [`Fields::player`], for a field whose path is only built when it is wrong (a list element): the
+    /// success path of every request then formats nothing.
+    fn player_named(&mut self, field: impl FnOnce() -> String, value: i32) -> Option<Player> {
         match pb::Player::try_from(value) {
             Ok(pb::Player::South) => Some(Player::South),
             Ok(pb::Player::North) => Some(Player::North),
             Ok(pb::Player::Unspecified) => None,
             Err(_) => {
-                self.fail(field, format!("{value} is not a Player (1 South, 2 North)"));
+                self.fail(
+                    &field(),
+                    format!("{value} is not a Player (1 South, 2 North)"),
+                );
                 None
             }
         }
@@ -149,7 +158,7 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
                 .owners
                 .iter()
                 .enumerate()
-                .map(|(i, &o)| fields.player(&format!("ba_awa.owners[{i}]"), o))
+                .map(|(i, &o)| fields.player_named(|| format!("ba_awa.owners[{i}]"), o))
                 .collect(),
             starter: fields.player("ba_awa.starter", v.starter),
             target: v.target,
