@@ -5,6 +5,7 @@
 
 use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
+use super::illegal::check_between_games;
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::{
@@ -220,18 +221,10 @@ impl BaAwa {
         choice: PitSet,
         trace: &mut T,
     ) -> Result<(), IllegalMove> {
-        match self.status {
-            Status::InProgress => {
-                return Err(IllegalMove::new(
-                    Reason::GameInProgress,
-                    "the game is still being played; the next game starts when it is over",
-                ))
-            }
-            Status::MatchOver => {
-                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
-            }
-            Status::GameOver | Status::RoundOver => {}
-        }
+        check_between_games(
+            self.status,
+            "the game is still being played; the next game starts when it is over",
+        )?;
         self.north_owned = allocate_pits(self.stores, choice)?;
         self.pits = [FOUR; PITS];
         self.stores = [0, 0];

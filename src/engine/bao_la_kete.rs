@@ -18,6 +18,7 @@ mod moves;
 mod tests;
 
 use super::event::{EndReason, Event, Trace};
+use super::illegal::check_between_games;
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::Ring;
 use super::{
@@ -367,18 +368,10 @@ impl BaoLaKete {
 
     /// §2.9, R-2.12: the next game of the match starts from the opening position, begun by the other player.
     fn start_next_game(&mut self, choice: PitSet) -> Result<(), IllegalMove> {
-        match self.status {
-            Status::InProgress => {
-                return Err(IllegalMove::new(
-                    Reason::GameInProgress,
-                    "the game is still being played; the next game starts when it is over",
-                ))
-            }
-            Status::MatchOver => {
-                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
-            }
-            Status::GameOver | Status::RoundOver => {}
-        }
+        check_between_games(
+            self.status,
+            "the game is still being played; the next game starts when it is over",
+        )?;
         if !choice.is_empty() {
             return Err(IllegalMove::new(
                 Reason::InvalidChoice,

@@ -12,6 +12,7 @@
 
 use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
+use super::illegal::check_between_games;
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::{
@@ -268,18 +269,10 @@ impl Bosh {
         choice: PitSet,
         trace: &mut T,
     ) -> Result<(), IllegalMove> {
-        match self.status {
-            Status::InProgress => {
-                return Err(IllegalMove::new(
-                    Reason::GameInProgress,
-                    "the round is still being played; the next round starts when it is over",
-                ))
-            }
-            Status::MatchOver => {
-                return Err(IllegalMove::new(Reason::MatchOver, "the match is over"))
-            }
-            Status::RoundOver | Status::GameOver => {}
-        }
+        check_between_games(
+            self.status,
+            "the round is still being played; the next round starts when it is over",
+        )?;
         if choice.0 & !(ALL_HOLES as u32) != 0 {
             return Err(IllegalMove::new(
                 Reason::InvalidChoice,

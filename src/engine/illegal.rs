@@ -1,5 +1,6 @@
 //! Why a move is illegal: a machine-readable reason and a message naming the pit and the rule.
 
+use super::Status;
 use std::fmt;
 
 /// The reason a move is refused (the protocol's `IllegalMoveReason`).
@@ -118,3 +119,16 @@ impl fmt::Display for IllegalMove {
 }
 
 impl std::error::Error for IllegalMove {}
+
+/// Whether `NextGame` may be played in `status`: only once a game (or Bosh round) is over and the match is not
+/// (RULES.md §2.9, §3.4, §4.4). `still_playing` is the refusal's explanation.
+pub(crate) fn check_between_games(
+    status: Status,
+    still_playing: &'static str,
+) -> Result<(), IllegalMove> {
+    match status {
+        Status::InProgress => Err(IllegalMove::new(Reason::GameInProgress, still_playing)),
+        Status::MatchOver => Err(IllegalMove::new(Reason::MatchOver, "the match is over")),
+        Status::GameOver | Status::RoundOver => Ok(()),
+    }
+}
