@@ -63,13 +63,20 @@ async fn a_watcher_that_is_never_read_is_resynchronised_and_never_delays_a_move(
         .unwrap();
     let id = created.state.match_id.clone();
     let mut slow = matches.watch(&id, None, None).await.unwrap();
+    // Take the initial snapshot first, so the watcher is known to be running and subscribed at version 0
+    // before the moves (otherwise its first snapshot may already be at version 30, with nothing to resync).
+    let first = within(slow.next()).await.expect("a snapshot").unwrap();
+    let Some(Kind::Snapshot(initial)) = first.kind else {
+        panic!("the stream opens with a snapshot: {first:?}")
+    };
+    assert_eq!(initial.r#match.unwrap().version, 0);
     // Far more moves than the outgoing queue and the broadcast buffer hold together.
     for _ in 0..30 {
         within(play_first(&matches, &id, &created.tokens))
             .await
             .unwrap();
     }
-    let mut cursor = None;
+    let mut cursor = Some(0);
     let mut resynced = false;
     while cursor != Some(30) {
         let message = within(slow.next())
