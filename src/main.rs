@@ -29,7 +29,7 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default).
     Serve(ServeArgs),
-    /// Load a running server and report throughput and latency (see docs-draft/LOADTEST.md).
+    /// Load a running server and report throughput and latency (see "Load testing" in README.md).
     Loadtest(Box<mancala::loadtest::cli::LoadtestArgs>),
 }
 
