@@ -116,7 +116,7 @@ async fn fan_out_and_memory() {
     for task in tasks {
         within("watchers finish", task).await.unwrap();
     }
-    let received = received.lock().unwrap();
+    let received = std::mem::take(&mut *received.lock().unwrap());
     let mut latencies: Vec<Duration> = received
         .iter()
         .map(|(seq, at)| {
