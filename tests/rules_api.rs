@@ -208,7 +208,7 @@ async fn new_game_rejects_bad_requests_listing_every_field() {
 }
 
 #[tokio::test]
-async fn games_without_rules_yet_answer_unimplemented() {
+async fn new_game_answers_every_implemented_game_and_unimplemented_otherwise() {
     let server = TestServer::start().await;
     for kind in [pb::GameKind::Bosh, pb::GameKind::BaoLaKete] {
         let description = within(
