@@ -11,6 +11,7 @@
 //! obligation of §1), `execute` plays one (§2.7), `hizi_zetu` sets the mark (§2.8), and this file holds
 //! the state, the end of a game and of the match (§2.9) and the wire shape.
 
+mod endless;
 mod execute;
 mod hizi_zetu;
 mod moves;
@@ -160,14 +161,31 @@ const fn hole_at(base: u8, k: u8) -> u8 {
 
 /// The hole `n` steps from `pit` along its owner's circuit.
 fn step(pit: u8, dir: Direction, n: u8) -> u8 {
-    let k = circuit_index(pit);
-    let n = n % CIRCUIT;
-    let to = match dir {
-        Direction::Clockwise => k + n,
-        Direction::Anticlockwise => k + CIRCUIT - n,
+    let dir = match dir {
+        Direction::Clockwise => 0,
+        Direction::Anticlockwise => 1,
     };
-    hole_at(pit - offset(pit), to)
+    STEPS[pit as usize][dir][(n % CIRCUIT) as usize]
 }
+
+/// `STEPS[pit][direction][n]`: the hole `n` steps from `pit`, clockwise then anticlockwise (move generation
+/// asks this for every hole and direction, so it is a table).
+const STEPS: [[[u8; CIRCUIT as usize]; 2]; PITS] = {
+    let mut steps = [[[0u8; CIRCUIT as usize]; 2]; PITS];
+    let mut pit = 0;
+    while pit < PITS {
+        let p = pit as u8;
+        let (k, base) = (circuit_index(p), p - p % CIRCUIT);
+        let mut n = 0;
+        while n < CIRCUIT {
+            steps[pit][0][n as usize] = hole_at(base, k + n);
+            steps[pit][1][n as usize] = hole_at(base, k + CIRCUIT - n);
+            n += 1;
+        }
+        pit += 1;
+    }
+    steps
+};
 
 /// One player's circuit in one direction; the other player's holes point at themselves and are never used.
 const fn ring(player_base: u8, clockwise: bool) -> Ring<PITS> {
@@ -257,8 +275,26 @@ impl BaoLaKete {
         self.reserves[player.index()] > 0
     }
 
+    /// `player`'s front row, f1 in the lowest byte: the row-wide questions of §2.5–§2.7 become one test.
+    fn front_word(&self, player: Player) -> u64 {
+        let b = base(player) as usize;
+        let mut row = [0u8; ROW as usize];
+        row.copy_from_slice(&self.pits[b..b + ROW as usize]);
+        u64::from_le_bytes(row)
+    }
+
     fn front_occupied(&self, player: Player) -> bool {
-        front_row(player).any(|p| self.pits[p as usize] > 0)
+        self.front_word(player) != 0
+    }
+
+    /// Whether a front hole of `player` other than `pit` holds a seed.
+    fn front_occupied_besides(&self, player: Player, pit: u8) -> bool {
+        self.front_word(player) & !(0xFF << (8 * offset(pit) as u32)) != 0
+    }
+
+    /// Whether a front hole of `player` holds two seeds or more.
+    fn front_has_two(&self, player: Player) -> bool {
+        self.front_word(player) & 0xFEFE_FEFE_FEFE_FEFE != 0
     }
 
     #[cfg(test)]

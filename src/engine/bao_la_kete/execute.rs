@@ -1,5 +1,6 @@
 //! Playing one move: RULES.md §2.7, with the lap-end checks in the order A → B → C → D → E → F.
 
+use super::endless::{relay_never_ends, LAPS_BEFORE_CHECK};
 use super::moves::{Choices, Start};
 use super::{
     base, direction_from, is_central, is_front, kichwa_for, kuu, offset, opposite, reverse,
@@ -53,6 +54,16 @@ struct Configuration {
     first_lap: bool,
 }
 
+/// What is known of whether the move ever ends.
+enum Endless {
+    /// Too early to ask: most moves end within a few laps.
+    Unknown,
+    /// Lap ends are compared for a repeat (Brent's algorithm, no heap).
+    Watching(LoopGuard<Configuration>),
+    /// Proved to end by `relay_never_ends`: no need to watch any more.
+    Ends,
+}
+
 /// The state of a move between laps (§2.7 "Initial set-up of the move").
 struct Progress {
     /// Where the last lap ended.
@@ -79,7 +90,8 @@ impl BaoLaKete {
         let mut progress = self.begin_move(mover, start, trace);
         let mut decision_used = false;
         let mut first_lap = true;
-        let mut guard: Option<LoopGuard<Configuration>> = None;
+        let mut laps = 0u32;
+        let mut endless = Endless::Unknown;
         loop {
             let at = progress.at;
             // A. Own front row check.
@@ -89,20 +101,17 @@ impl BaoLaKete {
                     decision_used,
                 });
             }
-            let configuration = Configuration {
-                pits: self.pits,
-                at,
-                dir: progress.dir,
-                kuu_alive: self.kuu_alive,
-                mark: self.mark,
-                first_lap,
-            };
-            match guard.as_mut() {
-                None => guard = Some(LoopGuard::new(configuration)),
-                Some(guard) => {
-                    if guard.repeats(configuration) {
+            // Most moves end within a few laps; only a long one is checked for repeating (§1).
+            laps += 1;
+            if laps >= LAPS_BEFORE_CHECK {
+                if let Endless::Watching(guard) = &mut endless {
+                    if guard.repeats(self.configuration(at, &progress, first_lap)) {
                         return Err(Halt::NeverEnds);
                     }
+                } else if matches!(endless, Endless::Unknown) {
+                    endless = Endless::Watching(LoopGuard::new(
+                        self.configuration(at, &progress, first_lap),
+                    ));
                 }
             }
             let seeds = self.pits[at as usize];
@@ -167,9 +176,36 @@ impl BaoLaKete {
                 // Unreachable: a nemo capture move captures before it can relay, which sets the direction.
                 return Err(Halt::KichwaRequired);
             };
+            if matches!(endless, Endless::Watching(_)) && self.is_pure_relay(mover, &progress) {
+                if relay_never_ends(&self.pits, base(mover), at, dir) {
+                    return Err(Halt::NeverEnds);
+                }
+                endless = Endless::Ends;
+            }
             progress.at = self.relay(mover, at, dir, trace);
             first_lap = false;
         }
+    }
+
+    /// The within-move configuration at a lap end, for the repetition check.
+    fn configuration(&self, at: u8, progress: &Progress, first_lap: bool) -> Configuration {
+        Configuration {
+            pits: self.pits,
+            at,
+            dir: progress.dir,
+            kuu_alive: self.kuu_alive,
+            mark: self.mark,
+            first_lap,
+        }
+    }
+
+    /// A takata now ends only by a lap ending in an empty hole, the same rule at every hole of the circuit:
+    /// no capture, no living kuu of the mover (where a nemo takata stops), no mark against him (where his laps
+    /// stop). See `endless` for why such a move can be decided exactly and fast.
+    fn is_pure_relay(&self, mover: Player, progress: &Progress) -> bool {
+        !progress.capturing
+            && !self.kuu_alive[mover.index()]
+            && !self.mark.is_some_and(|m| m.blockee == mover)
     }
 
     /// §2.7 "Start": place the reserve seed or lift the start hole, and sow the first lap.

@@ -223,7 +223,7 @@ impl BaoLaKete {
         let me = mover.index();
         let seeds = self.pits[pit as usize];
         let refuse = |reason, detail| Err(IllegalMove::at(reason, pit, detail));
-        let front_has_two = front_row(mover).any(|p| self.pits[p as usize] >= 2);
+        let front_has_two = self.front_has_two(mover);
         if self.is_nemo(mover) {
             if !is_front(pit) {
                 return refuse(Reason::HoleNotAllowed, NEMO_FRONT_ONLY);
@@ -236,9 +236,7 @@ impl BaoLaKete {
             }
             if self.kuu_alive[me] {
                 // Any occupied front hole but the kuu, singletons included; the kuu only when alone.
-                let others_occupied =
-                    front_row(mover).any(|p| p != pit && self.pits[p as usize] > 0);
-                if pit == kuu(mover) && others_occupied {
+                if pit == kuu(mover) && self.front_occupied_besides(mover, pit) {
                     return refuse(
                         Reason::KuuNotAllowedWhileOtherHolesOccupied,
                         NEMO_KUU_NOT_ALONE,
@@ -276,8 +274,7 @@ impl BaoLaKete {
         pit: u8,
         dir: Direction,
     ) -> Result<(), IllegalMove> {
-        let alone =
-            is_front(pit) && front_row(mover).all(|p| p == pit || self.pits[p as usize] == 0);
+        let alone = is_front(pit) && !self.front_occupied_besides(mover, pit);
         let toward_centre = match offset(pit) {
             0 => Direction::Clockwise,
             _ => Direction::Anticlockwise,
@@ -382,6 +379,14 @@ impl BaoLaKete {
                     kuu_decision: decision,
                 })
             };
+            if let Start::Mtaji {
+                capturing: true, ..
+            } = start
+            {
+                // It ends (captures always do) and asks nothing: the kuu decision is a nemo one (§2.7 D).
+                emit(sow(None));
+                continue;
+            }
             match self.trial(
                 mover,
                 start,
@@ -425,13 +430,17 @@ impl BaoLaKete {
         })
     }
 
-    /// The first start of `layer` that has a move that ends.
+    /// The first start of `layer` that has a move that ends. Capture moves always end (the proof is at the
+    /// test `capture_moves_always_end`), so only takatas are played to find out.
     fn first_live_start(&self, mover: Player, layer: Layer) -> Option<Start> {
         let mut starts = Starts::new();
         self.starts(mover, layer, &mut starts);
-        starts
-            .into_iter()
-            .find(|&start| self.has_ending_variant(mover, start))
+        match layer {
+            Layer::MarkedCaptures | Layer::Captures => starts.first().copied(),
+            Layer::Takatas => starts
+                .into_iter()
+                .find(|&start| self.has_ending_variant(mover, start)),
+        }
     }
 
     /// §2.9: whether `player` has a legal move.
