@@ -94,8 +94,8 @@ impl BaoLaKete {
         let mut endless = Endless::Unknown;
         loop {
             let at = progress.at;
-            // A. Own front row check.
-            if !self.front_occupied(mover) {
+            // A. Own front row check. A lap ending in the front row has just put a seed there.
+            if !is_front(at) && !self.front_occupied(mover) {
                 return Ok(Ran {
                     end: MoveEnd::OwnFrontRowEmptied,
                     decision_used,

@@ -5,8 +5,8 @@
 
 use super::execute::Halt;
 use super::{
-    circuit, front_row, is_central, is_front, is_kichwa, kuu, offset, opposite, owner, step,
-    BaoLaKete, MAX_CAPTURE_HAND,
+    base, circuit, front_row, is_central, is_front, is_kichwa, kuu, offset, opposite, owner, step,
+    BaoLaKete, MAX_CAPTURE_HAND, ROW,
 };
 use crate::engine::{
     Direction, IllegalMove, Kichwa, KuuDecision, Move, MoveList, NoTrace, PitSet, Player, Reason,
@@ -173,25 +173,39 @@ pub(crate) fn refusal(halt: Halt, pit: u8) -> IllegalMove {
 }
 
 impl BaoLaKete {
+    /// §2.4: `mover`'s front holes where the last seed of a lap captures — occupied, and facing an occupied
+    /// hole — one bit per pit. Move generation asks this of every hole and direction, so it is one word test.
+    fn capture_holes(&self, mover: Player) -> u32 {
+        let occupied = |row: u64| {
+            (0..ROW).fold(0u32, |bits, i| {
+                bits | (((row >> (8 * i)) & 0xFF != 0) as u32) << i
+            })
+        };
+        // f_i faces the opponent's f_(9−i): his row read backwards.
+        let facing = self.front_word(mover.opponent()).swap_bytes();
+        (occupied(self.front_word(mover)) & occupied(facing)) << base(mover)
+    }
+
     /// §2.5 N-1: a nemo seed into `pit` captures when the hole is occupied and faces an occupied hole.
     fn is_nemo_capture_hole(&self, pit: u8) -> bool {
-        is_front(pit) && self.pits[pit as usize] > 0 && self.pits[opposite(pit) as usize] > 0
+        self.capture_holes(owner(pit)) & (1 << pit) != 0
     }
 
     /// §2.6 M-1: the opponent's hole that a mtaji move from `pit` in `dir` captures with its first lap, if it
     /// captures: 2–15 seeds whose last lands in an occupied front hole facing an occupied hole. With at most 15
     /// seeds the lap never comes back to `pit`, so the landing hole's count is its count before the move.
     pub(crate) fn mtaji_first_capture(&self, pit: u8, dir: Direction) -> Option<u8> {
+        self.first_capture_landing_in(self.capture_holes(owner(pit)), pit, dir)
+    }
+
+    /// `mtaji_first_capture` with the owner's `capture_holes` at hand.
+    fn first_capture_landing_in(&self, capture_holes: u32, pit: u8, dir: Direction) -> Option<u8> {
         let seeds = self.pits[pit as usize];
         if !(2..=MAX_CAPTURE_HAND).contains(&seeds) {
             return None;
         }
         let landing = step(pit, dir, seeds);
-        if !is_front(landing) || self.pits[landing as usize] == 0 {
-            return None;
-        }
-        let victim = opposite(landing);
-        (self.pits[victim as usize] > 0).then_some(victim)
+        (capture_holes & (1 << landing) != 0).then(|| opposite(landing))
     }
 
     /// The opponent's hole a capture move captures first.
@@ -291,11 +305,25 @@ impl BaoLaKete {
 
     /// The starts of `layer` for `mover`, in hole order, clockwise first.
     pub(crate) fn starts(&self, mover: Player, layer: Layer, out: &mut Starts) {
+        self.find_start(mover, layer, |start| {
+            out.push(start);
+            false
+        });
+    }
+
+    /// The first start of `layer` for `mover` (in the order of `starts`) that `wanted` accepts.
+    fn find_start(
+        &self,
+        mover: Player,
+        layer: Layer,
+        mut wanted: impl FnMut(Start) -> bool,
+    ) -> Option<Start> {
         let nemo = self.is_nemo(mover);
         let marked = self.own_mark(mover);
         if layer == Layer::MarkedCaptures && marked.is_none() {
-            return;
+            return None;
         }
+        let capture_holes = self.capture_holes(mover);
         let holes = if nemo {
             front_row(mover)
         } else {
@@ -306,18 +334,22 @@ impl BaoLaKete {
                 continue;
             }
             if nemo {
-                let capture = self.is_nemo_capture_hole(pit);
+                let capture = capture_holes & (1 << pit) != 0;
                 match layer {
                     Layer::MarkedCaptures | Layer::Captures if capture => {
                         let start = Start::NemoCapture { pit };
-                        if layer == Layer::Captures || self.first_capture(start) == marked {
-                            out.push(start);
+                        if (layer == Layer::Captures || self.first_capture(start) == marked)
+                            && wanted(start)
+                        {
+                            return Some(start);
                         }
                     }
                     Layer::Takatas if !capture && self.check_takata_hole(mover, pit).is_ok() => {
                         for dir in DIRECTIONS {
-                            if self.check_takata_direction(mover, pit, dir).is_ok() {
-                                out.push(Start::NemoTakata { pit, dir });
+                            let start = Start::NemoTakata { pit, dir };
+                            if self.check_takata_direction(mover, pit, dir).is_ok() && wanted(start)
+                            {
+                                return Some(start);
                             }
                         }
                     }
@@ -325,26 +357,31 @@ impl BaoLaKete {
                 }
                 continue;
             }
+            // Whether the hole may start a takata is the same in both directions: asked once, when needed.
+            let mut takata_hole = None;
             for dir in DIRECTIONS {
-                let first = self.mtaji_first_capture(pit, dir);
+                let first = self.first_capture_landing_in(capture_holes, pit, dir);
                 let take = match layer {
                     Layer::MarkedCaptures => first.is_some() && first == marked,
                     Layer::Captures => first.is_some(),
                     Layer::Takatas => {
                         first.is_none()
-                            && self.check_takata_hole(mover, pit).is_ok()
+                            && *takata_hole
+                                .get_or_insert_with(|| self.check_takata_hole(mover, pit).is_ok())
                             && self.check_takata_direction(mover, pit, dir).is_ok()
                     }
                 };
-                if take {
-                    out.push(Start::Mtaji {
-                        pit,
-                        dir,
-                        capturing: first.is_some(),
-                    });
+                let start = Start::Mtaji {
+                    pit,
+                    dir,
+                    capturing: first.is_some(),
+                };
+                if take && wanted(start) {
+                    return Some(start);
                 }
             }
         }
+        None
     }
 
     /// The kichwa choices a start offers: both for a nemo capture at a central hole, none otherwise.
@@ -433,19 +470,15 @@ impl BaoLaKete {
     /// The first start of `layer` that has a move that ends. Capture moves always end (the proof is at the
     /// test `capture_moves_always_end`), so only takatas are played to find out.
     fn first_live_start(&self, mover: Player, layer: Layer) -> Option<Start> {
-        let mut starts = Starts::new();
-        self.starts(mover, layer, &mut starts);
-        match layer {
-            Layer::MarkedCaptures | Layer::Captures => starts.first().copied(),
-            Layer::Takatas => starts
-                .into_iter()
-                .find(|&start| self.has_ending_variant(mover, start)),
-        }
+        self.find_start(mover, layer, |start| {
+            layer != Layer::Takatas || self.has_ending_variant(mover, start)
+        })
     }
 
     /// §2.9: whether `player` has a legal move.
     pub(crate) fn has_legal_move(&self, player: Player) -> bool {
-        LAYERS
+        // A marked-hole capture is a capture: two layers are enough to ask.
+        [Layer::Captures, Layer::Takatas]
             .iter()
             .any(|&layer| self.first_live_start(player, layer).is_some())
     }
@@ -626,9 +659,10 @@ impl BaoLaKete {
     /// §2.8: the opponent holes that `player`'s mtaji capture moves would capture first (M-1 alone).
     pub(crate) fn threatened_holes(&self, player: Player) -> PitSet {
         let mut holes = PitSet::EMPTY;
+        let capture_holes = self.capture_holes(player);
         for pit in circuit(player) {
             for dir in DIRECTIONS {
-                if let Some(victim) = self.mtaji_first_capture(pit, dir) {
+                if let Some(victim) = self.first_capture_landing_in(capture_holes, pit, dir) {
                     holes = holes.with(victim as usize);
                 }
             }
