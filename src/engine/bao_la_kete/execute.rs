@@ -312,8 +312,10 @@ impl BaoLaKete {
         let at = progress.at;
         let victim = opposite(at);
         let opponent = mover.opponent();
+        // Asked before the hole is emptied: reading the row back right after the store would stall.
+        let bao_hamna = !self.front_occupied_besides(opponent, victim);
         let seeds = std::mem::take(&mut self.pits[victim as usize]);
-        if !self.front_occupied(opponent) {
+        if bao_hamna {
             // B2, Bao hamna: the captured seeds are not sown; they go to the mover's store.
             self.stores[mover.index()] += seeds;
             trace.record(Event::Capture {
