@@ -21,7 +21,7 @@
 //! lengths, and a small table of "distinguished" lap ends (those whose hash starts with enough zero bits),
 //! which in practice finds it within about one cycle length — 2.5 times sooner on the long cycles of random play.
 
-use super::{hole_at, Direction, CIRCUIT, PITS};
+use super::{circuit_index, Direction, CIRCUIT, PITS, ROW};
 use crate::engine::cycle::LoopGuard;
 
 /// Laps a move plays before the check is worth making (and at least one revolution: 16 laps are ≥ 32 drops).
@@ -53,11 +53,7 @@ pub(super) fn relay_never_ends(pits: &[u8; PITS], base: u8, at: u8, dir: Directi
     loop {
         let hand = (relative & 0xFF) as u32;
         debug_assert!(hand >= 2, "a relayed hole holds two seeds or more");
-        let rest = hand % CIRCUIT as u32;
-        relative = (relative & !0xFF).rotate_right(8 * rest) + SOWN[rest as usize];
-        if hand >= CIRCUIT as u32 {
-            relative += ONES * (hand / CIRCUIT as u32) as u128;
-        }
+        relative = sow(relative & !0xFF, hand);
         if relative & 0xFF == 1 {
             return false;
         }
@@ -67,21 +63,32 @@ pub(super) fn relay_never_ends(pits: &[u8; PITS], base: u8, at: u8, dir: Directi
     }
 }
 
+/// One lap of `hand` seeds from byte 0 (already lifted or taxed), seen from the hole where it ends.
+#[inline(always)]
+fn sow(relative: u128, hand: u32) -> u128 {
+    let rest = hand % CIRCUIT as u32;
+    let mut relative = relative.rotate_right(8 * rest) + SOWN[rest as usize];
+    if hand >= CIRCUIT as u32 {
+        relative += ONES * (hand / CIRCUIT as u32) as u128;
+    }
+    relative
+}
+
 /// The circuit in sowing order starting at `at`: byte `i` holds the hole `i` steps on from `at` in `dir`.
 fn pack_from(pits: &[u8; PITS], base: u8, at: u8, dir: Direction) -> u128 {
-    let k_at = (0..CIRCUIT)
-        .find(|&k| hole_at(base, k) == at)
-        .expect("the lap ended on the mover's circuit");
-    let mut bytes = [0u8; 16];
-    for (i, byte) in bytes.iter_mut().enumerate() {
-        let i = i as u8;
-        let k = match dir {
-            Direction::Clockwise => k_at + i,
-            Direction::Anticlockwise => k_at + CIRCUIT - i,
-        };
-        *byte = pits[hole_at(base, k) as usize];
+    let row = |from: usize| {
+        let mut bytes = [0u8; ROW as usize];
+        bytes.copy_from_slice(&pits[from..from + ROW as usize]);
+        u64::from_le_bytes(bytes)
+    };
+    // Clockwise from f1: f1 … f8 then b8 … b1 (§2.2).
+    let clockwise =
+        row(base as usize) as u128 | (row((base + ROW) as usize).swap_bytes() as u128) << 64;
+    let k = circuit_index(at) as u32;
+    match dir {
+        Direction::Clockwise => clockwise.rotate_right(8 * k),
+        Direction::Anticlockwise => clockwise.swap_bytes().rotate_right(8 * (15 - k)),
     }
-    u128::from_le_bytes(bytes)
 }
 
 /// Distinguished lap ends, in an open-addressing table on the stack. A lap end is kept when its hash has at
@@ -151,6 +158,7 @@ impl Sightings {
 
 #[cfg(test)]
 mod tests {
+    use super::super::hole_at;
     use super::*;
     use std::collections::HashSet;
 
