@@ -35,6 +35,9 @@ const ALL_HOLES: u16 = SOUTH_ROW | NORTH_ROW;
 /// The holes' names in RULES.md, for messages.
 const LABELS: [&str; HOLES] = ["S1", "S2", "S3", "S4", "S5", "N1", "N2", "N3", "N4", "N5"];
 
+/// Relays a move makes before its configurations are watched for a repeat (§1): most moves end sooner.
+const RELAYS_BEFORE_WATCHING: u32 = 8;
+
 const _: () = assert!(STONES as usize <= u8::MAX as usize, "pit counts are u8");
 
 /// A Bosh round and the match it belongs to.
@@ -152,6 +155,7 @@ impl Bosh {
     ) -> Result<(), NeverEnds> {
         let mut origin = hole;
         let mut guard: Option<LoopGuard<([u8; HOLES], u8)>> = None;
+        let mut relays = 0u32;
         loop {
             let hand = self.pits[origin as usize];
             self.pits[origin as usize] = 0;
@@ -174,13 +178,17 @@ impl Bosh {
                 self.capture_beyond_empty_hole(next, mover, trace);
                 return Ok(());
             }
-            // A relay from the same board and hole as before repeats the same laps for ever (§1).
-            let configuration = (self.pits, next);
-            match guard.as_mut() {
-                None => guard = Some(LoopGuard::new(configuration)),
-                Some(guard) => {
-                    if guard.repeats(configuration) {
-                        return Err(NeverEnds);
+            // A relay from the same board and hole as before repeats the same laps for ever (§1). Most moves
+            // end within a few relays, so only a long one is watched.
+            relays += 1;
+            if relays >= RELAYS_BEFORE_WATCHING {
+                let configuration = (self.pits, next);
+                match guard.as_mut() {
+                    None => guard = Some(LoopGuard::new(configuration)),
+                    Some(guard) => {
+                        if guard.repeats(configuration) {
+                            return Err(NeverEnds);
+                        }
                     }
                 }
             }
