@@ -65,22 +65,47 @@ fn move_generation_and_play(c: &mut Criterion) {
     }
 }
 
+/// Playouts per measured batch: every batch plays the same seeded games, at least 20,000 of them, so that the rare
+/// costly positions of random play (a never-ending takata with a cycle of millions of laps turns up about once
+/// in 5,000 Bao la Kete games) weigh in every sample as they do on average.
+fn batch(kind: GameKind, until: Until) -> u64 {
+    match (kind, until) {
+        (_, Until::GameEnd) => 20_000,
+        (GameKind::BaAwa, Until::MatchEnd) => 400,
+        (GameKind::Bosh, Until::MatchEnd) => 2_000,
+        (GameKind::BaoLaKete, Until::MatchEnd) => 8_000,
+    }
+}
+
 fn random_playouts(c: &mut Criterion) {
     for kind in implemented() {
         let mut group = c.benchmark_group(label(kind));
-        group.throughput(Throughput::Elements(1));
+        group.sample_size(10);
         for until in [Until::GameEnd, Until::MatchEnd] {
             let name = match until {
-                Until::GameEnd => "random_game",
-                Until::MatchEnd => "random_match",
+                Until::GameEnd => "random_games",
+                Until::MatchEnd => "random_matches",
             };
+            let playouts = batch(kind, until);
+            group.throughput(Throughput::Elements(playouts));
             let start = AnyGame::new_match(kind, &Options::default()).expect("implemented");
-            let mut rng = Rng::new(7);
-            group.bench_function(name, |b| {
-                b.iter(|| {
+            let play_batch = || {
+                let mut rng = Rng::new(7);
+                let mut moves = 0u64;
+                for _ in 0..playouts {
                     let mut game = start.clone();
-                    black_box(game.random_playout(&mut rng, until, 1_000_000))
-                })
+                    moves += u64::from(game.random_playout(&mut rng, until, 1_000_000));
+                }
+                moves
+            };
+            // Moves per second follow from the same batch: print its size once.
+            println!(
+                "{}/{name}: {} moves in {playouts}",
+                label(kind),
+                play_batch()
+            );
+            group.bench_function(BenchmarkId::new(name, playouts), |b| {
+                b.iter(|| black_box(play_batch()))
             });
         }
         group.finish();

@@ -10,9 +10,10 @@
 //! totals are known as soon as the round ends, so the match's end is decided there and then and the state shows
 //! the winner). `NextGame` refills the holes and starts the next round (§3.4).
 
-use super::cycle::LoopGuard;
+use super::cycle::repeats_before_end;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
+use super::relay_ring::PackedRing;
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::{
@@ -35,8 +36,8 @@ const ALL_HOLES: u16 = SOUTH_ROW | NORTH_ROW;
 /// The holes' names in RULES.md, for messages.
 const LABELS: [&str; HOLES] = ["S1", "S2", "S3", "S4", "S5", "N1", "N2", "N3", "N4", "N5"];
 
-/// Relays a move makes before its configurations are watched for a repeat (§1): most moves end sooner.
-const RELAYS_BEFORE_WATCHING: u32 = 8;
+/// Relays a move is played before it is checked for ending (§1): most end sooner.
+const RELAYS_BEFORE_PACKING: u32 = 16;
 
 const _: () = assert!(STONES as usize <= u8::MAX as usize, "pit counts are u8");
 
@@ -146,7 +147,7 @@ impl Bosh {
 
     /// §3.2: lift the hole and sow along the open holes (the origin included); when the hole after the last
     /// stone holds stones, lift it and sow on from the hole after it (the relay); when it is empty, the move ends
-    /// with the capture of the hole beyond it.
+    /// with the capture of the hole beyond it. A move still going after a few relays is checked (§1).
     fn sow_with_relays<T: Trace>(
         &mut self,
         hole: u8,
@@ -154,9 +155,10 @@ impl Bosh {
         trace: &mut T,
     ) -> Result<(), NeverEnds> {
         let mut origin = hole;
-        let mut guard: Option<LoopGuard<([u8; HOLES], u8)>> = None;
-        let mut relays = 0u32;
-        loop {
+        for relays in 0.. {
+            if relays == RELAYS_BEFORE_PACKING && !self.relay_ends(&self.pits, origin) {
+                return Err(NeverEnds);
+            }
             let hand = self.pits[origin as usize];
             self.pits[origin as usize] = 0;
             trace.record(Event::Lap {
@@ -173,27 +175,29 @@ impl Bosh {
                 trace,
                 |_, _, _, _| {},
             );
-            let next = self.ring.next(last);
-            if self.pits[next as usize] == 0 {
-                self.capture_beyond_empty_hole(next, mover, trace);
-                return Ok(());
+            origin = self.ring.next(last);
+            if self.pits[origin as usize] == 0 {
+                self.capture_beyond_empty_hole(origin, mover, trace);
+                break;
             }
-            // A relay from the same board and hole as before repeats the same laps for ever (§1). Most moves
-            // end within a few relays, so only a long one is watched.
-            relays += 1;
-            if relays >= RELAYS_BEFORE_WATCHING {
-                let configuration = (self.pits, next);
-                match guard.as_mut() {
-                    None => guard = Some(LoopGuard::new(configuration)),
-                    Some(guard) => {
-                        if guard.repeats(configuration) {
-                            return Err(NeverEnds);
-                        }
-                    }
-                }
-            }
-            origin = next;
         }
+        Ok(())
+    }
+
+    /// Whether a relay from `origin` on `pits` ends (§1). The relay rule looks the same from every open hole, so
+    /// the move is played on the open holes packed relative to the hole each lap starts from: it never ends
+    /// exactly when that relative picture repeats (`relay_ring`), which is found fast however long the cycle.
+    fn relay_ends(&self, pits: &[u8; HOLES], origin: u8) -> bool {
+        let open = HOLES as u32 - self.closed.count_ones();
+        let ring = PackedRing::new(open);
+        let holes = std::iter::successors(Some(origin), |&h| Some(self.ring.next(h)));
+        let first = PackedRing::pack(holes.take(open as usize).map(|h| pits[h as usize]));
+        !repeats_before_end(first, |relative| {
+            let hand = (relative & 0xFF) as u32;
+            let relative = ring.sow(relative & !0xFF, hand, 1);
+            // The hole after the last stone: empty ends the move, otherwise it is relayed.
+            (relative & 0xFF != 0).then_some(relative)
+        })
     }
 
     /// §3.2, R-3.5: the hole after the last stone is empty, so the mover takes the hole beyond it, in either row;

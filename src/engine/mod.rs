@@ -11,6 +11,7 @@ mod describe;
 mod event;
 mod illegal;
 mod playout;
+mod relay_ring;
 mod setup;
 mod sow;
 

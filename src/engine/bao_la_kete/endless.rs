@@ -15,63 +15,27 @@
 //!   (a hole is relayed only with 2 or more seeds), so at most 4 of the 8 consecutive front holes can be empty:
 //!   the own-front-row check (§2.7 A) never ends such a move and the rotated sequel is the true sequel.
 //!
-//! The circuit is packed one hole per byte into a `u128`, always in sowing order, rotated so that byte 0 is the
-//! hole where the last lap ended; a lap is then a handful of integer operations however many seeds it holds.
-//! Repeats are found two ways at once: Brent's algorithm, which is certain to find one within a few cycle
-//! lengths, and a small table of "distinguished" lap ends (those whose hash starts with enough zero bits),
-//! which in practice finds it within about one cycle length — 2.5 times sooner on the long cycles of random play.
+//! The circuit is packed into a `relay_ring::PackedRing` and checked with `cycle::repeats_before_end`.
 
 use super::{circuit_index, Direction, CIRCUIT, PITS, ROW};
-use crate::engine::cycle::LoopGuard;
+use crate::engine::cycle::repeats_before_end;
+use crate::engine::relay_ring::PackedRing;
 
 /// Laps a move plays before the check is worth making (and at least one revolution: 16 laps are ≥ 32 drops).
 pub(super) const LAPS_BEFORE_CHECK: u32 = 16;
 
-/// One seed in every hole.
-const ONES: u128 = u128::from_le_bytes([1; 16]);
-
-/// `SOWN[n]`: the drops of a lap of `n` (< 16) seeds from byte 0, seen from the hole where it ends — one seed in
-/// each of the `n` holes after the origin, rotated so that the last of them is byte 0.
-const SOWN: [u128; 16] = {
-    let mut sown = [0u128; 16];
-    let mut run = 0u128;
-    let mut n = 1;
-    while n < 16 {
-        run |= 1u128 << (8 * n);
-        sown[n] = run.rotate_right(8 * n as u32);
-        n += 1;
-    }
-    sown
-};
+/// The mover's circuit.
+const CIRCUIT_RING: PackedRing = PackedRing::new(CIRCUIT as u32);
 
 /// Whether a pure-relay takata whose lap just ended in `at` (holding ≥ 2 seeds, about to be relayed) goes on
 /// for ever. `pits` is the board; only the circuit of the player whose holes start at `base` is read.
 pub(super) fn relay_never_ends(pits: &[u8; PITS], base: u8, at: u8, dir: Direction) -> bool {
-    let mut relative = pack_from(pits, base, at, dir);
-    let mut brent = LoopGuard::new(relative);
-    let mut sightings = Sightings::new();
-    loop {
+    repeats_before_end(pack_from(pits, base, at, dir), |relative| {
+        // §2.7 F then C: lift the hole and sow; a lap whose last seed lands in an empty hole ends the move.
         let hand = (relative & 0xFF) as u32;
-        debug_assert!(hand >= 2, "a relayed hole holds two seeds or more");
-        relative = sow(relative & !0xFF, hand);
-        if relative & 0xFF == 1 {
-            return false;
-        }
-        if brent.repeats(relative) || sightings.seen_before(relative) {
-            return true;
-        }
-    }
-}
-
-/// One lap of `hand` seeds from byte 0 (already lifted or taxed), seen from the hole where it ends.
-#[inline(always)]
-fn sow(relative: u128, hand: u32) -> u128 {
-    let rest = hand % CIRCUIT as u32;
-    let mut relative = relative.rotate_right(8 * rest) + SOWN[rest as usize];
-    if hand >= CIRCUIT as u32 {
-        relative += ONES * (hand / CIRCUIT as u32) as u128;
-    }
-    relative
+        let relative = CIRCUIT_RING.sow(relative & !0xFF, hand, 0);
+        (relative & 0xFF != 1).then_some(relative)
+    })
 }
 
 /// The circuit in sowing order starting at `at`: byte `i` holds the hole `i` steps on from `at` in `dir`.
@@ -88,71 +52,6 @@ fn pack_from(pits: &[u8; PITS], base: u8, at: u8, dir: Direction) -> u128 {
     match dir {
         Direction::Clockwise => clockwise.rotate_right(8 * k),
         Direction::Anticlockwise => clockwise.swap_bytes().rotate_right(8 * (15 - k)),
-    }
-}
-
-/// Distinguished lap ends, in an open-addressing table on the stack. A lap end is kept when its hash has at
-/// least `rarity` leading zero bits; when the table is half full, `rarity` goes up by one and the entries that
-/// no longer qualify are dropped, so the table holds a thinning sample of the whole move.
-struct Sightings {
-    slots: [u128; SLOTS],
-    len: usize,
-    rarity: u32,
-}
-
-const SLOTS: usize = 512;
-
-impl Sightings {
-    fn new() -> Self {
-        Sightings {
-            slots: [0; SLOTS],
-            len: 0,
-            rarity: 0,
-        }
-    }
-
-    fn hash(key: u128) -> u64 {
-        (key as u64 ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-
-    /// Whether `key` (never 0: a board in play holds seeds) is distinguished and was recorded before; records it.
-    fn seen_before(&mut self, key: u128) -> bool {
-        let hash = Sightings::hash(key);
-        if hash.leading_zeros() < self.rarity {
-            return false;
-        }
-        let mut slot = (hash >> 16) as usize % SLOTS;
-        loop {
-            match self.slots[slot] {
-                0 => break,
-                k if k == key => return true,
-                _ => slot = (slot + 1) % SLOTS,
-            }
-        }
-        self.slots[slot] = key;
-        self.len += 1;
-        while self.len >= SLOTS / 2 {
-            self.thin();
-        }
-        false
-    }
-
-    /// Raises the bar by one bit and keeps the entries that still pass it.
-    fn thin(&mut self) {
-        self.rarity += 1;
-        let kept = std::mem::replace(&mut self.slots, [0; SLOTS]);
-        self.len = 0;
-        for key in kept {
-            let hash = Sightings::hash(key);
-            if key != 0 && hash.leading_zeros() >= self.rarity {
-                let mut slot = (hash >> 16) as usize % SLOTS;
-                while self.slots[slot] != 0 {
-                    slot = (slot + 1) % SLOTS;
-                }
-                self.slots[slot] = key;
-                self.len += 1;
-            }
-        }
     }
 }
 

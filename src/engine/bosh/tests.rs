@@ -843,3 +843,62 @@ fn from_setup_refuses_oversized_boards_without_panicking() {
     setup.pits = vec![40; HOLES];
     assert_eq!(fields(&setup), vec!["pits"]);
 }
+
+/// §1: `relay_ends` (the relay played on the open holes packed relative to each lap's origin) agrees with the
+/// rules played literally on the board — relay until the hole after the last stone is empty, a repeat of the
+/// board and origin meaning the move never ends — on random boards with random closed holes.
+#[test]
+fn sowing_ends_agrees_with_the_literal_relay() {
+    use std::collections::HashSet;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rand = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let (mut endless, mut ending) = (0, 0);
+    for _ in 0..20_000 {
+        let closed = rand(1 << HOLES) as u16 & !(1 << rand(5)) & !(1 << (5 + rand(5)));
+        let mut pits = [0u8; HOLES];
+        for _ in 0..2 + rand(39) {
+            let open: Vec<usize> = (0..HOLES).filter(|&h| closed >> h & 1 == 0).collect();
+            pits[open[rand(open.len() as u64) as usize]] += 1;
+        }
+        let game = position(pits, closed, S);
+        for hole in (0..HOLES as u8).filter(|&h| game.pits[h as usize] > 0) {
+            let mut board = game.clone();
+            let mut seen = HashSet::new();
+            let mut origin = hole;
+            let literal = loop {
+                if !seen.insert((board.pits, origin)) {
+                    break false;
+                }
+                let hand = std::mem::take(&mut board.pits[origin as usize]);
+                let mut at = origin;
+                for _ in 0..hand {
+                    at = board.ring.next(at);
+                    board.pits[at as usize] += 1;
+                }
+                origin = board.ring.next(at);
+                if board.pits[origin as usize] == 0 {
+                    break true;
+                }
+            };
+            assert_eq!(
+                game.relay_ends(&game.pits, hole),
+                literal,
+                "{pits:?} closed {closed:#x} hole {hole}"
+            );
+            if literal {
+                ending += 1;
+            } else {
+                endless += 1;
+            }
+        }
+    }
+    assert!(
+        endless > 100 && ending > 10_000,
+        "{endless} endless, {ending} ending"
+    );
+}
