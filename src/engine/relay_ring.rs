@@ -68,7 +68,7 @@ impl PackedRing {
     #[inline(always)]
     pub(crate) fn sow(self, relative: u128, hand: u32, ahead: u32) -> u128 {
         debug_assert!(hand <= u8::MAX as u32 && ahead <= 1);
-        let rounds = hand * self.reciprocal >> 16;
+        let rounds = (hand * self.reciprocal) >> 16;
         let rest = hand - rounds * self.len;
         let by = if rest + ahead == self.len {
             0
@@ -114,7 +114,7 @@ mod tests {
         for len in 2..=16 {
             let ring = PackedRing::new(len);
             for hand in 0..=255u32 {
-                let rounds = hand * ring.reciprocal >> 16;
+                let rounds = (hand * ring.reciprocal) >> 16;
                 assert_eq!((rounds, hand - rounds * len), (hand / len, hand % len));
             }
         }
