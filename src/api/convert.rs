@@ -16,23 +16,23 @@ pub enum DecodeError {
     NotImplemented(GameKind),
 }
 
-/// Collects violations under a path prefix ("state.", "move.").
+/// Collects violations of the fields of one message ("state", "move"); paths are built only for violations.
 struct Fields<'a> {
-    prefix: &'a str,
+    message: &'a str,
     violations: Vec<Violation>,
 }
 
 impl<'a> Fields<'a> {
-    fn new(prefix: &'a str) -> Self {
+    fn new(message: &'a str) -> Self {
         Fields {
-            prefix,
+            message,
             violations: Vec::new(),
         }
     }
 
     fn fail(&mut self, field: &str, description: impl Into<String>) {
         self.violations.push(Violation {
-            field: format!("{}{field}", self.prefix),
+            field: format!("{}.{field}", self.message),
             description: description.into(),
         });
     }
@@ -137,9 +137,14 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
             description: "the game state is required".into(),
         }]));
     };
-    let prefix = format!("{field}.");
-    let mut fields = Fields::new(&prefix);
-    let kind = game_kind(&format!("{field}.kind"), state.kind).map_err(DecodeError::Invalid)?;
+    let mut fields = Fields::new(field);
+    let kind = match game_kind("kind", state.kind) {
+        Ok(kind) => kind,
+        Err(mut violations) => {
+            violations[0].field = format!("{field}.kind");
+            return Err(DecodeError::Invalid(violations));
+        }
+    };
     let status = fields
         .enum_value::<pb::Status>("status", state.status, "Status")
         .and_then(|s| match s {
@@ -208,7 +213,7 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
         Err(SetupError::Invalid(invalid)) => {
             // A field already reported as undecodable is not reported again by the game's checks.
             for v in invalid.0 {
-                let field = format!("{prefix}{}", v.field);
+                let field = format!("{field}.{}", v.field);
                 if !violations.iter().any(|seen| seen.field == field) {
                     violations.push(Violation {
                         field,
@@ -284,8 +289,7 @@ pub fn game_move(
     kind: GameKind,
     mv: Option<&pb::Move>,
 ) -> Result<Move, Vec<Violation>> {
-    let prefix = format!("{field}.");
-    let mut fields = Fields::new(&prefix);
+    let mut fields = Fields::new(field);
     let pits = kind.pit_count();
     let Some(action) = mv.and_then(|m| m.action.as_ref()) else {
         fields.fail("action", "set either sow or next_game");
@@ -590,7 +594,7 @@ pub fn description_to_pb(d: &Description) -> pb::DescribeGameResponse {
 
 /// Decodes new-match options.
 pub fn options(options: Option<&pb::GameOptions>) -> Result<engine::Options, Vec<Violation>> {
-    let mut fields = Fields::new("options.");
+    let mut fields = Fields::new("options");
     let mut decoded = engine::Options::default();
     if let Some(o) = options {
         if let Some(first) = fields.player("first_player", o.first_player) {

@@ -413,9 +413,11 @@ impl Game for BaAwa {
             check.fail("reserves", "Ba-awa has no reserves; both must be 0");
         }
         for (i, &store) in setup.stores.iter().enumerate() {
-            check.require(store % FOUR as u32 == 0, &format!("stores[{i}]"), || {
-                format!("{store} is not a multiple of 4; Ba-awa's winnings are fours (§4.2)")
-            });
+            check.require_at(
+                store % FOUR as u32 == 0,
+                || format!("stores[{i}]"),
+                || format!("{store} is not a multiple of 4; Ba-awa's winnings are fours (§4.2)"),
+            );
         }
         check.require(setup.status != Some(Status::RoundOver), "status", || {
             "Ba-awa has games, not rounds; use GAME_OVER".into()

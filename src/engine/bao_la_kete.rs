@@ -471,7 +471,7 @@ impl Game for BaoLaKete {
         let mut check = Checker::default();
         let pits = check.common::<PITS>(setup, SEEDS as u32);
         for (i, &reserve) in setup.reserves.iter().enumerate() {
-            check.require(reserve <= RESERVE as u32, &format!("reserves[{i}]"), || {
+            check.require_at(reserve <= RESERVE as u32, || format!("reserves[{i}]"), || {
                 format!("a reserve starts with {RESERVE} seeds and never grows, so {reserve} is too many (§2.2)")
             });
         }
@@ -637,7 +637,7 @@ impl BaoLaKete {
         for player in Player::BOTH {
             let i = player.index();
             let seeds = self.pits[kuu(player) as usize];
-            check.require(!self.kuu_alive[i] || seeds >= KUU_MIN, &format!("bao_la_kete.kuu_alive[{i}]"), || {
+            check.require_at(!self.kuu_alive[i] || seeds >= KUU_MIN, || format!("bao_la_kete.kuu_alive[{i}]"), || {
                 format!("{player}'s kuu holds {seeds} seeds, but a living kuu never holds fewer than {KUU_MIN} (R-2.3)")
             });
         }
@@ -677,7 +677,7 @@ impl BaoLaKete {
                 });
                 if let Some(winner) = self.winner {
                     let loser = winner.opponent();
-                    check.require(self.stores[loser.index()] == 0, &format!("stores[{}]", loser.index()), || {
+                    check.require_at(self.stores[loser.index()] == 0, || format!("stores[{}]", loser.index()), || {
                         "only the winner's store can hold seeds, those of his winning capture (§2.7 B2)".into()
                     });
                 }

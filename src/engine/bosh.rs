@@ -485,7 +485,7 @@ impl Game for Bosh {
             for (hole, _) in closed.iter().enumerate().filter(|(_, &c)| c) {
                 closed_mask |= 1 << hole;
                 let stones = setup.pits.get(hole).copied().unwrap_or(0);
-                check.require(stones == 0, &format!("pits[{hole}]"), || {
+                check.require_at(stones == 0, || format!("pits[{hole}]"), || {
                     format!(
                         "hole {} is closed (filled with sand) and cannot hold {stones} stones (§3.1)",
                         LABELS[hole]
@@ -502,9 +502,9 @@ impl Game for Bosh {
                 });
                 let i = player.index();
                 if let Some(&reserve) = setup.reserves.get(i) {
-                    check.require(
+                    check.require_at(
                         open == ROW_HOLES as u32 || reserve < FOUR as u32,
-                        &format!("reserves[{i}]"),
+                        || format!("reserves[{i}]"),
                         || {
                             format!(
                                 "{player} has only {open} open holes, so his reserve is below 4: a hole is \

@@ -117,6 +117,19 @@ impl Checker {
         }
     }
 
+    /// [`Checker::require`] for a field whose path is built only when it is wrong (a list element), so that a
+    /// valid state formats nothing.
+    pub(crate) fn require_at(
+        &mut self,
+        ok: bool,
+        field: impl FnOnce() -> String,
+        description: impl FnOnce() -> String,
+    ) {
+        if !ok {
+            self.fail(&field(), description());
+        }
+    }
+
     /// Whether nothing has failed so far.
     pub(crate) fn is_clean(&self) -> bool {
         self.violations.is_empty()

@@ -1,0 +1,103 @@
+//! What a rules call costs the server beside the transport (issue 6): each request of a load-test corpus decoded
+//! from its bytes, handled by the service, and its response encoded — in process, on one core, no HTTP/2. The
+//! baseline is `Diagnostics/Echo` with a request of the same mean size, through the same steps.
+//!
+//!     cargo bench --bench rules_calls
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use bytes::Bytes;
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use mancala::api::pb;
+use mancala::api::pb::diagnostics_server::Diagnostics;
+use mancala::api::pb::rules_server::Rules;
+use mancala::engine::GameKind;
+use mancala::loadtest::corpus::{apply_request, validate_request, Corpus};
+use mancala::service::{diagnostics::DiagnosticsService, rules::RulesService};
+use prost::Message;
+use tonic::Request;
+
+/// Runs a handler to completion: they never wait on anything, so one poll finishes them.
+fn finish<F: Future>(future: F) -> F::Output {
+    match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => output,
+        Poll::Pending => unreachable!("rules handlers do not wait"),
+    }
+}
+
+/// Decodes `body` as `Req`, runs `handle`, encodes the answer (or the status) as the server would.
+fn call<
+    Req: Message + Default,
+    Resp: Message,
+    F: Future<Output = Result<tonic::Response<Resp>, tonic::Status>>,
+>(
+    body: &Bytes,
+    handle: impl FnOnce(Request<Req>) -> F,
+) -> usize {
+    let request = Req::decode(body.clone()).expect("a corpus request decodes");
+    match finish(handle(Request::new(request))) {
+        Ok(response) => response.into_inner().encode_to_vec().len(),
+        Err(status) => status.message().len(),
+    }
+}
+
+fn handlers(c: &mut Criterion) {
+    let corpus = Corpus::build(&GameKind::ALL, 200, 2026);
+    let mut apply = Vec::new();
+    let mut validate = Vec::new();
+    for p in corpus.positions() {
+        for mv in &p.legal {
+            apply.push(Bytes::from(apply_request(p, mv).encode_to_vec()));
+            validate.push(Bytes::from(validate_request(p, mv).encode_to_vec()));
+        }
+    }
+    let mean = |bodies: &[Bytes]| bodies.iter().map(Bytes::len).sum::<usize>() / bodies.len();
+    let rules = RulesService;
+    let diagnostics = DiagnosticsService;
+    let mut group = c.benchmark_group("rules_calls");
+    for (name, bodies) in [("apply_move", &apply), ("validate_move", &validate)] {
+        let answers: usize = bodies
+            .iter()
+            .map(|body| match name {
+                "apply_move" => call(body, |r| rules.apply_move(r)),
+                _ => call(body, |r| rules.validate_move(r)),
+            })
+            .sum();
+        println!(
+            "{name}: {} requests of {} bytes on average, answers of {} bytes",
+            bodies.len(),
+            mean(bodies),
+            answers / bodies.len()
+        );
+        group.throughput(Throughput::Elements(bodies.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for body in bodies.iter() {
+                    black_box(match name {
+                        "apply_move" => call(body, |r| rules.apply_move(r)),
+                        _ => call(body, |r| rules.validate_move(r)),
+                    });
+                }
+            })
+        });
+        let echo = Bytes::from(
+            pb::EchoRequest {
+                payload: vec![0x5a; mean(bodies).saturating_sub(3)],
+            }
+            .encode_to_vec(),
+        );
+        group.bench_function(format!("echo_as_large_as_{name}"), |b| {
+            b.iter(|| {
+                for _ in 0..bodies.len() {
+                    black_box(call(&echo, |r| diagnostics.echo(r)));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, handlers);
+criterion_main!(benches);
