@@ -129,8 +129,9 @@ fn kichwa_to_pb(kichwa: Option<Kichwa>) -> i32 {
     }
 }
 
-/// Decodes and validates a client's state (`field` is its path in the request, e.g. "state").
-pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame, DecodeError> {
+/// Decodes and validates a client's state (`field` is its path in the request, e.g. "state"). Takes the message
+/// so that its vectors move into the engine's [`Setup`] instead of being copied.
+pub fn game_state(field: &str, state: Option<pb::GameState>) -> Result<AnyGame, DecodeError> {
     let Some(state) = state else {
         return Err(DecodeError::Invalid(vec![Violation {
             field: field.to_string(),
@@ -156,7 +157,7 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
         });
     let to_move = fields.player("to_move", state.to_move);
     let winner = fields.player("winner", state.winner);
-    let variant = match &state.variant {
+    let variant = match state.variant {
         None => VariantSetup::Missing,
         Some(pb::game_state::Variant::BaAwa(v)) => VariantSetup::BaAwa {
             owners: v
@@ -169,7 +170,7 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
             target: v.target,
         },
         Some(pb::game_state::Variant::Bosh(v)) => VariantSetup::Bosh {
-            closed: v.closed.clone(),
+            closed: v.closed,
             round_starter: fields.player("bosh.round_starter", v.round_starter),
         },
         Some(pb::game_state::Variant::BaoLaKete(v)) => VariantSetup::BaoLaKete {
@@ -180,7 +181,7 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
                     pb::bao_la_kete_state::Stage::Nemo => Some(false),
                     pb::bao_la_kete_state::Stage::Mtaji => Some(true),
                 }),
-            kuu_alive: v.kuu_alive.clone(),
+            kuu_alive: v.kuu_alive,
             mark: v.mark.as_ref().map(|m| {
                 (
                     fields.player("bao_la_kete.mark.blockee", m.blockee),
@@ -194,15 +195,15 @@ pub fn game_state(field: &str, state: Option<&pb::GameState>) -> Result<AnyGame,
     let setup = Setup {
         kind,
         rules_version: state.rules_version,
-        pits: state.pits.clone(),
-        stores: state.stores.clone(),
-        reserves: state.reserves.clone(),
+        pits: state.pits,
+        stores: state.stores,
+        reserves: state.reserves,
         to_move,
         status,
         winner,
         ply: state.ply,
         game_number: state.game_number,
-        match_score: state.match_score.clone(),
+        match_score: state.match_score,
         variant,
     };
     let mut violations = fields.violations;

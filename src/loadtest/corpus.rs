@@ -364,7 +364,7 @@ mod tests {
         let corpus = Corpus::build(&implemented_games(), 32, 1);
         for p in corpus.positions() {
             assert!(!p.legal.is_empty(), "a position with nothing to play");
-            let game = convert::game_state("state", Some(&p.state)).expect("a valid state");
+            let game = convert::game_state("state", Some(p.state.clone())).expect("a valid state");
             for mv in &p.legal {
                 let mv = convert::game_move("move", p.kind, Some(mv)).expect("a valid move");
                 assert!(game.check(&mv).is_ok());

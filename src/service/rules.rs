@@ -19,13 +19,15 @@ impl RulesService {
 
 /// Decodes the state and the move of a request, reporting the violations of both at once.
 fn state_and_move(
-    state: Option<&pb::GameState>,
+    state: Option<pb::GameState>,
     mv: Option<&pb::Move>,
 ) -> Result<(AnyGame, Move), Status> {
-    let game = convert::game_state("state", state);
     // The move can be checked against the board size as soon as the kind is known, even if the state is bad.
-    let kind = state.and_then(|s| convert::game_kind("state.kind", s.kind).ok());
+    let kind = state
+        .as_ref()
+        .and_then(|s| convert::game_kind("state.kind", s.kind).ok());
     let mv = kind.map(|kind| convert::game_move("move", kind, mv));
+    let game = convert::game_state("state", state);
     match (game, mv) {
         (Ok(game), Some(Ok(mv))) => Ok((game, mv)),
         (Err(DecodeError::NotImplemented(kind)), _) => Err(error::not_implemented(kind)),
@@ -91,8 +93,7 @@ impl pb::rules_server::Rules for RulesService {
         request: Request<pb::ListLegalMovesRequest>,
     ) -> Result<Response<pb::ListLegalMovesResponse>, Status> {
         let request = request.into_inner();
-        let game =
-            convert::game_state("state", request.state.as_ref()).map_err(error::decode_error)?;
+        let game = convert::game_state("state", request.state).map_err(error::decode_error)?;
         let moves = game
             .legal_moves()
             .iter()
@@ -106,7 +107,7 @@ impl pb::rules_server::Rules for RulesService {
         request: Request<pb::ValidateMoveRequest>,
     ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
         let request = request.into_inner();
-        let (game, mv) = state_and_move(request.state.as_ref(), request.r#move.as_ref())?;
+        let (game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
         let response = match game.check(&mv) {
             Ok(()) => pb::ValidateMoveResponse {
                 legal: true,
@@ -127,8 +128,9 @@ impl pb::rules_server::Rules for RulesService {
         request: Request<pb::ApplyMoveRequest>,
     ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
         let request = request.into_inner();
-        let (mut game, mv) = state_and_move(request.state.as_ref(), request.r#move.as_ref())?;
-        let mut events = Vec::new();
+        let (mut game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
+        // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+        let mut events = Vec::with_capacity(64);
         game.play(&mv, &mut events)
             .map_err(|e| error::illegal_move(&e))?;
         Ok(Response::new(pb::ApplyMoveResponse {
