@@ -86,13 +86,8 @@ mod tests {
     /// relay (the precondition under which it is called), in both directions.
     #[test]
     fn agrees_with_the_literal_rules() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::engine::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut rand = move |n: u64| rng.below(n as usize) as u64;
         let (mut endless, mut ending) = (0, 0);
         for _ in 0..300_000 {
             let mut pits = [0u8; PITS];

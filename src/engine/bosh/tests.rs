@@ -850,13 +850,8 @@ fn from_setup_refuses_oversized_boards_without_panicking() {
 #[test]
 fn sowing_ends_agrees_with_the_literal_relay() {
     use std::collections::HashSet;
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut rand = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = crate::engine::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut rand = move |n: u64| rng.below(n as usize) as u64;
     let (mut endless, mut ending) = (0, 0);
     for _ in 0..20_000 {
         let closed = rand(1 << HOLES) as u16 & !(1 << rand(5)) & !(1 << (5 + rand(5)));
