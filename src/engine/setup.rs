@@ -126,7 +126,7 @@ impl Checker {
         description: impl FnOnce() -> String,
     ) {
         if !ok {
-            self.fail(&field(), description());
+            self.fail(field(), description());
         }
     }
 
