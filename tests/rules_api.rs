@@ -815,6 +815,19 @@ async fn malformed_moves_and_missing_fields_are_invalid_arguments() {
     wrong_variant.variant = Some(pb::game_state::Variant::Bosh(pb::BoshState::default()));
     let status = apply(&server, &wrong_variant, sow(0)).await.unwrap_err();
     assert_eq!(bad_request_fields(&status), vec!["state.ba_awa"]);
+
+    let mut no_kind = start.clone();
+    no_kind.kind = 0;
+    let status = apply(&server, &no_kind, sow(0)).await.unwrap_err();
+    assert_eq!(bad_request_fields(&status), vec!["state.kind"]);
+    no_kind.kind = 99;
+    let status = apply(&server, &no_kind, sow(0)).await.unwrap_err();
+    assert_eq!(bad_request_fields(&status), vec!["state.kind"]);
+    assert!(
+        status.message().contains("99 is not a GameKind"),
+        "{}",
+        status.message()
+    );
 }
 
 // ---- A whole match through the Rules service alone ----
