@@ -1,6 +1,6 @@
 //! What a rules call costs the server beside the transport (issue 6): each request of a load-test corpus decoded
 //! from its bytes, handled by the service, and its response encoded — in process, on one core, no HTTP/2. The
-//! baseline is `Diagnostics/Echo` with a request of the same mean size, through the same steps.
+//! baseline is `Diagnostics/Echo` with a request and an answer of the same mean sizes, through the same steps.
 //!
 //!     cargo bench --bench rules_calls
 
@@ -10,11 +10,10 @@ use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use mancala::api::pb;
 use mancala::api::pb::diagnostics_server::Diagnostics;
 use mancala::api::pb::rules_server::Rules;
 use mancala::engine::GameKind;
-use mancala::loadtest::corpus::{apply_request, validate_request, Corpus};
+use mancala::loadtest::corpus::{apply_request, echo_case, validate_request, Corpus};
 use mancala::service::{diagnostics::DiagnosticsService, rules::RulesService};
 use prost::Message;
 use tonic::Request;
@@ -55,7 +54,7 @@ fn handlers(c: &mut Criterion) {
     }
     let mean = |bodies: &[Bytes]| bodies.iter().map(Bytes::len).sum::<usize>() / bodies.len();
     let rules = RulesService;
-    let diagnostics = DiagnosticsService;
+    let diagnostics = DiagnosticsService::new(usize::MAX);
     let mut group = c.benchmark_group("rules_calls");
     for (name, bodies) in [("apply_move", &apply), ("validate_move", &validate)] {
         let answers: usize = bodies
@@ -82,12 +81,7 @@ fn handlers(c: &mut Criterion) {
                 }
             })
         });
-        let echo = Bytes::from(
-            pb::EchoRequest {
-                payload: vec![0x5a; mean(bodies).saturating_sub(3)],
-            }
-            .encode_to_vec(),
-        );
+        let echo = echo_case(mean(bodies), answers / bodies.len()).body;
         group.bench_function(format!("echo_as_large_as_{name}"), |b| {
             b.iter(|| {
                 for _ in 0..bodies.len() {

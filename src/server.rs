@@ -100,7 +100,7 @@ pub async fn run(
     let rules = RulesService::default()
         .into_server()
         .max_decoding_message_size(limit);
-    let diagnostics = DiagnosticsService
+    let diagnostics = DiagnosticsService::new(limit)
         .into_server()
         .max_decoding_message_size(limit);
     let metrics = Metrics::new();

@@ -1,4 +1,5 @@
-//! `mancala.v1.Diagnostics` over a real channel: Echo returns the payload unchanged, and health knows it.
+//! `mancala.v1.Diagnostics` over a real channel: Echo returns the payload unchanged or resized as asked,
+//! refuses an answer over the message limit, and health knows it.
 
 mod common;
 
@@ -12,12 +13,55 @@ async fn echo_returns_the_payload_unchanged() {
     for payload in [Vec::new(), b"seeds".to_vec(), vec![0xff; 64 * 1024]] {
         let answer = within(client.echo(pb::EchoRequest {
             payload: payload.clone(),
+            response_payload_bytes: None,
         }))
         .await
         .expect("echo answers")
         .into_inner();
         assert_eq!(answer.payload, payload);
     }
+}
+
+#[tokio::test]
+async fn echo_answers_with_as_many_bytes_as_asked() {
+    let server = TestServer::start().await;
+    let mut client = pb::diagnostics_client::DiagnosticsClient::new(server.channel.clone());
+    // Larger than the request (filled after the request's bytes), smaller (cut), and empty.
+    for (payload, size, expected) in [
+        (b"seeds".to_vec(), 8, b"seedsZZZ".to_vec()),
+        (b"seeds".to_vec(), 2, b"se".to_vec()),
+        (b"seeds".to_vec(), 0, Vec::new()),
+        (Vec::new(), 3, b"ZZZ".to_vec()),
+    ] {
+        let answer = within(client.echo(pb::EchoRequest {
+            payload,
+            response_payload_bytes: Some(size),
+        }))
+        .await
+        .expect("echo answers")
+        .into_inner();
+        assert_eq!(answer.payload, expected);
+    }
+}
+
+#[tokio::test]
+async fn echo_refuses_an_answer_over_the_message_limit() {
+    let server = TestServer::start().await;
+    let mut client = pb::diagnostics_client::DiagnosticsClient::new(server.channel.clone());
+    let status = within(client.echo(pb::EchoRequest {
+        payload: Vec::new(),
+        response_payload_bytes: Some(u32::MAX),
+    }))
+    .await
+    .expect_err("too large an answer");
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert!(
+        status
+            .message()
+            .starts_with("response_payload_bytes: at most "),
+        "{}",
+        status.message()
+    );
 }
 
 #[tokio::test]

@@ -103,7 +103,7 @@ async fn fixed_rate_counts_add_up() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_baseline_echoes_a_payload_as_large_as_a_rules_request() {
+async fn the_baseline_echoes_requests_and_answers_as_large_as_the_rules_calls() {
     let server = TestServer::start().await;
     let config = Config {
         load: Load::Baseline,
@@ -113,14 +113,25 @@ async fn the_baseline_echoes_a_payload_as_large_as_a_rules_request() {
     assert!(summary.rules.is_none());
     let baseline = summary.baseline.as_ref().expect("a baseline report");
     check_report(baseline, REQUESTS);
-    assert_eq!(baseline.rpcs.len(), 1);
-    assert_eq!(baseline.rpcs[0].rpc, "Echo");
-    let mean = summary.corpus.mean_request_bytes;
-    let echo = summary.corpus.baseline_request_bytes as f64;
-    assert!(
-        echo <= mean.round() && echo >= mean.round() - 3.0,
-        "{echo} vs {mean}"
+    let names: Vec<_> = baseline.rpcs.iter().map(|r| r.rpc).collect();
+    assert_eq!(
+        names,
+        ["Echo~ValidateMove", "Echo~ApplyMove", "Echo~ListLegalMoves"]
     );
+    let c = &summary.corpus;
+    // Each Echo is at most a few bytes short of its rules call (a length prefix), never longer.
+    assert!(
+        c.baseline_request_bytes <= c.mean_request_bytes
+            && c.baseline_request_bytes + 6.0 >= c.mean_request_bytes,
+        "{c:?}"
+    );
+    assert!(
+        c.baseline_response_bytes <= c.mean_response_bytes
+            && c.baseline_response_bytes + 3.0 >= c.mean_response_bytes,
+        "{c:?}"
+    );
+    // ListLegalMoves answers with previews: the answers are larger than the requests.
+    assert!(c.mean_response_bytes > c.mean_request_bytes, "{c:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +151,7 @@ async fn compare_reports_both_and_the_json_parses() {
     let json = serde_json::to_string_pretty(&summary).expect("serialises");
     let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON parses");
     assert_eq!(value["rules"]["overall"]["requests"], REQUESTS);
-    assert_eq!(value["baseline"]["rpcs"][0]["rpc"], "Echo");
+    assert_eq!(value["baseline"]["rpcs"][0]["rpc"], "Echo~ValidateMove");
     assert!(value["comparison"]["p99_ratio"].is_number());
     assert!(value["rules"]["overall"]["outcomes"]["OK"].is_number());
 }

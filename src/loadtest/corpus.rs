@@ -13,6 +13,7 @@ use prost::Message;
 use super::{Config, Error, Rpc};
 use crate::api::{convert, pb};
 use crate::engine::{AnyGame, GameKind, Move, Options, Player, Rng, Sow, Status, Until};
+use crate::service::rules::RulesService;
 
 /// The longest playout used to reach a position, in moves (a few games of a match).
 const MAX_PLIES: usize = 240;
@@ -121,6 +122,9 @@ pub struct Case {
     pub body: Bytes,
     /// The answer the rules give.
     pub expect: Expect,
+    /// The encoded size of the answer message, as the server makes it (0 for a refusal, which is a status
+    /// with no message): what the baseline's Echo answers with.
+    pub response_bytes: usize,
 }
 
 /// The requests of one game for one RPC.
@@ -137,6 +141,8 @@ pub struct GameCases {
 pub struct RpcCases {
     /// The RPC.
     pub rpc: Rpc,
+    /// Its name in reports: the method, or for the baseline the rules call each Echo stands for.
+    pub label: &'static str,
     /// Its weight in the mix.
     pub weight: u32,
     /// One entry per game; a request picks the game first, so every game gets the same share.
@@ -162,6 +168,7 @@ impl Workload {
             .into_iter()
             .map(|(rpc, weight)| RpcCases {
                 rpc,
+                label: rpc.name(),
                 weight,
                 games: corpus
                     .games
@@ -173,30 +180,38 @@ impl Workload {
         Workload::new(rpcs, config.illegal)
     }
 
-    /// `Diagnostics/Echo` with one request of `request_bytes` encoded bytes (as near as the encoding allows).
-    pub fn baseline(request_bytes: f64) -> Workload {
-        let target = request_bytes.round().max(0.0) as usize;
-        let mut payload_len = target;
-        // The field's tag and length prefix take 2 to 4 bytes; shrink the payload until the message fits.
-        while payload_len > 0 && echo(payload_len).encoded_len() > target {
-            payload_len -= 1;
-        }
-        let body = Bytes::from(echo(payload_len).encode_to_vec());
-        Workload::new(
-            vec![RpcCases {
+    /// The baseline of `rules`: for every rules request, a `Diagnostics/Echo` whose request and answer are as
+    /// large as the rules call's (as near as the encoding allows), picked in the same proportions. The
+    /// comparison then moves the same bytes both ways, and what differs is the rules' work alone.
+    pub fn baseline(rules: &Workload) -> Workload {
+        let mirror = |cases: &[Case]| -> Vec<Case> {
+            cases
+                .iter()
+                .map(|c| echo_case(c.body.len(), c.response_bytes))
+                .collect()
+        };
+        let rpcs = rules
+            .rpcs
+            .iter()
+            .map(|r| RpcCases {
                 rpc: Rpc::Echo,
-                weight: 1,
-                games: vec![GameCases {
-                    legal: vec![Case {
-                        body,
-                        expect: Expect::Ok,
-                    }],
-                    illegal: Vec::new(),
-                }],
-            }],
-            0.0,
-        )
-        .expect("one RPC with one request")
+                label: r.rpc.echo_label(),
+                weight: r.weight,
+                games: r
+                    .games
+                    .iter()
+                    .map(|g| GameCases {
+                        legal: mirror(&g.legal),
+                        illegal: mirror(&g.illegal),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Workload {
+            rpcs,
+            illegal_ppm: rules.illegal_ppm,
+            total_weight: rules.total_weight,
+        }
     }
 
     fn new(rpcs: Vec<RpcCases>, illegal: f64) -> Result<Workload, Error> {
@@ -242,9 +257,19 @@ impl Workload {
 
     /// The mean encoded size of the requests [`Workload::pick`] sends, in bytes.
     pub fn mean_request_bytes(&self) -> f64 {
+        self.mean_of(|c| c.body.len())
+    }
+
+    /// The mean encoded size of the answers to the requests [`Workload::pick`] sends, in bytes.
+    pub fn mean_response_bytes(&self) -> f64 {
+        self.mean_of(|c| c.response_bytes)
+    }
+
+    /// The mean of `size` over the requests, weighted as [`Workload::pick`] picks them.
+    fn mean_of(&self, size: impl Fn(&Case) -> usize) -> f64 {
         let illegal = self.illegal_ppm as f64 / 1_000_000.0;
         let mean = |cases: &[Case]| {
-            cases.iter().map(|c| c.body.len() as f64).sum::<f64>() / cases.len().max(1) as f64
+            cases.iter().map(|c| size(c) as f64).sum::<f64>() / cases.len().max(1) as f64
         };
         self.rpcs
             .iter()
@@ -277,14 +302,39 @@ impl Workload {
     }
 }
 
-fn echo(payload_len: usize) -> pb::EchoRequest {
-    pb::EchoRequest {
-        payload: vec![0x5a; payload_len],
+/// An Echo whose request encodes to `request_bytes` and whose answer encodes to `response_bytes`, each as near
+/// as the encoding allows: a length prefix takes 1 to 3 bytes, so a message can come out a few bytes short, and
+/// a request carries the answer's size (2 to 6 bytes), so it is never smaller than that.
+pub fn echo_case(request_bytes: usize, response_bytes: usize) -> Case {
+    let answer = |len: usize| pb::EchoResponse {
+        payload: vec![0; len],
+    };
+    let response_payload = largest_fitting(response_bytes, |len| answer(len).encoded_len());
+    let request = |len: usize| pb::EchoRequest {
+        payload: vec![0x5a; len],
+        response_payload_bytes: Some(response_payload as u32),
+    };
+    let request_payload = largest_fitting(request_bytes, |len| request(len).encoded_len());
+    Case {
+        body: Bytes::from(request(request_payload).encode_to_vec()),
+        expect: Expect::Ok,
+        response_bytes: answer(response_payload).encoded_len(),
     }
 }
 
-/// The requests of `rpc` for every position of one game.
+/// The largest payload length whose message (`encoded_len` of it) is at most `target` bytes, or 0.
+fn largest_fitting(target: usize, encoded_len: impl Fn(usize) -> usize) -> usize {
+    let mut len = target;
+    while len > 0 && encoded_len(len) > target {
+        len -= 1;
+    }
+    len
+}
+
+/// The requests of `rpc` for every position of one game, each with the size of the answer the rules service
+/// makes to it (asked in process, the same code the server runs).
 fn game_cases(rpc: Rpc, positions: &[Position], previews: bool) -> GameCases {
+    let rules = RulesService;
     let mut cases = GameCases::default();
     for p in positions {
         match rpc {
@@ -293,9 +343,13 @@ fn game_cases(rpc: Rpc, positions: &[Position], previews: bool) -> GameCases {
                     (&p.legal, true, &mut cases.legal),
                     (&p.illegal, false, &mut cases.illegal),
                 ] {
-                    out.extend(moves.iter().map(|mv| Case {
-                        body: validate_request(p, mv).encode_to_vec().into(),
-                        expect: Expect::Legal(legal),
+                    out.extend(moves.iter().map(|mv| {
+                        let request = validate_request(p, mv);
+                        Case {
+                            body: request.encode_to_vec().into(),
+                            expect: Expect::Legal(legal),
+                            response_bytes: answer_bytes(rules.validate_move_answer(request)),
+                        }
                     }));
                 }
             }
@@ -304,20 +358,33 @@ fn game_cases(rpc: Rpc, positions: &[Position], previews: bool) -> GameCases {
                     (&p.legal, Expect::Ok, &mut cases.legal),
                     (&p.illegal, Expect::Refused, &mut cases.illegal),
                 ] {
-                    out.extend(moves.iter().map(|mv| Case {
-                        body: apply_request(p, mv).encode_to_vec().into(),
-                        expect,
+                    out.extend(moves.iter().map(|mv| {
+                        let request = apply_request(p, mv);
+                        Case {
+                            body: request.encode_to_vec().into(),
+                            expect,
+                            response_bytes: answer_bytes(rules.apply_move_answer(request)),
+                        }
                     }));
                 }
             }
-            Rpc::ListLegalMoves => cases.legal.push(Case {
-                body: list_request(p, previews).encode_to_vec().into(),
-                expect: Expect::Ok,
-            }),
+            Rpc::ListLegalMoves => {
+                let request = list_request(p, previews);
+                cases.legal.push(Case {
+                    body: request.encode_to_vec().into(),
+                    expect: Expect::Ok,
+                    response_bytes: answer_bytes(rules.list_legal_moves_answer(request)),
+                })
+            }
             Rpc::Echo => {}
         }
     }
     cases
+}
+
+/// The encoded size of an answer; a refusal is a status without a message.
+fn answer_bytes<M: Message>(answer: Result<M, tonic::Status>) -> usize {
+    answer.map_or(0, |m| m.encoded_len())
 }
 
 /// `ValidateMove` of `mv` in `p`.
@@ -377,16 +444,72 @@ mod tests {
     }
 
     #[test]
-    fn the_baseline_request_is_as_large_as_asked() {
-        for size in [
-            0.0, 1.0, 2.0, 3.0, 100.4, 127.0, 128.0, 129.0, 300.0, 20_000.0,
-        ] {
-            let w = Workload::baseline(size);
-            let len = w.rpcs[0].games[0].legal[0].body.len() as f64;
-            assert!(
-                len <= size.round() && len >= size.round() - 3.0,
-                "{size} → {len}"
-            );
+    fn an_echo_case_is_as_large_as_asked_both_ways() {
+        // Every request carries the answer's size: 2 to 4 bytes here, so none is smaller than 8.
+        for request in [8, 9, 100, 127, 128, 129, 130, 131, 300, 20_000] {
+            for response in [0, 1, 2, 3, 4, 127, 128, 129, 130, 300, 20_000] {
+                let case = echo_case(request, response);
+                let len = case.body.len();
+                assert!(len <= request && len + 6 >= request, "{request} → {len}");
+                let answer = case.response_bytes;
+                assert!(
+                    answer <= response && answer + 3 >= response,
+                    "{response} → {answer}"
+                );
+                let sent = pb::EchoRequest::decode(case.body.clone()).expect("decodes");
+                let echoed = pb::EchoResponse {
+                    payload: vec![0; sent.response_payload_bytes.expect("set") as usize],
+                };
+                assert_eq!(echoed.encoded_len(), answer);
+            }
         }
+    }
+
+    #[test]
+    fn the_baseline_mirrors_every_request_and_answer_of_the_rules() {
+        let corpus = Corpus::build(&implemented_games(), 24, 3);
+        let config = Config {
+            illegal: 0.2,
+            ..Config::default()
+        };
+        let rules = Workload::rules(&corpus, &config).expect("a workload");
+        let baseline = Workload::baseline(&rules);
+        assert_eq!(rules.rpcs.len(), baseline.rpcs.len());
+        for (r, b) in rules.rpcs.iter().zip(&baseline.rpcs) {
+            assert_eq!((b.rpc, b.weight), (Rpc::Echo, r.weight));
+            assert_eq!(b.label, r.rpc.echo_label());
+            for (rg, bg) in r.games.iter().zip(&b.games) {
+                for (rc, bc) in rg
+                    .legal
+                    .iter()
+                    .chain(&rg.illegal)
+                    .zip(bg.legal.iter().chain(&bg.illegal))
+                {
+                    assert!(bc.body.len() <= rc.body.len() && bc.body.len() + 6 >= rc.body.len());
+                    assert!(bc.response_bytes <= rc.response_bytes);
+                    assert!(bc.response_bytes + 3 >= rc.response_bytes);
+                }
+            }
+        }
+        // Answers really were asked for: a rules answer is never empty except a refusal's.
+        let apply = rules
+            .rpcs
+            .iter()
+            .find(|r| r.rpc == Rpc::ApplyMove)
+            .expect("apply");
+        assert!(apply
+            .games
+            .iter()
+            .flat_map(|g| &g.legal)
+            .all(|c| c.response_bytes > 0));
+        assert!(apply
+            .games
+            .iter()
+            .flat_map(|g| &g.illegal)
+            .all(|c| c.response_bytes == 0));
+        let mean = |w: &Workload| (w.mean_request_bytes(), w.mean_response_bytes());
+        let ((rq, rs), (bq, bs)) = (mean(&rules), mean(&baseline));
+        assert!(bq <= rq && bq + 6.0 >= rq, "{bq} vs {rq}");
+        assert!(bs <= rs && bs + 3.0 >= rs, "{bs} vs {rs}");
     }
 }

@@ -54,10 +54,13 @@ pub fn dump(dir: &Path, corpus: &Corpus, config: &Config) -> Result<Vec<PathBuf>
         .iter()
         .map(|p| corpus::list_request(p, config.previews).encode_to_vec())
         .collect();
-    let mean_bytes = Workload::rules(corpus, config)?.mean_request_bytes();
-    let echo = Workload::baseline(mean_bytes).rpcs[0].games[0].legal[0]
-        .body
-        .to_vec();
+    let rules = Workload::rules(corpus, config)?;
+    let echo = corpus::echo_case(
+        rules.mean_request_bytes().round() as usize,
+        rules.mean_response_bytes().round() as usize,
+    )
+    .body
+    .to_vec();
 
     // The one request h2load repeats: a position from the middle of the game, not the opening.
     let typical = positions

@@ -11,8 +11,9 @@
 //!   comparison with the baseline.
 //! - [`dump`]: the corpus as ghz configurations and h2load bodies, for operators who use those tools.
 //!
-//! The baseline is `mancala.v1.Diagnostics/Echo` on the same server with a payload as large as the average
-//! rules request: what the transport costs alone, so the report says what the rules add to it.
+//! The baseline is `mancala.v1.Diagnostics/Echo` on the same server, one Echo for every rules request with a
+//! request and an answer as large as that call's (the answer's size asked of the rules service in process):
+//! what the transport costs alone for the same bytes, so the report says what the rules add to it.
 //!
 //! The library entry point is [`run`]; the command line lives in [`cli`].
 
@@ -48,6 +49,16 @@ impl Rpc {
             Rpc::ValidateMove => "ValidateMove",
             Rpc::ApplyMove => "ApplyMove",
             Rpc::ListLegalMoves => "ListLegalMoves",
+            Rpc::Echo => "Echo",
+        }
+    }
+
+    /// The name of the baseline's Echo that stands for this call in a comparison.
+    pub fn echo_label(self) -> &'static str {
+        match self {
+            Rpc::ValidateMove => "Echo~ValidateMove",
+            Rpc::ApplyMove => "Echo~ApplyMove",
+            Rpc::ListLegalMoves => "Echo~ListLegalMoves",
             Rpc::Echo => "Echo",
         }
     }
@@ -195,7 +206,7 @@ pub enum Stop {
 pub enum Load {
     /// The rules mix.
     Rules,
-    /// `Diagnostics/Echo` with a payload as large as the average rules request.
+    /// `Diagnostics/Echo`, sized like the rules mix's requests and answers, call for call.
     Baseline,
     /// The rules mix, then the baseline with the same settings, and the ratios.
     Compare,
@@ -388,7 +399,7 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
     config.validate()?;
     let corpus = corpus::Corpus::build(&config.games, config.positions, config.seed);
     let rules = Arc::new(corpus::Workload::rules(&corpus, config)?);
-    let baseline = Arc::new(corpus::Workload::baseline(rules.mean_request_bytes()));
+    let baseline = Arc::new(corpus::Workload::baseline(&rules));
     let corpus_info = report::CorpusInfo::new(&corpus, &rules, &baseline);
 
     let (rules_report, baseline_report) = match config.load {

@@ -46,8 +46,12 @@ pub struct CorpusInfo {
     pub distinct_requests: usize,
     /// Mean encoded size of a rules request, weighted as the mix sends them, in bytes.
     pub mean_request_bytes: f64,
-    /// Encoded size of the baseline's `EchoRequest`, in bytes.
-    pub baseline_request_bytes: usize,
+    /// Mean encoded size of a rules answer (a refusal counts 0: it is a status), in bytes.
+    pub mean_response_bytes: f64,
+    /// Mean encoded size of the baseline's `EchoRequest`, in bytes.
+    pub baseline_request_bytes: f64,
+    /// Mean encoded size of the baseline's `EchoResponse`, in bytes.
+    pub baseline_response_bytes: f64,
 }
 
 impl CorpusInfo {
@@ -58,7 +62,9 @@ impl CorpusInfo {
             positions: corpus.positions().count(),
             distinct_requests: rules.distinct_requests(),
             mean_request_bytes: rules.mean_request_bytes(),
-            baseline_request_bytes: baseline.mean_request_bytes() as usize,
+            mean_response_bytes: rules.mean_response_bytes(),
+            baseline_request_bytes: baseline.mean_request_bytes(),
+            baseline_response_bytes: baseline.mean_response_bytes(),
         }
     }
 }
@@ -224,7 +230,7 @@ impl Report {
                 .rpcs
                 .iter()
                 .zip(&stats.rpcs)
-                .map(|(r, s)| RpcReport::new(r.rpc.name(), s, elapsed))
+                .map(|(r, s)| RpcReport::new(r.label, s, elapsed))
                 .collect(),
         }
     }
@@ -387,7 +393,7 @@ pub struct Comparison {
     pub p99_ratio: f64,
     /// Rules p50 over the baseline's.
     pub p50_ratio: f64,
-    /// Each rules RPC's p99 over the baseline's.
+    /// Each rules RPC's p99 over that of the Echo standing for it.
     pub p99_ratio_by_rpc: BTreeMap<&'static str, f64>,
     /// Rounds in which rules and baseline took turns.
     pub rounds: usize,
@@ -407,10 +413,18 @@ impl Comparison {
             throughput_pct,
             p99_ratio,
             p50_ratio: ratio(rules.overall.latency_us.p50, b.latency_us.p50),
+            // Each rules RPC against the Echo that mirrors it (the baseline lists them in the same order).
             p99_ratio_by_rpc: rules
                 .rpcs
                 .iter()
-                .map(|r| (r.rpc, ratio(r.latency_us.p99, b.latency_us.p99)))
+                .enumerate()
+                .map(|(i, r)| {
+                    let echo = baseline
+                        .rpcs
+                        .get(i)
+                        .map_or(&b.latency_us, |e| &e.latency_us);
+                    (r.rpc, ratio(r.latency_us.p99, echo.p99))
+                })
                 .collect(),
             rounds,
             goal_met: throughput_pct >= GOAL_THROUGHPUT_PCT && p99_ratio <= GOAL_P99_RATIO,
@@ -473,12 +487,15 @@ impl Summary {
         let c = &self.corpus;
         let _ = writeln!(
             out,
-            "corpus: {} ({} positions, {} distinct requests, {:.0} B per rules request on average; baseline Echo request {} B)",
+            "corpus: {} ({} positions, {} distinct requests; on average a rules request {:.0} B and its answer {:.0} B, \
+             the baseline's Echo {:.0} B and {:.0} B)",
             c.games.join(", "),
             c.positions,
             c.distinct_requests,
             c.mean_request_bytes,
-            c.baseline_request_bytes
+            c.mean_response_bytes,
+            c.baseline_request_bytes,
+            c.baseline_response_bytes
         );
         for report in [&self.rules, &self.baseline].into_iter().flatten() {
             out.push('\n');

@@ -61,6 +61,60 @@ fn legal_move(game: &AnyGame, mv: &Move, with_preview: bool) -> pb::LegalMove {
     legal
 }
 
+/// The answers of the stateless calls, without the transport: the handlers below wrap them, and the load
+/// generator asks them in process what the server will answer (and how large the answer is).
+impl RulesService {
+    /// `ListLegalMoves`.
+    pub fn list_legal_moves_answer(
+        &self,
+        request: pb::ListLegalMovesRequest,
+    ) -> Result<pb::ListLegalMovesResponse, Status> {
+        let game = convert::game_state("state", request.state).map_err(error::decode_error)?;
+        let moves = game
+            .legal_moves()
+            .iter()
+            .map(|mv| legal_move(&game, mv, !request.skip_previews))
+            .collect();
+        Ok(pb::ListLegalMovesResponse { moves })
+    }
+
+    /// `ValidateMove`.
+    pub fn validate_move_answer(
+        &self,
+        request: pb::ValidateMoveRequest,
+    ) -> Result<pb::ValidateMoveResponse, Status> {
+        let (game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
+        Ok(match game.check(&mv) {
+            Ok(()) => pb::ValidateMoveResponse {
+                legal: true,
+                reason: 0,
+                message: String::new(),
+            },
+            Err(illegal) => pb::ValidateMoveResponse {
+                legal: false,
+                reason: convert::reason_to_pb(illegal.reason) as i32,
+                message: illegal.to_string(),
+            },
+        })
+    }
+
+    /// `ApplyMove`.
+    pub fn apply_move_answer(
+        &self,
+        request: pb::ApplyMoveRequest,
+    ) -> Result<pb::ApplyMoveResponse, Status> {
+        let (mut game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
+        // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+        let mut events = Vec::with_capacity(64);
+        game.play(&mv, &mut events)
+            .map_err(|e| error::illegal_move(&e))?;
+        Ok(pb::ApplyMoveResponse {
+            state: Some(convert::state_to_pb(&game)),
+            events: convert::events_to_pb(&events),
+        })
+    }
+}
+
 #[tonic::async_trait]
 impl pb::rules_server::Rules for RulesService {
     async fn new_game(
@@ -92,51 +146,24 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::ListLegalMovesRequest>,
     ) -> Result<Response<pb::ListLegalMovesResponse>, Status> {
-        let request = request.into_inner();
-        let game = convert::game_state("state", request.state).map_err(error::decode_error)?;
-        let moves = game
-            .legal_moves()
-            .iter()
-            .map(|mv| legal_move(&game, mv, !request.skip_previews))
-            .collect();
-        Ok(Response::new(pb::ListLegalMovesResponse { moves }))
+        self.list_legal_moves_answer(request.into_inner())
+            .map(Response::new)
     }
 
     async fn validate_move(
         &self,
         request: Request<pb::ValidateMoveRequest>,
     ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
-        let request = request.into_inner();
-        let (game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
-        let response = match game.check(&mv) {
-            Ok(()) => pb::ValidateMoveResponse {
-                legal: true,
-                reason: 0,
-                message: String::new(),
-            },
-            Err(illegal) => pb::ValidateMoveResponse {
-                legal: false,
-                reason: convert::reason_to_pb(illegal.reason) as i32,
-                message: illegal.to_string(),
-            },
-        };
-        Ok(Response::new(response))
+        self.validate_move_answer(request.into_inner())
+            .map(Response::new)
     }
 
     async fn apply_move(
         &self,
         request: Request<pb::ApplyMoveRequest>,
     ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
-        let request = request.into_inner();
-        let (mut game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
-        // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-        let mut events = Vec::with_capacity(64);
-        game.play(&mv, &mut events)
-            .map_err(|e| error::illegal_move(&e))?;
-        Ok(Response::new(pb::ApplyMoveResponse {
-            state: Some(convert::state_to_pb(&game)),
-            events: convert::events_to_pb(&events),
-        }))
+        self.apply_move_answer(request.into_inner())
+            .map(Response::new)
     }
 
     async fn describe_game(
