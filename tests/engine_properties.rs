@@ -1,11 +1,11 @@
 //! Properties every game must have, checked over random whole matches of every implemented game (GUIDE §6):
 //! seeds are conserved, `is_legal(m) == legal_moves().contains(m)`, a match in play always has a move and a
-//! finished match has none, an illegal move leaves the state untouched, the wire shape round-trips, and every
-//! random match ends.
+//! finished match has none, an illegal move leaves the state untouched, the wire shape round-trips, every
+//! random match ends, and `play_and_list` plays exactly as `play` and lists exactly what `legal_moves` lists.
 
 use mancala::engine::{
-    AnyGame, Direction, Event, GameKind, Kichwa, KuuDecision, Move, NoTrace, Options, PitSet,
-    Player, Sow, Status,
+    AnyGame, Direction, Event, GameKind, Kichwa, KuuDecision, Move, MoveList, NoTrace, Options,
+    PitSet, Player, Sow, Status,
 };
 use proptest::prelude::*;
 
@@ -95,6 +95,25 @@ fn check_random_match(
             );
             if outcome.is_err() {
                 prop_assert_eq!(&tried, &game);
+            }
+            // play_and_list: the same outcome, state and events as play, then the next position's legal moves.
+            let mut listed = game.clone();
+            let mut listed_events: Vec<Event> = Vec::new();
+            let mut next = MoveList::new();
+            next.push(Move::NextGame(PitSet::EMPTY)); // stale content must not survive
+            let mut played_events: Vec<Event> = Vec::new();
+            let mut played = game.clone();
+            let played_outcome = played.play(mv, &mut played_events);
+            prop_assert_eq!(
+                listed.play_and_list(mv, &mut listed_events, &mut next),
+                played_outcome.clone()
+            );
+            prop_assert_eq!(&listed, &played);
+            prop_assert_eq!(&listed_events, &played_events);
+            if played_outcome.is_ok() {
+                prop_assert_eq!(&next, &played.legal_moves(), "after {:?} in {:?}", mv, game);
+            } else {
+                prop_assert!(next.is_empty());
             }
         }
         if legal.is_empty() {

@@ -1,7 +1,7 @@
-//! Move generation and `play` never touch the heap (issue 6): a counting global allocator watches every
-//! implemented game over many mid-game positions. (An allocation count, not a timing.)
+//! Move generation, `play` and `play_and_list` never touch the heap (issue 6): a counting global allocator
+//! watches every implemented game over many mid-game positions. (An allocation count, not a timing.)
 
-use mancala::engine::{AnyGame, GameKind, NoTrace, Options, Rng, Status, Until};
+use mancala::engine::{AnyGame, GameKind, MoveList, NoTrace, Options, Rng, Status, Until};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -27,7 +27,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 #[test]
-fn legal_moves_and_play_do_not_allocate() {
+fn legal_moves_play_and_play_and_list_do_not_allocate() {
     for kind in GameKind::ALL.into_iter().filter(|k| k.is_implemented()) {
         let mut rng = Rng::new(11);
         for _ in 0..200 {
@@ -40,9 +40,12 @@ fn legal_moves_and_play_do_not_allocate() {
             ALLOCATIONS.store(0, Ordering::Relaxed);
             COUNTING.store(true, Ordering::Relaxed);
             let moves = game.legal_moves();
+            let mut listed = MoveList::new();
             for mv in &moves {
                 let mut next = game.clone();
                 let _ = next.play(mv, &mut NoTrace);
+                let mut next = game.clone();
+                let _ = next.play_and_list(mv, &mut NoTrace, &mut listed);
             }
             COUNTING.store(false, Ordering::Relaxed);
             assert_eq!(

@@ -345,13 +345,16 @@ impl BaoLaKete {
     }
 
     /// After a move that ended normally (§2.7 "After the move"): the setter's mark is cleared, a takata in the
-    /// mtaji stage may set a new one (§2.8, R-2.10), and the opponent moves, losing if he cannot (§2.9).
+    /// mtaji stage may set a new one (§2.8, R-2.10), and the opponent moves, losing if he cannot (§2.9). Given a
+    /// `listing`, that last check lists the opponent's moves into it instead of stopping at the first
+    /// (`play_and_list`).
     fn finish_move<T: Trace>(
         &mut self,
         mover: Player,
         was_capture: bool,
         end: MoveEnd,
         trace: &mut T,
+        listing: Option<&mut MoveList>,
     ) {
         self.ply = self.ply.saturating_add(1);
         match end {
@@ -371,7 +374,14 @@ impl BaoLaKete {
                 }
                 let opponent = mover.opponent();
                 self.to_move = Some(opponent);
-                if !self.has_legal_move(opponent) {
+                let can_move = match listing {
+                    Some(out) => {
+                        self.collect_legal_moves(opponent, out);
+                        !out.is_empty()
+                    }
+                    None => self.has_legal_move(opponent),
+                };
+                if !can_move {
                     self.end_game(mover, EndReason::NoLegalMove, trace);
                 }
             }
@@ -422,7 +432,12 @@ impl BaoLaKete {
         Ok(())
     }
 
-    fn play_sow<T: Trace>(&mut self, sow: super::Sow, trace: &mut T) -> Result<(), IllegalMove> {
+    fn play_sow<T: Trace>(
+        &mut self,
+        sow: super::Sow,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) -> Result<(), IllegalMove> {
         let mover = match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => mover,
             (Status::MatchOver, _) => {
@@ -448,7 +463,7 @@ impl BaoLaKete {
                 ))
             }
             Ok(ran) => {
-                next.finish_move(mover, start.is_capture(), ran.end, trace);
+                next.finish_move(mover, start.is_capture(), ran.end, trace, listing);
                 *self = next;
                 Ok(())
             }
@@ -588,9 +603,28 @@ impl Game for BaoLaKete {
 
     fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
         match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace),
+            Move::Sow(sow) => self.play_sow(sow, trace, None),
             Move::NextGame(choice) => self.start_next_game(choice),
         }
+    }
+
+    fn play_and_list<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        next: &mut MoveList,
+    ) -> Result<(), IllegalMove> {
+        next.clear();
+        match *mv {
+            Move::Sow(sow) => self.play_sow(sow, trace, Some(next))?,
+            Move::NextGame(choice) => self.start_next_game(choice)?,
+        }
+        if self.status != Status::InProgress || matches!(mv, Move::NextGame(_)) {
+            // A new game was not listed by a move's end, and a finished one offers NextGame, not the loser's none.
+            next.clear();
+            self.legal_moves(next);
+        }
+        Ok(())
     }
 }
 

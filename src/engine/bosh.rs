@@ -145,43 +145,54 @@ impl Bosh {
         (0..HOLES).any(|hole| open >> hole & 1 == 1 && self.pits[hole] > 0)
     }
 
-    /// §3.2: lift the hole and sow along the open holes (the origin included); when the hole after the last
-    /// stone holds stones, lift it and sow on from the hole after it (the relay); when it is empty, the move ends
-    /// with the capture of the hole beyond it. A move still going after a few relays is checked (§1).
+    /// §3.2: lift the hole and sow along the open holes (the origin included); when the hole after the last stone
+    /// holds stones, lift it and sow on from the hole after it (the relay); when it is empty, the move ends with the
+    /// capture of the hole beyond it. A move that never ends leaves the round as it was.
     fn sow_with_relays<T: Trace>(
         &mut self,
         hole: u8,
         mover: Player,
         trace: &mut T,
     ) -> Result<(), NeverEnds> {
+        let mut pits = self.pits;
+        let empty = self.relay_sow(&mut pits, hole, mover, trace)?;
+        self.pits = pits;
+        self.capture_beyond_empty_hole(empty, mover, trace);
+        Ok(())
+    }
+
+    /// §3.2, the sowing of a move on `pits`: lift `hole`, sow, and relay from the hole after the last stone while it
+    /// holds stones. Returns the empty hole the move ends at (the capture is the caller's). A move still going after
+    /// a few relays is checked for ending (§1). Playing on a copy of the board, not the round, keeps the trial of a
+    /// candidate move (`move_ends`) to ten bytes.
+    fn relay_sow<T: Trace>(
+        &self,
+        pits: &mut [u8; HOLES],
+        hole: u8,
+        mover: Player,
+        trace: &mut T,
+    ) -> Result<u8, NeverEnds> {
         let mut origin = hole;
-        for relays in 0.. {
-            if relays == RELAYS_BEFORE_PACKING && !self.relay_ends(&self.pits, origin) {
+        let mut relays = 0;
+        loop {
+            if relays == RELAYS_BEFORE_PACKING && !self.relay_ends(pits, origin) {
                 return Err(NeverEnds);
             }
-            let hand = self.pits[origin as usize];
-            self.pits[origin as usize] = 0;
+            relays += 1;
+            let hand = pits[origin as usize];
+            pits[origin as usize] = 0;
             trace.record(Event::Lap {
                 player: mover,
                 origin,
                 seeds: hand,
                 source: LapSource::Pit,
             });
-            let last = sow_lap(
-                &mut self.pits,
-                &self.ring,
-                origin,
-                hand,
-                trace,
-                |_, _, _, _| {},
-            );
+            let last = sow_lap(pits, &self.ring, origin, hand, trace, |_, _, _, _| {});
             origin = self.ring.next(last);
-            if self.pits[origin as usize] == 0 {
-                self.capture_beyond_empty_hole(origin, mover, trace);
-                break;
+            if pits[origin as usize] == 0 {
+                return Ok(origin);
             }
         }
-        Ok(())
     }
 
     /// Whether a relay from `origin` on `pits` ends (§1). The relay rule looks the same from every open hole, so
@@ -225,11 +236,11 @@ impl Bosh {
 
     /// Whether sowing `hole` for `player` is a legal move: an open hole of his with a stone whose sowing ends.
     fn move_ends(&self, hole: u8, player: Player) -> bool {
+        let mut pits = self.pits;
         self.open_holes(player) >> hole & 1 == 1
-            && self.pits[hole as usize] > 0
+            && pits[hole as usize] > 0
             && self
-                .clone()
-                .sow_with_relays(hole, player, &mut NoTrace)
+                .relay_sow(&mut pits, hole, player, &mut NoTrace)
                 .is_ok()
     }
 
@@ -238,10 +249,32 @@ impl Bosh {
         (0..HOLES as u8).any(|hole| self.move_ends(hole, player))
     }
 
+    /// `player`'s legal moves, hole by hole.
+    fn list_sows(&self, player: Player, out: &mut MoveList) {
+        for hole in 0..HOLES as u8 {
+            if self.move_ends(hole, player) {
+                out.push(Move::Sow(Sow::from(hole)));
+            }
+        }
+    }
+
     /// §3.3, R-3.1: the round-end check, made only at the start of a turn. A player who cannot move (no stone in
-    /// his open holes, or, by §1, only moves that never end) ends the round; otherwise he is to move.
-    fn begin_turn<T: Trace>(&mut self, player: Player, trace: &mut T) {
-        if self.can_move(player) {
+    /// his open holes, or, by §1, only moves that never end) ends the round; otherwise he is to move. Given a
+    /// `listing`, the check lists his moves into it instead of stopping at the first (`play_and_list`).
+    fn begin_turn<T: Trace>(
+        &mut self,
+        player: Player,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) {
+        let can_move = match listing {
+            Some(out) => {
+                self.list_sows(player, out);
+                !out.is_empty()
+            }
+            None => self.can_move(player),
+        };
+        if can_move {
             self.to_move = Some(player);
         } else {
             self.forfeit_to_opponent(player, trace);
@@ -280,6 +313,7 @@ impl Bosh {
         &mut self,
         choice: PitSet,
         trace: &mut T,
+        listing: Option<&mut MoveList>,
     ) -> Result<(), IllegalMove> {
         check_between_games(
             self.status,
@@ -330,11 +364,16 @@ impl Bosh {
                 reserve: reserves[player.index()],
             });
         }
-        self.begin_turn(self.round_starter, trace);
+        self.begin_turn(self.round_starter, trace, listing);
         Ok(())
     }
 
-    fn play_sow<T: Trace>(&mut self, sow: Sow, trace: &mut T) -> Result<(), IllegalMove> {
+    fn play_sow<T: Trace>(
+        &mut self,
+        sow: Sow,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) -> Result<(), IllegalMove> {
         let mover =
             match (self.status, self.to_move) {
                 (Status::InProgress, Some(mover)) => mover,
@@ -378,9 +417,9 @@ impl Bosh {
         if self.pits[hole as usize] == 0 {
             return Err(IllegalMove::at(Reason::PitEmpty, hole, "the hole is empty"));
         }
-        let mut next = self.clone();
         let mark = trace.mark();
-        if next.sow_with_relays(hole, mover, trace).is_err() {
+        // A move that never ends changes nothing, so the round needs no copy to stay untouched.
+        if self.sow_with_relays(hole, mover, trace).is_err() {
             trace.rollback(mark);
             return Err(IllegalMove::at(
                 Reason::NeverEndingMove,
@@ -388,9 +427,8 @@ impl Bosh {
                 "sowing from this hole would never end, so the move is illegal (§1, §3.2)",
             ));
         }
-        next.ply = next.ply.wrapping_add(1);
-        next.begin_turn(mover.opponent(), trace);
-        *self = next;
+        self.ply = self.ply.wrapping_add(1);
+        self.begin_turn(mover.opponent(), trace, listing);
         Ok(())
     }
 }
@@ -638,13 +676,7 @@ impl Game for Bosh {
 
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
-            (Status::InProgress, Some(mover)) => {
-                for hole in 0..HOLES as u8 {
-                    if self.move_ends(hole, mover) {
-                        out.push(Move::Sow(Sow::from(hole)));
-                    }
-                }
-            }
+            (Status::InProgress, Some(mover)) => self.list_sows(mover, out),
             (Status::RoundOver, _) => out.push(Move::NextGame(PitSet::EMPTY)),
             _ => {}
         }
@@ -652,9 +684,28 @@ impl Game for Bosh {
 
     fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
         match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace),
-            Move::NextGame(choice) => self.refill_between_rounds(choice, trace),
+            Move::Sow(sow) => self.play_sow(sow, trace, None),
+            Move::NextGame(choice) => self.refill_between_rounds(choice, trace, None),
         }
+    }
+
+    fn play_and_list<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        next: &mut MoveList,
+    ) -> Result<(), IllegalMove> {
+        next.clear();
+        match *mv {
+            Move::Sow(sow) => self.play_sow(sow, trace, Some(next))?,
+            Move::NextGame(choice) => self.refill_between_rounds(choice, trace, Some(next))?,
+        }
+        if self.status != Status::InProgress {
+            // The round ended: the list is what a finished round offers (NextGame), not the stuck player's none.
+            next.clear();
+            self.legal_moves(next);
+        }
+        Ok(())
     }
 }
 

@@ -259,6 +259,22 @@ pub trait Game: Clone + Sized {
     /// Plays `mv`, recording events into `trace`. On error the state is untouched.
     fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove>;
 
+    /// Plays `mv` like [`Game::play`] and fills `next` with the legal moves of the position it leads to, as
+    /// [`Game::legal_moves`] lists them. A game that checks at the end of every move whether the next player can
+    /// move (Bosh, Bao la Kete) lists his moves in that check instead of stopping at the first, so playouts and
+    /// bots that want both do the work once. On error the state is untouched and `next` is empty.
+    fn play_and_list<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        next: &mut MoveList,
+    ) -> Result<(), IllegalMove> {
+        next.clear();
+        self.play(mv, trace)?;
+        self.legal_moves(next);
+        Ok(())
+    }
+
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: &Move) -> bool {
         self.clone().play(mv, &mut NoTrace).is_ok()
@@ -341,6 +357,16 @@ impl AnyGame {
     /// Plays `mv`; on error the state is untouched.
     pub fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
         dispatch!(self, g => g.play(mv, trace))
+    }
+
+    /// Plays `mv` and lists the legal moves of the position it leads to (see [`Game::play_and_list`]).
+    pub fn play_and_list<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        next: &mut MoveList,
+    ) -> Result<(), IllegalMove> {
+        dispatch!(self, g => g.play_and_list(mv, trace, next))
     }
 
     /// Why `mv` is illegal, or `Ok` when it is legal.

@@ -41,21 +41,18 @@ pub enum Until {
 pub fn random_playout<G: Game>(game: &mut G, rng: &mut Rng, until: Until, max_plies: u32) -> u32 {
     let mut plies = 0;
     let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
     while plies < max_plies {
         let done = match until {
             Until::GameEnd => game.status() != Status::InProgress,
             Until::MatchEnd => game.status() == Status::MatchOver,
         };
-        if done {
-            break;
-        }
-        moves.clear();
-        game.legal_moves(&mut moves);
-        if moves.is_empty() {
+        if done || moves.is_empty() {
             break;
         }
         let mv = moves[rng.below(moves.len())];
-        if game.play(&mv, &mut NoTrace).is_err() {
+        // Each move lists the next one's choices as it plays (the check that the next player can move).
+        if game.play_and_list(&mv, &mut NoTrace, &mut moves).is_err() {
             break;
         }
         plies += 1;

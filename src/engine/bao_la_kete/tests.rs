@@ -1007,7 +1007,7 @@ fn emptying_ones_own_front_row_loses() {
         .unwrap();
     assert_eq!(ran.end, MoveEnd::OwnFrontRowEmptied);
     let mut events = Vec::new();
-    game.finish_move(S, false, ran.end, &mut events);
+    game.finish_move(S, false, ran.end, &mut events, None);
     assert_eq!(
         game_end(&events),
         Some((EndReason::OwnFrontRowEmptied, Some(N)))
@@ -1346,7 +1346,7 @@ fn hizi_zetu_the_mark_ends_with_the_setters_next_move() {
     let mut game = north_blocked_at_f4(true);
     game.to_move = Some(S);
     let mut events = Vec::new();
-    game.finish_move(S, true, MoveEnd::Normal, &mut events);
+    game.finish_move(S, true, MoveEnd::Normal, &mut events, None);
     assert_eq!(
         events[0],
         Event::MarkCleared {
@@ -1358,7 +1358,7 @@ fn hizi_zetu_the_mark_ends_with_the_setters_next_move() {
     assert_eq!(game.mark, None);
     // The blockee's move leaves it standing.
     let mut game = north_blocked_at_f4(true);
-    game.finish_move(N, false, MoveEnd::Normal, &mut NoTrace);
+    game.finish_move(N, false, MoveEnd::Normal, &mut NoTrace, None);
     assert!(game.mark.is_some());
 }
 

@@ -189,7 +189,7 @@ fn b_5_end_of_round_and_refill() {
     let mut game = position([0, 3, 0, 1, 0, 0, 0, 0, 0, 0], 0, S);
     game.stores = [24, 12];
     let mut events = Vec::new();
-    game.begin_turn(N, &mut events);
+    game.begin_turn(N, &mut events, None);
     assert_eq!(
         events,
         vec![Event::RoundEnd {
@@ -250,7 +250,7 @@ fn b_5_a_total_below_four_loses_the_match() {
     let mut game = position([0, 3, 0, 1, 0, 0, 0, 0, 0, 0], 0, S);
     game.stores = [33, 3];
     let mut events = Vec::new();
-    game.begin_turn(N, &mut events);
+    game.begin_turn(N, &mut events, None);
     assert_eq!(
         events,
         vec![
@@ -642,7 +642,7 @@ fn a_player_whose_every_move_never_ends_ends_the_round() {
     assert_eq!(refuse_sow(&game, 9), Reason::NeverEndingMove);
     let mut ended = game.clone();
     let mut events = Vec::new();
-    ended.begin_turn(N, &mut events);
+    ended.begin_turn(N, &mut events, None);
     let on_board = game.stones_on_board();
     assert_eq!(
         events,
