@@ -106,7 +106,7 @@ fn check_random_match(
             let played_outcome = played.play(mv, &mut played_events);
             prop_assert_eq!(
                 listed.play_and_list(mv, &mut listed_events, &mut next),
-                played_outcome.clone()
+                played_outcome
             );
             prop_assert_eq!(&listed, &played);
             prop_assert_eq!(&listed_events, &played_events);
