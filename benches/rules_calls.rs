@@ -18,6 +18,10 @@ use mancala::service::{diagnostics::DiagnosticsService, rules::RulesService};
 use prost::Message;
 use tonic::Request;
 
+// The server's allocator (src/main.rs), so the in-process figures are those of the server's own heap.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Runs a handler to completion: they never wait on anything, so one poll finishes them.
 fn finish<F: Future>(future: F) -> F::Output {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
