@@ -52,7 +52,7 @@ fn handlers(c: &mut Criterion) {
     let mut validate = Vec::new();
     for p in corpus.positions() {
         for mv in &p.legal {
-            apply.push(Bytes::from(apply_request(p, mv).encode_to_vec()));
+            apply.push(Bytes::from(apply_request(p, mv, true).encode_to_vec()));
             validate.push(Bytes::from(validate_request(p, mv).encode_to_vec()));
         }
     }

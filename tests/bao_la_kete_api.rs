@@ -207,6 +207,7 @@ async fn bk_2_a_central_capture_offers_each_kichwa_and_the_kuu_decision_only_whe
     let status = within(server.rules().apply_move(pb::ApplyMoveRequest {
         state: Some(state.clone()),
         r#move: Some(takata),
+        skip_events: false,
     }))
     .await
     .unwrap_err();
@@ -224,6 +225,7 @@ async fn bk_2_a_central_capture_offers_each_kichwa_and_the_kuu_decision_only_whe
     let status = within(server.rules().apply_move(pb::ApplyMoveRequest {
         state: Some(state),
         r#move: Some(no_kichwa),
+        skip_events: false,
     }))
     .await
     .unwrap_err();
@@ -262,6 +264,7 @@ async fn complete_games_can_be_played_from_the_opening_to_bao_hamna() {
             let answer = within(client.apply_move(pb::ApplyMoveRequest {
                 state: Some(state.clone()),
                 r#move: chosen.r#move.clone(),
+                skip_events: false,
             }))
             .await
             .unwrap()

@@ -67,6 +67,7 @@ async fn apply(
     within(server.rules().apply_move(pb::ApplyMoveRequest {
         state: Some(state.clone()),
         r#move: Some(mv),
+        skip_events: false,
     }))
     .await
     .map(|r| r.into_inner())

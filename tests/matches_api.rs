@@ -431,6 +431,7 @@ async fn submit_checks_the_token_the_seat_the_version_and_the_rules() {
         rules.apply_move(pb::ApplyMoveRequest {
             state: Some(state),
             r#move: Some(sow(6)),
+            skip_events: false,
         }),
     )
     .await

@@ -76,6 +76,7 @@ async fn apply(
     within(server.rules().apply_move(pb::ApplyMoveRequest {
         state: Some(state.clone()),
         r#move: Some(mv),
+        skip_events: false,
     }))
     .await
     .map(|r| r.into_inner())
@@ -625,6 +626,58 @@ async fn apply_move_refuses_illegal_moves_with_error_info() {
 }
 
 #[tokio::test]
+async fn apply_move_can_skip_the_events() {
+    let server = TestServer::start().await;
+    let mut client = server.rules();
+    let request = |state: &pb::GameState, mv: pb::Move| pb::ApplyMoveRequest {
+        state: Some(state.clone()),
+        r#move: Some(mv),
+        skip_events: true,
+    };
+    // Every game's opening moves: the same state as with the events, and no event.
+    for kind in [
+        pb::GameKind::BaAwa,
+        pb::GameKind::Bosh,
+        pb::GameKind::BaoLaKete,
+    ] {
+        let start = within(client.new_game(pb::NewGameRequest {
+            kind: kind as i32,
+            options: None,
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
+        let moves = within(client.list_legal_moves(pb::ListLegalMovesRequest {
+            state: Some(start.clone()),
+            skip_previews: true,
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .moves;
+        for legal in moves {
+            let mv = legal.r#move.unwrap();
+            let full = apply(&server, &start, mv.clone()).await.unwrap();
+            assert!(!full.events.is_empty());
+            let bare = within(client.apply_move(request(&start, mv)))
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(bare.state, full.state, "{kind:?}");
+            assert!(bare.events.is_empty());
+        }
+    }
+    // A refusal is the same refusal.
+    let start = new_ba_awa(&server).await;
+    let status = within(client.apply_move(request(&start, sow(8))))
+        .await
+        .unwrap_err();
+    assert_eq!(error_reason(&status), "NOT_YOUR_PIT");
+}
+
+#[tokio::test]
 async fn finished_games_and_matches_refuse_sowing() {
     let server = TestServer::start().await;
     let state = ba_awa(
@@ -860,6 +913,7 @@ async fn a_complete_ba_awa_match_can_be_played_through_the_rules_service() {
         let answer = within(client.apply_move(pb::ApplyMoveRequest {
             state: Some(state.clone()),
             r#move: chosen.r#move.clone(),
+            skip_events: false,
         }))
         .await
         .unwrap()

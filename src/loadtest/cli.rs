@@ -57,6 +57,9 @@ pub struct LoadtestArgs {
     /// ListLegalMoves without previews (by default each legal move comes with its state and events).
     #[arg(long)]
     pub no_previews: bool,
+    /// ApplyMove with skip_events: the new state alone (by default the answer carries the move's events too).
+    #[arg(long)]
+    pub skip_events: bool,
     /// Deadline of each call.
     #[arg(long, value_parser = humantime::parse_duration, default_value = "10s", value_name = "TIME")]
     pub timeout: Duration,
@@ -107,6 +110,7 @@ impl LoadtestArgs {
             positions: self.positions,
             illegal: self.illegal,
             previews: !self.no_previews,
+            events: !self.skip_events,
             timeout: self.timeout,
             load: if self.compare {
                 Load::Compare

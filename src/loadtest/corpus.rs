@@ -173,7 +173,7 @@ impl Workload {
                 games: corpus
                     .games
                     .iter()
-                    .map(|(_, positions)| game_cases(rpc, positions, config.previews))
+                    .map(|(_, positions)| game_cases(rpc, positions, config))
                     .collect(),
             })
             .collect();
@@ -333,7 +333,7 @@ fn largest_fitting(target: usize, encoded_len: impl Fn(usize) -> usize) -> usize
 
 /// The requests of `rpc` for every position of one game, each with the size of the answer the rules service
 /// makes to it (asked in process, the same code the server runs).
-fn game_cases(rpc: Rpc, positions: &[Position], previews: bool) -> GameCases {
+fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
     let rules = RulesService;
     let mut cases = GameCases::default();
     for p in positions {
@@ -359,7 +359,7 @@ fn game_cases(rpc: Rpc, positions: &[Position], previews: bool) -> GameCases {
                     (&p.illegal, Expect::Refused, &mut cases.illegal),
                 ] {
                     out.extend(moves.iter().map(|mv| {
-                        let request = apply_request(p, mv);
+                        let request = apply_request(p, mv, config.events);
                         Case {
                             body: request.encode_to_vec().into(),
                             expect,
@@ -369,7 +369,7 @@ fn game_cases(rpc: Rpc, positions: &[Position], previews: bool) -> GameCases {
                 }
             }
             Rpc::ListLegalMoves => {
-                let request = list_request(p, previews);
+                let request = list_request(p, config.previews);
                 cases.legal.push(Case {
                     body: request.encode_to_vec().into(),
                     expect: Expect::Ok,
@@ -395,11 +395,12 @@ pub fn validate_request(p: &Position, mv: &pb::Move) -> pb::ValidateMoveRequest 
     }
 }
 
-/// `ApplyMove` of `mv` in `p`.
-pub fn apply_request(p: &Position, mv: &pb::Move) -> pb::ApplyMoveRequest {
+/// `ApplyMove` of `mv` in `p`, asking for the move's events or not.
+pub fn apply_request(p: &Position, mv: &pb::Move, events: bool) -> pb::ApplyMoveRequest {
     pb::ApplyMoveRequest {
         state: Some(p.state.clone()),
         r#move: Some(mv.clone()),
+        skip_events: !events,
     }
 }
 
@@ -511,5 +512,25 @@ mod tests {
         let ((rq, rs), (bq, bs)) = (mean(&rules), mean(&baseline));
         assert!(bq <= rq && bq + 6.0 >= rq, "{bq} vs {rq}");
         assert!(bs <= rs && bs + 3.0 >= rs, "{bs} vs {rs}");
+    }
+
+    #[test]
+    fn apply_move_without_events_is_sent_and_sized_as_such() {
+        let corpus = Corpus::build(&implemented_games(), 24, 5);
+        let apply_only = |events| Config {
+            mix: "apply=100".parse().expect("a mix"),
+            events,
+            ..Config::default()
+        };
+        let with = Workload::rules(&corpus, &apply_only(true)).expect("a workload");
+        let without = Workload::rules(&corpus, &apply_only(false)).expect("a workload");
+        let skipped = |w: &Workload| {
+            let case = &w.rpcs[0].games[0].legal[0];
+            pb::ApplyMoveRequest::decode(case.body.clone())
+                .expect("decodes")
+                .skip_events
+        };
+        assert!(!skipped(&with) && skipped(&without));
+        assert!(without.mean_response_bytes() < with.mean_response_bytes());
     }
 }

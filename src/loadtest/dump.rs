@@ -48,7 +48,7 @@ pub fn dump(dir: &Path, corpus: &Corpus, config: &Config) -> Result<Vec<PathBuf>
     let apply: Vec<Vec<u8>> = positions
         .iter()
         .zip(&moves)
-        .map(|(p, mv)| corpus::apply_request(p, mv).encode_to_vec())
+        .map(|(p, mv)| corpus::apply_request(p, mv, config.events).encode_to_vec())
         .collect();
     let list: Vec<Vec<u8>> = positions
         .iter()

@@ -239,6 +239,8 @@ pub struct Config {
     pub illegal: f64,
     /// Whether `ListLegalMoves` asks for previews (what a client drawing the board does).
     pub previews: bool,
+    /// Whether `ApplyMove` asks for the move's events (what a client animating the move does).
+    pub events: bool,
     /// Deadline of each call; a call past it counts as a transport error.
     pub timeout: Duration,
     /// Rules, baseline or both.
@@ -265,6 +267,7 @@ impl Default for Config {
             positions: 256,
             illegal: 0.05,
             previews: true,
+            events: true,
             timeout: Duration::from_secs(10),
             load: Load::Rules,
             progress: false,

@@ -104,13 +104,20 @@ impl RulesService {
         request: pb::ApplyMoveRequest,
     ) -> Result<pb::ApplyMoveResponse, Status> {
         let (mut game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
-        // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-        let mut events = Vec::with_capacity(64);
-        game.play(&mv, &mut events)
-            .map_err(|e| error::illegal_move(&e))?;
+        let events = if request.skip_events {
+            game.play(&mv, &mut engine::NoTrace)
+                .map_err(|e| error::illegal_move(&e))?;
+            Vec::new()
+        } else {
+            // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+            let mut events = Vec::with_capacity(64);
+            game.play(&mv, &mut events)
+                .map_err(|e| error::illegal_move(&e))?;
+            convert::events_to_pb(&events)
+        };
         Ok(pb::ApplyMoveResponse {
             state: Some(convert::state_to_pb(&game)),
-            events: convert::events_to_pb(&events),
+            events,
         })
     }
 }
