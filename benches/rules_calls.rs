@@ -49,10 +49,12 @@ fn call<
 fn handlers(c: &mut Criterion) {
     let corpus = Corpus::build(&GameKind::ALL, 200, 2026);
     let mut apply = Vec::new();
+    let mut apply_bare = Vec::new();
     let mut validate = Vec::new();
     for p in corpus.positions() {
         for mv in &p.legal {
             apply.push(Bytes::from(apply_request(p, mv, true).encode_to_vec()));
+            apply_bare.push(Bytes::from(apply_request(p, mv, false).encode_to_vec()));
             validate.push(Bytes::from(validate_request(p, mv).encode_to_vec()));
         }
     }
@@ -60,12 +62,16 @@ fn handlers(c: &mut Criterion) {
     let rules = RulesService;
     let diagnostics = DiagnosticsService::new(usize::MAX);
     let mut group = c.benchmark_group("rules_calls");
-    for (name, bodies) in [("apply_move", &apply), ("validate_move", &validate)] {
+    for (name, bodies) in [
+        ("apply_move", &apply),
+        ("apply_move_skip_events", &apply_bare),
+        ("validate_move", &validate),
+    ] {
         let answers: usize = bodies
             .iter()
             .map(|body| match name {
-                "apply_move" => call(body, |r| rules.apply_move(r)),
-                _ => call(body, |r| rules.validate_move(r)),
+                "validate_move" => call(body, |r| rules.validate_move(r)),
+                _ => call(body, |r| rules.apply_move(r)),
             })
             .sum();
         println!(
@@ -79,8 +85,8 @@ fn handlers(c: &mut Criterion) {
             b.iter(|| {
                 for body in bodies.iter() {
                     black_box(match name {
-                        "apply_move" => call(body, |r| rules.apply_move(r)),
-                        _ => call(body, |r| rules.validate_move(r)),
+                        "validate_move" => call(body, |r| rules.validate_move(r)),
+                        _ => call(body, |r| rules.apply_move(r)),
                     });
                 }
             })
