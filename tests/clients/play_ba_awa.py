@@ -2,8 +2,9 @@
 """A real gRPC client that is not the project's own: Python grpcio, knowing nothing but the server's address.
 
 It discovers the services by server reflection, checks grpc.health.v1, plays a complete Ba-awa match through
-the stateless Rules service alone (NewGame, ListLegalMoves, ApplyMove, ValidateMove, DescribeGame), and sends
-bad input to see clear errors. Exit status 0 means every check passed.
+the stateless Rules service alone (NewGame, ListLegalMoves, ApplyMove, ValidateMove, DescribeGame), applies a
+move without its events, asks the load generator's Echo for a sized answer, and sends bad input to see clear
+errors. Exit status 0 means every check passed.
 
     pip install grpcio grpcio-reflection grpcio-health-checking
     python3 tests/clients/play_ba_awa.py 127.0.0.1:50051
@@ -19,12 +20,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
 
-class Rules:
-    """Calls mancala.v1.Rules with message classes built from the server's own reflection answers."""
+class Service:
+    """Calls one service with message classes built from the server's own reflection answers."""
 
-    def __init__(self, channel):
+    def __init__(self, channel, name="mancala.v1.Rules"):
         self.pool = DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
-        self.service = self.pool.FindServiceByName("mancala.v1.Rules")
+        self.service = self.pool.FindServiceByName(name)
+        self.name = name
         self.channel = channel
 
     def call(self, method_name, **fields):
@@ -32,7 +34,7 @@ class Rules:
         request_class = message_factory.GetMessageClass(method.input_type)
         response_class = message_factory.GetMessageClass(method.output_type)
         stub = self.channel.unary_unary(
-            f"/mancala.v1.Rules/{method_name}",
+            f"/{self.name}/{method_name}",
             request_serializer=request_class.SerializeToString,
             response_deserializer=response_class.FromString,
         )
@@ -59,7 +61,7 @@ def main(address):
         status = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5).status
         check(status == health_pb2.HealthCheckResponse.SERVING, f"health of {name!r} is SERVING")
 
-    rules = Rules(channel)
+    rules = Service(channel)
     description = rules.call("DescribeGame", kind="GAME_KIND_BA_AWA")
     check(description.rows == 2 and description.pits_per_row == 6, "DescribeGame: Ba-awa is 2 rows of 6")
 
@@ -84,6 +86,21 @@ def main(address):
                 f"won by {json_format.MessageToDict(state)['winner']} with pits {list(state.match_score)}")
 
     fresh = json_format.MessageToDict(rules.call("NewGame", kind="GAME_KIND_BA_AWA").state)
+    full = rules.call("ApplyMove", state=fresh, move={"sow": {"pit": 0}})
+    bare = rules.call("ApplyMove", state=fresh, move={"sow": {"pit": 0}}, skipEvents=True)
+    check(bare.state == full.state and len(full.events) > 0 and len(bare.events) == 0,
+          f"ApplyMove with skipEvents: the same state, no events ({len(full.events)} otherwise)")
+
+    diagnostics = Service(channel, "mancala.v1.Diagnostics")
+    echo = diagnostics.call("Echo", payload="c2VlZHM=", responsePayloadBytes=8)  # "seeds"
+    check(echo.payload == b"seedsZZZ", f"Echo answers with the bytes asked for: {echo.payload!r}")
+    try:
+        diagnostics.call("Echo", payload="", responsePayloadBytes=4_000_000_000)
+        check(False, "an Echo answer over the message limit is refused")
+    except grpc.RpcError as error:
+        check(error.code() == grpc.StatusCode.INVALID_ARGUMENT and "response_payload_bytes" in error.details(),
+              f"oversized Echo refused: {error.code().name}: {error.details()}")
+
     try:
         rules.call("ApplyMove", state=fresh, move={"sow": {"pit": 7}})
         check(False, "a move from North's pit on South's turn is refused")
