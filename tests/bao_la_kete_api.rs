@@ -72,15 +72,7 @@ fn south_rows(state: &pb::GameState) -> (Vec<u32>, Vec<u32>) {
 #[tokio::test]
 async fn bk_1_the_opening_offers_exactly_four_takatas() {
     let server = TestServer::start().await;
-    let state = within(server.rules().new_game(pb::NewGameRequest {
-        kind: pb::GameKind::BaoLaKete as i32,
-        options: None,
-    }))
-    .await
-    .unwrap()
-    .into_inner()
-    .state
-    .unwrap();
+    let state = server.new_game(pb::GameKind::BaoLaKete).await;
     assert_eq!(state.reserves, vec![22, 22]);
     let moves = legal_moves(&server, &state).await;
     let offered: Vec<(u32, i32)> = moves

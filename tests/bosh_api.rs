@@ -83,15 +83,7 @@ fn closed_of(state: &pb::GameState) -> Vec<bool> {
 #[tokio::test]
 async fn b_1_marins_opening_through_the_api() {
     let server = TestServer::start().await;
-    let state = within(server.rules().new_game(pb::NewGameRequest {
-        kind: pb::GameKind::Bosh as i32,
-        options: None,
-    }))
-    .await
-    .unwrap()
-    .into_inner()
-    .state
-    .unwrap();
+    let state = server.new_game(pb::GameKind::Bosh).await;
     assert_eq!(state.pits, vec![4; 10]);
     assert_eq!(state.game_number, 1);
     let answer = apply(&server, &state, sow(4)).await.unwrap();

@@ -640,15 +640,7 @@ async fn apply_move_can_skip_the_events() {
         pb::GameKind::Bosh,
         pb::GameKind::BaoLaKete,
     ] {
-        let start = within(client.new_game(pb::NewGameRequest {
-            kind: kind as i32,
-            options: None,
-        }))
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap();
+        let start = server.new_game(kind).await;
         let moves = within(client.list_legal_moves(pb::ListLegalMovesRequest {
             state: Some(start.clone()),
             skip_previews: true,

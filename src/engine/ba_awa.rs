@@ -591,7 +591,13 @@ impl Game for BaAwa {
         }
     }
 
-    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+    fn play_listing<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        _listing: Option<&mut MoveList>,
+    ) -> Result<(), IllegalMove> {
+        // Ba-awa's end-of-move checks (finish_move) ask two questions of two players; `play_and_list` lists.
         match *mv {
             Move::Sow(sow) => self.play_sow(sow, trace),
             Move::NextGame(choice) => self.start_next_game(choice, trace),

@@ -601,30 +601,17 @@ impl Game for BaoLaKete {
         }
     }
 
-    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
-        match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace, None),
-            Move::NextGame(choice) => self.start_next_game(choice),
-        }
-    }
-
-    fn play_and_list<T: Trace>(
+    fn play_listing<T: Trace>(
         &mut self,
         mv: &Move,
         trace: &mut T,
-        next: &mut MoveList,
+        listing: Option<&mut MoveList>,
     ) -> Result<(), IllegalMove> {
-        next.clear();
         match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace, Some(next))?,
-            Move::NextGame(choice) => self.start_next_game(choice)?,
+            Move::Sow(sow) => self.play_sow(sow, trace, listing),
+            // A new game opens with the same moves every time; nothing to list on the way.
+            Move::NextGame(choice) => self.start_next_game(choice),
         }
-        if self.status != Status::InProgress || matches!(mv, Move::NextGame(_)) {
-            // A new game was not listed by a move's end, and a finished one offers NextGame, not the loser's none.
-            next.clear();
-            self.legal_moves(next);
-        }
-        Ok(())
     }
 }
 

@@ -682,30 +682,16 @@ impl Game for Bosh {
         }
     }
 
-    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
-        match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace, None),
-            Move::NextGame(choice) => self.refill_between_rounds(choice, trace, None),
-        }
-    }
-
-    fn play_and_list<T: Trace>(
+    fn play_listing<T: Trace>(
         &mut self,
         mv: &Move,
         trace: &mut T,
-        next: &mut MoveList,
+        listing: Option<&mut MoveList>,
     ) -> Result<(), IllegalMove> {
-        next.clear();
         match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace, Some(next))?,
-            Move::NextGame(choice) => self.refill_between_rounds(choice, trace, Some(next))?,
+            Move::Sow(sow) => self.play_sow(sow, trace, listing),
+            Move::NextGame(choice) => self.refill_between_rounds(choice, trace, listing),
         }
-        if self.status != Status::InProgress {
-            // The round ended: the list is what a finished round offers (NextGame), not the stuck player's none.
-            next.clear();
-            self.legal_moves(next);
-        }
-        Ok(())
     }
 }
 

@@ -256,13 +256,25 @@ pub trait Game: Clone + Sized {
     fn to_move(&self) -> Option<Player>;
     /// Every legal move, in a fixed order.
     fn legal_moves(&self, out: &mut MoveList);
+    /// Plays `mv`, recording events into `trace`; given a `listing`, the game's check at the end of the move that
+    /// the next player can move lists his moves into it instead of stopping at the first (Bosh, Bao la Kete; a
+    /// game without such a check may leave it empty). On error the state is untouched.
+    fn play_listing<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) -> Result<(), IllegalMove>;
+
     /// Plays `mv`, recording events into `trace`. On error the state is untouched.
-    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove>;
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+        self.play_listing(mv, trace, None)
+    }
 
     /// Plays `mv` like [`Game::play`] and fills `next` with the legal moves of the position it leads to, as
-    /// [`Game::legal_moves`] lists them. A game that checks at the end of every move whether the next player can
-    /// move (Bosh, Bao la Kete) lists his moves in that check instead of stopping at the first, so playouts and
-    /// bots that want both do the work once. On error the state is untouched and `next` is empty.
+    /// [`Game::legal_moves`] lists them, doing the work of the end-of-move check once (see
+    /// [`Game::play_listing`]): for playouts and bots that want both. On error the state is untouched and `next`
+    /// is empty.
     fn play_and_list<T: Trace>(
         &mut self,
         mv: &Move,
@@ -270,8 +282,13 @@ pub trait Game: Clone + Sized {
         next: &mut MoveList,
     ) -> Result<(), IllegalMove> {
         next.clear();
-        self.play(mv, trace)?;
-        self.legal_moves(next);
+        self.play_listing(mv, trace, Some(next))?;
+        // A game in play always has a move, so an empty list means the move listed nothing (a new game, a game
+        // without the check); a finished game offers NextGame or nothing, not the stuck player's moves.
+        if next.is_empty() || self.status() != Status::InProgress {
+            next.clear();
+            self.legal_moves(next);
+        }
         Ok(())
     }
 

@@ -54,6 +54,19 @@ impl TestServer {
     pub fn rules(&self) -> pb::rules_client::RulesClient<Channel> {
         pb::rules_client::RulesClient::new(self.channel.clone())
     }
+
+    /// The first state of a new match of `kind`, with the default options.
+    pub async fn new_game(&self, kind: pb::GameKind) -> pb::GameState {
+        within(self.rules().new_game(pb::NewGameRequest {
+            kind: kind as i32,
+            options: None,
+        }))
+        .await
+        .expect("NewGame answers")
+        .into_inner()
+        .state
+        .expect("NewGame gives a state")
+    }
 }
 
 impl Drop for TestServer {
