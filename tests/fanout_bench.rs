@@ -2,7 +2,9 @@
 //!
 //! 1. one move fanned out to `FANOUT_WATCHERS` spectators of one match: the delivery latency of every move
 //!    to every watcher, from just before `SubmitMove` is sent to the watcher's receipt;
-//! 2. the server's resident memory per open watcher, and per match for `FANOUT_MATCHES` concurrent matches.
+//! 2. the server's resident memory per open watcher, and per match for `FANOUT_MATCHES` concurrent matches;
+//! 3. moves per second over those matches, played at once from 16 clients for `FANOUT_PLAY_SECONDS`, each
+//!    client going round its own matches one move at a time, with the latency of every `SubmitMove`.
 //!
 //! ```sh
 //! cargo test --release --test fanout_bench -- --ignored --nocapture
@@ -44,6 +46,7 @@ async fn fan_out_and_memory() {
     let watchers = env_or("FANOUT_WATCHERS", 1000);
     let moves = env_or("FANOUT_MOVES", 20);
     let matches = env_or("FANOUT_MATCHES", 20_000);
+    let play_for = Duration::from_secs(env_or("FANOUT_PLAY_SECONDS", 5) as u64);
     let limit = (watchers + 10).to_string();
     let replica = Replica::start(&[
         ("MANCALA__MATCHES__STORE", "memory"),
@@ -153,17 +156,25 @@ async fn fan_out_and_memory() {
     for c in 0..16 {
         let mut client = connections[c % connections.len()].clone();
         creators.push(tokio::spawn(async move {
+            let mut made = Vec::with_capacity(per_client);
             for _ in 0..per_client {
-                let (m, tokens) = create(&mut client).await;
+                let (mut m, tokens) = create(&mut client).await;
                 let (request, token) = next_request(&m, &tokens, 0);
-                within("submit", client.submit_move(authed(request, &token)))
+                let event = within("submit", client.submit_move(authed(request, &token)))
                     .await
-                    .expect("accepted");
+                    .expect("accepted")
+                    .into_inner()
+                    .event
+                    .expect("the accepted event");
+                moved_on(&mut m, &event);
+                made.push((m, tokens));
             }
+            (client, made)
         }));
     }
+    let mut clients = Vec::new();
     for creator in creators {
-        creator.await.unwrap();
+        clients.push(creator.await.unwrap());
     }
     let rss_with_matches = resident_bytes(&replica);
     let per_match =
@@ -175,5 +186,56 @@ async fn fan_out_and_memory() {
         rss_before_matches as f64 / 1048576.0,
         rss_with_matches as f64 / 1048576.0,
         (rss_before_matches as f64 + per_match * 100_000.0) / 1048576.0,
+    );
+
+    // Moves over all those matches at once: each client goes round its own, one move at a time.
+    let started = Instant::now();
+    let mut players = Vec::new();
+    for (mut client, mut made) in clients {
+        players.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            'play: while started.elapsed() < play_for {
+                let mut moved = false;
+                for (m, tokens) in made.iter_mut() {
+                    if started.elapsed() >= play_for {
+                        break 'play;
+                    }
+                    if m.legal_moves.is_empty() {
+                        continue; // over
+                    }
+                    let (request, token) = next_request(m, tokens, latencies.len());
+                    let sent = Instant::now();
+                    let event = within("submit", client.submit_move(authed(request, &token)))
+                        .await
+                        .expect("accepted")
+                        .into_inner()
+                        .event
+                        .expect("the accepted event");
+                    latencies.push(sent.elapsed());
+                    moved_on(m, &event);
+                    moved = true;
+                }
+                if !moved {
+                    break; // every match of this client is over
+                }
+            }
+            latencies
+        }));
+    }
+    let mut latencies = Vec::new();
+    for player in players {
+        latencies.extend(player.await.unwrap());
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    println!(
+        "moves over {} matches from 16 clients: {} moves in {:.1?} = {:.0} moves/s; SubmitMove p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+        per_client * 16,
+        latencies.len(),
+        elapsed,
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99),
+        latencies[latencies.len() - 1],
     );
 }
