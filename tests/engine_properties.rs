@@ -4,8 +4,8 @@
 //! random match ends, and `play_and_list` plays exactly as `play` and lists exactly what `legal_moves` lists.
 
 use mancala::engine::{
-    AnyGame, Direction, Event, GameKind, Kichwa, KuuDecision, Move, MoveList, NoTrace, Options,
-    PitSet, Player, Sow, Status,
+    AnyGame, Direction, Event, Game, GameKind, Kichwa, KuuDecision, Move, MoveList, NoTrace,
+    Options, PitSet, Player, Sow, Status,
 };
 use proptest::prelude::*;
 
@@ -35,6 +35,19 @@ fn candidates(kind: GameKind) -> Vec<Move> {
         }
     }
     moves
+}
+
+/// `Game::play_listing` of the game inside `game`, without a trace.
+fn play_listing(
+    game: &mut AnyGame,
+    mv: &Move,
+    listing: &mut MoveList,
+) -> Result<(), mancala::engine::IllegalMove> {
+    match game {
+        AnyGame::BaoLaKete(g) => g.play_listing(mv, &mut NoTrace, Some(listing)),
+        AnyGame::BaAwa(g) => g.play_listing(mv, &mut NoTrace, Some(listing)),
+        AnyGame::Bosh(g) => g.play_listing(mv, &mut NoTrace, Some(listing)),
+    }
 }
 
 fn seeds(game: &AnyGame) -> u32 {
@@ -115,6 +128,12 @@ fn check_random_match(
             } else {
                 prop_assert!(next.is_empty());
             }
+            // play_listing handed a list that already holds moves plays exactly as play.
+            let mut stale = MoveList::new();
+            stale.push(Move::NextGame(PitSet::EMPTY));
+            let mut listing = game.clone();
+            prop_assert_eq!(play_listing(&mut listing, mv, &mut stale), played_outcome);
+            prop_assert_eq!(&listing, &played, "{:?} in {:?}", mv, game);
         }
         if legal.is_empty() {
             return Ok(());

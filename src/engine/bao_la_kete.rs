@@ -376,6 +376,8 @@ impl BaoLaKete {
                 self.to_move = Some(opponent);
                 let can_move = match listing {
                     Some(out) => {
+                        // The listing stops at the first layer with a move, so it must start empty.
+                        out.clear();
                         self.collect_legal_moves(opponent, out);
                         !out.is_empty()
                     }

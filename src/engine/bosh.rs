@@ -269,6 +269,8 @@ impl Bosh {
     ) {
         let can_move = match listing {
             Some(out) => {
+                // Whatever the caller's list held, it now holds this player's moves and nothing else.
+                out.clear();
                 self.list_sows(player, out);
                 !out.is_empty()
             }

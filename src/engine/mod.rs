@@ -257,8 +257,10 @@ pub trait Game: Clone + Sized {
     /// Every legal move, in a fixed order.
     fn legal_moves(&self, out: &mut MoveList);
     /// Plays `mv`, recording events into `trace`; given a `listing`, the game's check at the end of the move that
-    /// the next player can move lists his moves into it instead of stopping at the first (Bosh, Bao la Kete; a
-    /// game without such a check may leave it empty). On error the state is untouched.
+    /// the next player can move replaces whatever the list held with his moves instead of stopping at the first
+    /// (Bosh, Bao la Kete). A game without such a check, a move that starts a new game, or a move after which
+    /// nobody moves may leave the list as it was: [`Game::play_and_list`] is the call that always lists. On error
+    /// the state is untouched.
     fn play_listing<T: Trace>(
         &mut self,
         mv: &Move,
