@@ -58,10 +58,19 @@ async fn echo_refuses_an_answer_over_the_message_limit() {
     assert!(
         status
             .message()
-            .starts_with("response_payload_bytes: at most "),
+            .starts_with("response_payload_bytes: an answer of 4294967295 bytes would encode to"),
         "{}",
         status.message()
     );
+    // The bound is on the encoded answer: 65,532 bytes of payload encode to 65,536 (a tag, 3 bytes of length).
+    for (size, accepted) in [(65_532, true), (65_533, false)] {
+        let answer = within(client.echo(pb::EchoRequest {
+            payload: Vec::new(),
+            response_payload_bytes: Some(size),
+        }))
+        .await;
+        assert_eq!(answer.is_ok(), accepted, "{size}");
+    }
 }
 
 #[tokio::test]

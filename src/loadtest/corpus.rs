@@ -13,6 +13,7 @@ use prost::Message;
 use super::{Config, Error, Rpc};
 use crate::api::{convert, pb};
 use crate::engine::{AnyGame, GameKind, Move, Options, Player, Rng, Sow, Status, Until};
+use crate::service::diagnostics::MAX_RESIZED_ANSWER_BYTES;
 use crate::service::rules::RulesService;
 
 /// The longest playout used to reach a position, in moves (a few games of a match).
@@ -182,7 +183,9 @@ impl Workload {
 
     /// The baseline of `rules`: for every rules request, a `Diagnostics/Echo` whose request and answer are as
     /// large as the rules call's (as near as the encoding allows), picked in the same proportions. The
-    /// comparison then moves the same bytes both ways, and what differs is the rules' work alone.
+    /// comparison then moves the same message bytes both ways, and what differs is the rules' work. (A refusal
+    /// answers with a status, its message and details in the trailers, 160–380 bytes; its Echo answers with an
+    /// empty message. Refusals cost the server what answers do: BENCHMARKS.md.)
     pub fn baseline(rules: &Workload) -> Workload {
         let mirror = |cases: &[Case]| -> Vec<Case> {
             cases
@@ -304,11 +307,13 @@ impl Workload {
 
 /// An Echo whose request encodes to `request_bytes` and whose answer encodes to `response_bytes`, each as near
 /// as the encoding allows: a length prefix takes 1 to 3 bytes, so a message can come out a few bytes short, and
-/// a request carries the answer's size (2 to 6 bytes), so it is never smaller than that.
+/// a request carries the answer's size (2 to 6 bytes), so it is never smaller than that. Echo resizes answers
+/// up to [`MAX_RESIZED_ANSWER_BYTES`] (rules answers are a few KiB at most); a larger one is mirrored at that.
 pub fn echo_case(request_bytes: usize, response_bytes: usize) -> Case {
     let answer = |len: usize| pb::EchoResponse {
         payload: vec![0; len],
     };
+    let response_bytes = response_bytes.min(MAX_RESIZED_ANSWER_BYTES);
     let response_payload = largest_fitting(response_bytes, |len| answer(len).encoded_len());
     let request = |len: usize| pb::EchoRequest {
         payload: vec![0x5a; len],
@@ -448,7 +453,7 @@ mod tests {
     fn an_echo_case_is_as_large_as_asked_both_ways() {
         // Every request carries the answer's size: 2 to 4 bytes here, so none is smaller than 8.
         for request in [8, 9, 100, 127, 128, 129, 130, 131, 300, 20_000] {
-            for response in [0, 1, 2, 3, 4, 127, 128, 129, 130, 300, 20_000] {
+            for response in [0, 1, 2, 3, 4, 127, 128, 129, 130, 300, 20_000, 65_536] {
                 let case = echo_case(request, response);
                 let len = case.body.len();
                 assert!(len <= request && len + 6 >= request, "{request} → {len}");

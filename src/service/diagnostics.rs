@@ -9,17 +9,25 @@ use tonic::{Request, Response, Status};
 /// The byte an answer larger than its request is filled with.
 const FILLER: u8 = 0x5a;
 
+/// The largest answer `Echo` makes on request, whatever the message limit: far above any rules answer the load
+/// generator mirrors (a few KiB), and small enough that a few bytes of request cannot make the server send
+/// megabytes.
+pub const MAX_RESIZED_ANSWER_BYTES: usize = 64 * 1024;
+
 /// The diagnostics service.
 #[derive(Debug, Clone)]
 pub struct DiagnosticsService {
-    /// The largest answer `Echo` makes on request: the server's message limit.
-    max_payload_bytes: usize,
+    /// The largest encoded answer `Echo` makes on request.
+    max_answer_bytes: usize,
 }
 
 impl DiagnosticsService {
-    /// A service whose answers stay within `max_payload_bytes` (`server.max_message_bytes`).
-    pub fn new(max_payload_bytes: usize) -> DiagnosticsService {
-        DiagnosticsService { max_payload_bytes }
+    /// A service whose resized answers stay within `max_message_bytes` (`server.max_message_bytes`) and
+    /// [`MAX_RESIZED_ANSWER_BYTES`].
+    pub fn new(max_message_bytes: usize) -> DiagnosticsService {
+        DiagnosticsService {
+            max_answer_bytes: max_message_bytes.min(MAX_RESIZED_ANSWER_BYTES),
+        }
     }
 
     /// The tonic server wrapping this service.
@@ -32,12 +40,19 @@ impl DiagnosticsService {
         let mut payload = request.payload;
         if let Some(size) = request.response_payload_bytes {
             let size = size as usize;
-            if size > self.max_payload_bytes {
+            // The encoded answer: the payload, its length and the field's tag (nothing for an empty payload).
+            let encoded = if size == 0 {
+                0
+            } else {
+                1 + prost::encoding::encoded_len_varint(size as u64) + size
+            };
+            if encoded > self.max_answer_bytes {
                 return Err(error::invalid_argument(vec![Violation {
                     field: "response_payload_bytes".into(),
                     description: format!(
-                        "at most {} bytes (server.max_message_bytes), not {size}",
-                        self.max_payload_bytes
+                        "an answer of {size} bytes would encode to {encoded}; at most {} are sent (the smaller \
+                         of server.max_message_bytes and {MAX_RESIZED_ANSWER_BYTES})",
+                        self.max_answer_bytes
                     ),
                 }]));
             }

@@ -95,7 +95,7 @@ def main(address):
     echo = diagnostics.call("Echo", payload="c2VlZHM=", responsePayloadBytes=8)  # "seeds"
     check(echo.payload == b"seedsZZZ", f"Echo answers with the bytes asked for: {echo.payload!r}")
     try:
-        diagnostics.call("Echo", payload="", responsePayloadBytes=4_000_000_000)
+        diagnostics.call("Echo", payload="", responsePayloadBytes=1_000_000)
         check(False, "an Echo answer over the message limit is refused")
     except grpc.RpcError as error:
         check(error.code() == grpc.StatusCode.INVALID_ARGUMENT and "response_payload_bytes" in error.details(),
