@@ -597,7 +597,8 @@ impl Game for BaAwa {
         trace: &mut T,
         _listing: Option<&mut MoveList>,
     ) -> Result<(), IllegalMove> {
-        // Ba-awa's end-of-move checks (finish_move) ask two questions of two players; `play_and_list` lists.
+        // Ba-awa's end-of-move check (`finish_move`) stops at the opponent's first move and lists nothing; its
+        // moves are cheap enough that `play_and_list` listing after it costs little (BENCHMARKS.md).
         match *mv {
             Move::Sow(sow) => self.play_sow(sow, trace),
             Move::NextGame(choice) => self.start_next_game(choice, trace),
