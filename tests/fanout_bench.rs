@@ -13,9 +13,11 @@
 mod replica;
 
 use mancala::api::pb;
+use mancala::api::pb::matches_client::MatchesClient;
 use replica::{authed, create, moved_on, next_request, within, Replica};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tonic::transport::Channel;
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -34,6 +36,22 @@ fn resident_bytes(replica: &Replica) -> u64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmRSS");
     kib * 1024
+}
+
+/// Submits move `n` of `m`'s legal moves for the player to move and returns the accepted event.
+async fn submit(
+    client: &mut MatchesClient<Channel>,
+    m: &pb::Match,
+    tokens: &[String],
+    n: usize,
+) -> pb::MatchEvent {
+    let (request, token) = next_request(m, tokens, n);
+    within("submit", client.submit_move(authed(request, &token)))
+        .await
+        .expect("accepted")
+        .into_inner()
+        .event
+        .expect("the accepted event")
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -105,14 +123,8 @@ async fn fan_out_and_memory() {
 
     let mut sent = Vec::new();
     for n in 0..moves {
-        let (request, token) = next_request(&m, &tokens, n);
         let started = Instant::now();
-        let event = within("submit", client.submit_move(authed(request, &token)))
-            .await
-            .expect("accepted")
-            .into_inner()
-            .event
-            .expect("the accepted event");
+        let event = submit(&mut client, &m, &tokens, n).await;
         sent.push((event.seq, started));
         moved_on(&mut m, &event);
     }
@@ -159,13 +171,7 @@ async fn fan_out_and_memory() {
             let mut made = Vec::with_capacity(per_client);
             for _ in 0..per_client {
                 let (mut m, tokens) = create(&mut client).await;
-                let (request, token) = next_request(&m, &tokens, 0);
-                let event = within("submit", client.submit_move(authed(request, &token)))
-                    .await
-                    .expect("accepted")
-                    .into_inner()
-                    .event
-                    .expect("the accepted event");
+                let event = submit(&mut client, &m, &tokens, 0).await;
                 moved_on(&mut m, &event);
                 made.push((m, tokens));
             }
@@ -203,14 +209,8 @@ async fn fan_out_and_memory() {
                     if m.legal_moves.is_empty() {
                         continue; // over
                     }
-                    let (request, token) = next_request(m, tokens, latencies.len());
                     let sent = Instant::now();
-                    let event = within("submit", client.submit_move(authed(request, &token)))
-                        .await
-                        .expect("accepted")
-                        .into_inner()
-                        .event
-                        .expect("the accepted event");
+                    let event = submit(&mut client, m, tokens, latencies.len()).await;
                     latencies.push(sent.elapsed());
                     moved_on(m, &event);
                     moved = true;

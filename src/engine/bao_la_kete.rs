@@ -23,8 +23,8 @@ use super::illegal::check_between_games;
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::Ring;
 use super::{
-    Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options, PitSet, Player,
-    Reason, Status,
+    can_move_listing, Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options,
+    PitSet, Player, Reason, Status,
 };
 use execute::MoveEnd;
 
@@ -374,15 +374,11 @@ impl BaoLaKete {
                 }
                 let opponent = mover.opponent();
                 self.to_move = Some(opponent);
-                let can_move = match listing {
-                    Some(out) => {
-                        // The listing stops at the first layer with a move, so it must start empty.
-                        out.clear();
-                        self.collect_legal_moves(opponent, out);
-                        !out.is_empty()
-                    }
-                    None => self.has_legal_move(opponent),
-                };
+                let can_move = can_move_listing(
+                    listing,
+                    |out| self.collect_legal_moves(opponent, out),
+                    || self.has_legal_move(opponent),
+                );
                 if !can_move {
                     self.end_game(mover, EndReason::NoLegalMove, trace);
                 }

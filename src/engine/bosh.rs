@@ -17,8 +17,8 @@ use super::relay_ring::PackedRing;
 use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::{
-    Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet, Player, Reason, Sow,
-    Status,
+    can_move_listing, Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet,
+    Player, Reason, Sow, Status,
 };
 
 /// Holes on the board.
@@ -267,15 +267,11 @@ impl Bosh {
         trace: &mut T,
         listing: Option<&mut MoveList>,
     ) {
-        let can_move = match listing {
-            Some(out) => {
-                // Whatever the caller's list held, it now holds this player's moves and nothing else.
-                out.clear();
-                self.list_sows(player, out);
-                !out.is_empty()
-            }
-            None => self.can_move(player),
-        };
+        let can_move = can_move_listing(
+            listing,
+            |out| self.list_sows(player, out),
+            || self.can_move(player),
+        );
         if can_move {
             self.to_move = Some(player);
         } else {

@@ -300,6 +300,25 @@ pub trait Game: Clone + Sized {
     }
 }
 
+/// The end-of-move question "can the next player move?" (Bosh §3.3, Bao la Kete §2.9). Given a `listing`, it is
+/// answered by listing his moves into it, replacing what it held ([`Game::play_listing`]); otherwise by looking
+/// for one (`any`), which stops at the first.
+pub(crate) fn can_move_listing(
+    listing: Option<&mut MoveList>,
+    list: impl FnOnce(&mut MoveList),
+    any: impl FnOnce() -> bool,
+) -> bool {
+    match listing {
+        Some(out) => {
+            // A listing stops at the first layer that has a move, so it must start empty.
+            out.clear();
+            list(out);
+            !out.is_empty()
+        }
+        None => any(),
+    }
+}
+
 /// Any game, dispatched by `match` (no trait objects: hot loops run monomorphized code).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
