@@ -6,7 +6,7 @@
 use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
-use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
+use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::{
     Game, GameKind, IllegalMove, Move, MoveList, Options, PitSet, Player, Reason, Sow, Status,
@@ -387,6 +387,185 @@ fn allocate_pits(stores: [u8; 2], choice: PitSet) -> Result<u16, IllegalMove> {
     })
 }
 
+/// Ba-awa's own fields of a [`Setup`], as read by [`Validate::check_own_fields`].
+pub(crate) struct OwnFields {
+    /// North's pits, when every pit has an owner.
+    north_owned: Option<u16>,
+    starter: Option<Player>,
+    target: u32,
+}
+
+impl Validate<PITS> for BaAwa {
+    const SEED_TOTAL: u32 = SEEDS as u32;
+    type OwnFields = OwnFields;
+
+    /// §4.2, §4.3: Ba-awa has no reserves, its winnings are fours, and it is played in games, not rounds.
+    fn check_shared_fields(check: &mut Checker, setup: &Setup) {
+        if setup.reserves.iter().any(|&r| r != 0) {
+            check.fail("reserves", "Ba-awa has no reserves; both must be 0");
+        }
+        for (i, &store) in setup.stores.iter().enumerate() {
+            check.require_at(
+                store % FOUR as u32 == 0,
+                || format!("stores[{i}]"),
+                || format!("{store} is not a multiple of 4; Ba-awa's winnings are fours (§4.2)"),
+            );
+        }
+        check.require(setup.status != Some(Status::RoundOver), "status", || {
+            "Ba-awa has games, not rounds; use GAME_OVER".into()
+        });
+    }
+
+    /// §4.1, §4.4, R-4.10: the owner of every pit, the game's starter and the match target.
+    fn check_own_fields(check: &mut Checker, setup: &Setup) -> Option<OwnFields> {
+        let VariantSetup::BaAwa {
+            owners,
+            starter,
+            target,
+        } = &setup.variant
+        else {
+            check.fail(
+                "ba_awa",
+                "a Ba-awa state carries the ba_awa fields (owners, starter, target)",
+            );
+            return None;
+        };
+        let north_owned = check_owners(check, owners);
+        check.require(starter.is_some(), "ba_awa.starter", || {
+            "the player who began the game must be set".into()
+        });
+        check.require((10..=12).contains(target), "ba_awa.target", || {
+            format!("the match target is 10, 11 or 12 pits, not {target}")
+        });
+        Some(OwnFields {
+            north_owned,
+            starter: *starter,
+            target: *target,
+        })
+    }
+
+    fn assemble(setup: &Setup, pits: [u8; PITS], own: &OwnFields) -> Option<BaAwa> {
+        let (Some(status), Some(starter), Some(north_owned)) =
+            (setup.status, own.starter, own.north_owned)
+        else {
+            return None;
+        };
+        Some(BaAwa {
+            pits,
+            north_owned,
+            stores: pair_u8(&setup.stores),
+            to_move: setup.to_move,
+            status,
+            winner: setup.winner,
+            starter,
+            target: own.target as u8,
+            ply: setup.ply,
+            game_number: setup.game_number,
+        })
+    }
+
+    /// §4.3, §4.4: a game in play or a game that is over, then the match score either way.
+    fn check_position(&self, check: &mut Checker, setup: &Setup, _: &OwnFields) {
+        match self.status {
+            Status::InProgress => self.check_turn(check),
+            _ => self.check_game_end(check),
+        }
+        self.check_match_score(check, &setup.match_score);
+    }
+}
+
+/// §4.1, §4.4 step 3: every pit has an owner, and the player with more pits keeps his whole row. Returns North's
+/// pits when every pit is owned.
+fn check_owners(check: &mut Checker, owners: &[Option<Player>]) -> Option<u16> {
+    if owners.len() != PITS {
+        check.fail(
+            "ba_awa.owners",
+            format!("one owner per pit: 12, not {}", owners.len()),
+        );
+        return None;
+    }
+    let mut north_owned = 0u16;
+    for (pit, owner) in owners.iter().enumerate() {
+        match owner {
+            None => check.fail(
+                format!("ba_awa.owners[{pit}]"),
+                "every pit is owned by South or North",
+            ),
+            Some(Player::North) => north_owned |= 1 << pit,
+            Some(Player::South) => {}
+        }
+    }
+    check.require(north_owned & SOUTH_ROW == 0 || north_owned & NORTH_ROW == NORTH_ROW, "ba_awa.owners", || {
+        "the player with more pits keeps his whole row and the other owns pits of his own row only (§4.4)".into()
+    });
+    owners.iter().all(Option::is_some).then_some(north_owned)
+}
+
+impl BaAwa {
+    /// §4.1, §4.3, §4.4 step 2, R-4.6: a game in play has more than 8 seeds on the board and no owner of a
+    /// winning number of pits; game 1 keeps the rows; its starter moves first, and the player to move can move.
+    fn check_turn(&self, check: &mut Checker) {
+        check.require(self.seeds_on_board() > LAST_SEEDS, "pits", || {
+            "with 8 or fewer seeds on the board the game is over (§4.3)".into()
+        });
+        let owned = self.match_score();
+        for player in Player::BOTH {
+            let pits = owned[player.index()];
+            check.require(pits > 0 && pits < self.target, "ba_awa.owners", || {
+                format!(
+                    "{player} owns {pits} pits: with a target of {} the match would be over (§4.4 step 2)",
+                    self.target
+                )
+            });
+        }
+        check.require(
+            self.game_number > 1 || self.north_owned == NORTH_ROW,
+            "ba_awa.owners",
+            || "in game 1 each player owns his own row (§4.1)".into(),
+        );
+        check.require(
+            self.ply > 0 || self.to_move == Some(self.starter),
+            "to_move",
+            || "before the first move of a game its starter is to move".into(),
+        );
+        if let Some(mover) = self.to_move {
+            check.require(self.can_move(mover), "to_move", || {
+                format!("{mover} has no legal move, so he would have passed (R-4.6)")
+            });
+        }
+    }
+
+    /// §4.3, §4.4 step 2: a finished game has an empty board, and its status and winner follow from the winnings.
+    fn check_game_end(&self, check: &mut Checker) {
+        check.require(self.seeds_on_board() == 0, "pits", || {
+            "at the end of a game the starter has taken every seed left (§4.3)".into()
+        });
+        let (status, winner) = outcome_of_game(self.stores, self.target);
+        check.require(status == self.status, "status", || {
+            format!("with these winnings the status is {status:?}")
+        });
+        check.require(winner == self.winner, "winner", || match winner {
+            Some(p) => format!("with these winnings the winner is {p}"),
+            None => "with equal winnings there is no winner".into(),
+        });
+    }
+
+    /// §4.4 step 1: the match score is the pits owned while a game is played, the pits won once it is over.
+    fn check_match_score(&self, check: &mut Checker, claimed: &[u32]) {
+        let score = self.match_score();
+        check.require(
+            claimed == [score[0] as u32, score[1] as u32],
+            "match_score",
+            || {
+                format!(
+                    "Ba-awa's match score is [{}, {}] here: pits owned in play, pits won once over",
+                    score[0], score[1]
+                )
+            },
+        );
+    }
+}
+
 impl Game for BaAwa {
     const KIND: GameKind = GameKind::BaAwa;
 
@@ -407,137 +586,7 @@ impl Game for BaAwa {
     }
 
     fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
-        let mut check = Checker::default();
-        let pits = check.common::<PITS>(setup, SEEDS as u32);
-        if setup.reserves.iter().any(|&r| r != 0) {
-            check.fail("reserves", "Ba-awa has no reserves; both must be 0");
-        }
-        for (i, &store) in setup.stores.iter().enumerate() {
-            check.require_at(
-                store % FOUR as u32 == 0,
-                || format!("stores[{i}]"),
-                || format!("{store} is not a multiple of 4; Ba-awa's winnings are fours (§4.2)"),
-            );
-        }
-        check.require(setup.status != Some(Status::RoundOver), "status", || {
-            "Ba-awa has games, not rounds; use GAME_OVER".into()
-        });
-        let VariantSetup::BaAwa {
-            owners,
-            starter,
-            target,
-        } = &setup.variant
-        else {
-            check.fail(
-                "ba_awa",
-                "a Ba-awa state carries the ba_awa fields (owners, starter, target)",
-            );
-            return Err(check.into_error());
-        };
-        let mut north_owned = 0u16;
-        let owners_known = owners.len() == PITS && owners.iter().all(Option::is_some);
-        if owners.len() != PITS {
-            check.fail(
-                "ba_awa.owners",
-                format!("one owner per pit: 12, not {}", owners.len()),
-            );
-        } else {
-            for (pit, owner) in owners.iter().enumerate() {
-                match owner {
-                    None => check.fail(
-                        format!("ba_awa.owners[{pit}]"),
-                        "every pit is owned by South or North",
-                    ),
-                    Some(Player::North) => north_owned |= 1 << pit,
-                    Some(Player::South) => {}
-                }
-            }
-            check.require(north_owned & SOUTH_ROW == 0 || north_owned & NORTH_ROW == NORTH_ROW, "ba_awa.owners", || {
-                "the player with more pits keeps his whole row and the other owns pits of his own row only (§4.4)"
-                    .into()
-            });
-        }
-        check.require(starter.is_some(), "ba_awa.starter", || {
-            "the player who began the game must be set".into()
-        });
-        check.require((10..=12).contains(target), "ba_awa.target", || {
-            format!("the match target is 10, 11 or 12 pits, not {target}")
-        });
-        // The rest needs a usable board, status and starter; without them, report what was found so far.
-        let (Some(pits), Some(status), Some(starter), true) =
-            (pits, setup.status, *starter, owners_known)
-        else {
-            return Err(check.into_error());
-        };
-        let game = BaAwa {
-            pits,
-            north_owned,
-            stores: pair_u8(&setup.stores),
-            to_move: setup.to_move,
-            status,
-            winner: setup.winner,
-            starter,
-            target: *target as u8,
-            ply: setup.ply,
-            game_number: setup.game_number,
-        };
-        match (status, game.to_move) {
-            (Status::InProgress, mover) => {
-                check.require(game.seeds_on_board() > LAST_SEEDS, "pits", || {
-                    "with 8 or fewer seeds on the board the game is over (§4.3)".into()
-                });
-                let owned = game.match_score();
-                for player in Player::BOTH {
-                    let pits = owned[player.index()];
-                    check.require(pits > 0 && pits < game.target, "ba_awa.owners", || {
-                        format!(
-                            "{player} owns {pits} pits: with a target of {} the match would be over (§4.4 step 2)",
-                            game.target
-                        )
-                    });
-                }
-                check.require(
-                    game.game_number > 1 || north_owned == NORTH_ROW,
-                    "ba_awa.owners",
-                    || "in game 1 each player owns his own row (§4.1)".into(),
-                );
-                check.require(
-                    game.ply > 0 || mover == Some(game.starter),
-                    "to_move",
-                    || "before the first move of a game its starter is to move".into(),
-                );
-                if let Some(mover) = mover {
-                    check.require(game.can_move(mover), "to_move", || {
-                        format!("{mover} has no legal move, so he would have passed (R-4.6)")
-                    });
-                }
-            }
-            _ => {
-                check.require(game.seeds_on_board() == 0, "pits", || {
-                    "at the end of a game the starter has taken every seed left (§4.3)".into()
-                });
-                let (status, winner) = outcome_of_game(game.stores, game.target);
-                check.require(status == game.status, "status", || {
-                    format!("with these winnings the status is {status:?}")
-                });
-                check.require(winner == game.winner, "winner", || match winner {
-                    Some(p) => format!("with these winnings the winner is {p}"),
-                    None => "with equal winnings there is no winner".into(),
-                });
-            }
-        }
-        let score = game.match_score();
-        check.require(
-            setup.match_score == [score[0] as u32, score[1] as u32],
-            "match_score",
-            || {
-                format!(
-                    "Ba-awa's match score is [{}, {}] here: pits owned in play, pits won once over",
-                    score[0], score[1]
-                )
-            },
-        );
-        check.finish(|| game)
+        validate::<BaAwa, PITS>(setup)
     }
 
     fn to_setup(&self) -> Setup {

@@ -20,7 +20,7 @@ mod tests;
 
 use super::event::{EndReason, Event, Trace};
 use super::illegal::check_between_games;
-use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
+use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
 use super::sow::Ring;
 use super::{
     can_move_listing, Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options,
@@ -481,78 +481,7 @@ impl Game for BaoLaKete {
     }
 
     fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
-        let mut check = Checker::default();
-        let pits = check.common::<PITS>(setup, SEEDS as u32);
-        for (i, &reserve) in setup.reserves.iter().enumerate() {
-            check.require_at(reserve <= RESERVE as u32, || format!("reserves[{i}]"), || {
-                format!("a reserve starts with {RESERVE} seeds and never grows, so {reserve} is too many (§2.2)")
-            });
-        }
-        check.require(setup.status != Some(Status::RoundOver), "status", || {
-            "Bao la Kete has games, not rounds; use GAME_OVER".into()
-        });
-        check.require(setup.game_number <= MAX_GAMES, "game_number", || {
-            format!(
-                "a match has at most {MAX_GAMES} games, so there is no game {}",
-                setup.game_number
-            )
-        });
-        let VariantSetup::BaoLaKete {
-            mtaji,
-            kuu_alive,
-            mark,
-            game_starter,
-        } = &setup.variant
-        else {
-            check.fail(
-                "bao_la_kete",
-                "a Bao la Kete state carries the bao_la_kete fields (stage, kuu_alive, …)",
-            );
-            return Err(check.into_error());
-        };
-        let kuu_known = kuu_alive.len() == 2;
-        check.require(kuu_known, "bao_la_kete.kuu_alive", || {
-            format!(
-                "holds one flag per player [South, North], not {}",
-                kuu_alive.len()
-            )
-        });
-        check.require(game_starter.is_some(), "bao_la_kete.game_starter", || {
-            "the player who began the game must be set".into()
-        });
-        check.require(mtaji.is_some(), "bao_la_kete.stage", || {
-            "the stage must be set: nemo or mtaji".into()
-        });
-        let mark =
-            mark.and_then(|(blockee, pit, setter)| validate_mark(&mut check, blockee, pit, setter));
-        let pairs_known = [&setup.reserves, &setup.stores, &setup.match_score]
-            .iter()
-            .all(|v| v.len() == 2);
-        // The rest needs a usable board, status, starter and pairs; without them, report what was found so far.
-        let (Some(pits), Some(status), Some(game_starter), true, true) =
-            (pits, setup.status, *game_starter, kuu_known, pairs_known)
-        else {
-            return Err(check.into_error());
-        };
-        let game = BaoLaKete {
-            pits,
-            reserves: pair_u8(&setup.reserves),
-            stores: pair_u8(&setup.stores),
-            kuu_alive: [kuu_alive[0], kuu_alive[1]],
-            mark,
-            to_move: setup.to_move,
-            status,
-            winner: setup.winner,
-            game_starter,
-            ply: setup.ply,
-            game_number: setup.game_number,
-            match_score: [
-                setup.match_score[0].min(u8::MAX as u32) as u8,
-                setup.match_score[1].min(u8::MAX as u32) as u8,
-            ],
-        };
-        game.check_invariants(&mut check, *mtaji);
-        check.finish(|| game)
+        validate::<BaoLaKete, PITS>(setup)
     }
 
     fn to_setup(&self) -> Setup {
@@ -613,6 +542,117 @@ impl Game for BaoLaKete {
     }
 }
 
+/// Bao la Kete's own fields of a [`Setup`], as read by [`Validate::check_own_fields`].
+pub(crate) struct OwnFields {
+    /// The stage the client claims (`true` for mtaji), checked against the reserves in step 5.
+    mtaji: Option<bool>,
+    /// `[South, North]`, when the list has a flag per player.
+    kuu_alive: Option<[bool; 2]>,
+    mark: Option<HiziZetuMark>,
+    game_starter: Option<Player>,
+}
+
+impl Validate<PITS> for BaoLaKete {
+    const SEED_TOTAL: u32 = SEEDS as u32;
+    type OwnFields = OwnFields;
+
+    /// §2.2, §2.9: a reserve never grows past its first 12 seeds, a match is played in games (at most three),
+    /// not rounds.
+    fn check_shared_fields(check: &mut Checker, setup: &Setup) {
+        for (i, &reserve) in setup.reserves.iter().enumerate() {
+            check.require_at(reserve <= RESERVE as u32, || format!("reserves[{i}]"), || {
+                format!("a reserve starts with {RESERVE} seeds and never grows, so {reserve} is too many (§2.2)")
+            });
+        }
+        check.require(setup.status != Some(Status::RoundOver), "status", || {
+            "Bao la Kete has games, not rounds; use GAME_OVER".into()
+        });
+        check.require(setup.game_number <= MAX_GAMES, "game_number", || {
+            format!(
+                "a match has at most {MAX_GAMES} games, so there is no game {}",
+                setup.game_number
+            )
+        });
+    }
+
+    /// §2.3, §2.8: which kuus live, the game's starter, the stage and the hizi-zetu mark.
+    fn check_own_fields(check: &mut Checker, setup: &Setup) -> Option<OwnFields> {
+        let VariantSetup::BaoLaKete {
+            mtaji,
+            kuu_alive,
+            mark,
+            game_starter,
+        } = &setup.variant
+        else {
+            check.fail(
+                "bao_la_kete",
+                "a Bao la Kete state carries the bao_la_kete fields (stage, kuu_alive, …)",
+            );
+            return None;
+        };
+        let kuu_known = kuu_alive.len() == 2;
+        check.require(kuu_known, "bao_la_kete.kuu_alive", || {
+            format!(
+                "holds one flag per player [South, North], not {}",
+                kuu_alive.len()
+            )
+        });
+        check.require(game_starter.is_some(), "bao_la_kete.game_starter", || {
+            "the player who began the game must be set".into()
+        });
+        check.require(mtaji.is_some(), "bao_la_kete.stage", || {
+            "the stage must be set: nemo or mtaji".into()
+        });
+        let mark =
+            mark.and_then(|(blockee, pit, setter)| validate_mark(check, blockee, pit, setter));
+        Some(OwnFields {
+            mtaji: *mtaji,
+            kuu_alive: kuu_known.then(|| [kuu_alive[0], kuu_alive[1]]),
+            mark,
+            game_starter: *game_starter,
+        })
+    }
+
+    fn assemble(setup: &Setup, pits: [u8; PITS], own: &OwnFields) -> Option<BaoLaKete> {
+        let pairs_known = [&setup.reserves, &setup.stores, &setup.match_score]
+            .iter()
+            .all(|v| v.len() == 2);
+        let (Some(status), Some(game_starter), Some(kuu_alive), true) =
+            (setup.status, own.game_starter, own.kuu_alive, pairs_known)
+        else {
+            return None;
+        };
+        Some(BaoLaKete {
+            pits,
+            reserves: pair_u8(&setup.reserves),
+            stores: pair_u8(&setup.stores),
+            kuu_alive,
+            mark: own.mark,
+            to_move: setup.to_move,
+            status,
+            winner: setup.winner,
+            game_starter,
+            ply: setup.ply,
+            game_number: setup.game_number,
+            match_score: [
+                setup.match_score[0].min(u8::MAX as u32) as u8,
+                setup.match_score[1].min(u8::MAX as u32) as u8,
+            ],
+        })
+    }
+
+    /// §2.2–§2.9: the kuus, the reserves, the match, then a game in play or a game that is over.
+    fn check_position(&self, check: &mut Checker, _: &Setup, own: &OwnFields) {
+        self.check_kuu(check);
+        self.check_reserves(check);
+        self.check_match(check);
+        match (self.status, self.to_move) {
+            (Status::InProgress, Some(mover)) => self.check_turn(check, mover, own.mtaji),
+            _ => self.check_game_end(check),
+        }
+    }
+}
+
 /// The mark's own fields (§2.8): both players set and different, the hole in the blockee's front row.
 fn validate_mark(
     check: &mut Checker,
@@ -651,8 +691,8 @@ fn validate_mark(
 }
 
 impl BaoLaKete {
-    /// Every invariant the engine keeps (§2.2–§2.9), on a state whose fields are individually usable.
-    fn check_invariants(&self, check: &mut Checker, mtaji: Option<bool>) {
+    /// a living kuu never holds fewer than its minimum.
+    fn check_kuu(&self, check: &mut Checker) {
         for player in Player::BOTH {
             let i = player.index();
             let seeds = self.pits[kuu(player) as usize];
@@ -660,47 +700,54 @@ impl BaoLaKete {
                 format!("{player}'s kuu holds {seeds} seeds, but a living kuu never holds fewer than {KUU_MIN} (R-2.3)")
             });
         }
-        self.check_reserves(check);
-        self.check_match(check);
-        match (self.status, self.to_move) {
-            (Status::InProgress, Some(mover)) => {
-                let nemo = self.is_nemo(mover);
-                if let Some(mtaji) = mtaji {
-                    check.require(mtaji != nemo, "bao_la_kete.stage", || {
-                        let (stage, reserve) = (if nemo { "nemo" } else { "mtaji" }, self.reserves[mover.index()]);
-                        format!("{mover} is to move with {reserve} reserve seeds, so the stage is {stage} (§2.3)")
-                    });
-                }
-                check.require(self.stores == [0, 0], "stores", || {
-                    "captured seeds are sown back at once; a store holds seeds only after a winning capture (§2.7 B2)"
+    }
+
+    /// §2.3, §2.7 B2, §2.8, §2.9: the claimed stage matches the mover's reserve, stores are empty, both front rows
+    /// are occupied, a mark stands where it may, and the player to move has a legal move.
+    fn check_turn(&self, check: &mut Checker, mover: Player, mtaji: Option<bool>) {
+        let nemo = self.is_nemo(mover);
+        if let Some(mtaji) = mtaji {
+            check.require(mtaji != nemo, "bao_la_kete.stage", || {
+                let (stage, reserve) = (if nemo { "nemo" } else { "mtaji" }, self.reserves[mover.index()]);
+                format!("{mover} is to move with {reserve} reserve seeds, so the stage is {stage} (§2.3)")
+            });
+        }
+        check.require(self.stores == [0, 0], "stores", || {
+            "captured seeds are sown back at once; a store holds seeds only after a winning capture (§2.7 B2)"
+                .into()
+        });
+        let fronts = Player::BOTH.map(|p| self.front_occupied(p));
+        for player in Player::BOTH {
+            check.require(fronts[player.index()], "pits", || {
+                format!("{player}'s front row is empty, so the game would be over (§2.9)")
+            });
+        }
+        if let Some(mark) = self.mark {
+            self.check_mark(check, mark);
+        }
+        // Looking for a legal move needs a state sound in every other respect.
+        if fronts == [true, true] && check.is_clean() {
+            check.require(self.has_legal_move(mover), "to_move", || {
+                format!("{mover} has no legal move, so he would have lost (§2.9)")
+            });
+        }
+    }
+
+    /// §2.7 B2, §2.8: a finished game has no mark, and only its winner's store holds seeds.
+    fn check_game_end(&self, check: &mut Checker) {
+        check.require(self.mark.is_none(), "bao_la_kete.mark", || {
+            "a finished game has no hizi-zetu mark".into()
+        });
+        if let Some(winner) = self.winner {
+            let loser = winner.opponent();
+            check.require_at(
+                self.stores[loser.index()] == 0,
+                || format!("stores[{}]", loser.index()),
+                || {
+                    "only the winner's store can hold seeds, those of his winning capture (§2.7 B2)"
                         .into()
-                });
-                let fronts = Player::BOTH.map(|p| self.front_occupied(p));
-                for player in Player::BOTH {
-                    check.require(fronts[player.index()], "pits", || {
-                        format!("{player}'s front row is empty, so the game would be over (§2.9)")
-                    });
-                }
-                if let Some(mark) = self.mark {
-                    self.check_mark(check, mark);
-                }
-                if fronts == [true, true] && check.is_clean() {
-                    check.require(self.has_legal_move(mover), "to_move", || {
-                        format!("{mover} has no legal move, so he would have lost (§2.9)")
-                    });
-                }
-            }
-            _ => {
-                check.require(self.mark.is_none(), "bao_la_kete.mark", || {
-                    "a finished game has no hizi-zetu mark".into()
-                });
-                if let Some(winner) = self.winner {
-                    let loser = winner.opponent();
-                    check.require_at(self.stores[loser.index()] == 0, || format!("stores[{}]", loser.index()), || {
-                        "only the winner's store can hold seeds, those of his winning capture (§2.7 B2)".into()
-                    });
-                }
-            }
+                },
+            );
         }
     }
 

@@ -14,7 +14,7 @@ use super::cycle::repeats_before_end;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
 use super::relay_ring::PackedRing;
-use super::setup::{pair_u8, Checker, InvalidState, Setup, VariantSetup};
+use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::{
     can_move_listing, Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet,
@@ -485,20 +485,26 @@ fn holes_to_open(player: Player, holes: u8, choice: PitSet) -> Result<u16, Illeg
     Ok(chosen)
 }
 
-impl Game for Bosh {
-    const KIND: GameKind = GameKind::Bosh;
+/// Bosh's own fields of a [`Setup`], as read by [`Validate::check_own_fields`].
+pub(crate) struct OwnFields {
+    /// The closed holes, when the list has a flag per hole.
+    closed: Option<u16>,
+    round_starter: Option<Player>,
+}
 
-    fn new_match(options: &Options) -> Self {
-        Bosh::round_of([FOUR; HOLES], 0, options.first_player)
-    }
+impl Validate<HOLES> for Bosh {
+    const SEED_TOTAL: u32 = STONES as u32;
+    type OwnFields = OwnFields;
 
-    fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
-        let mut check = Checker::default();
-        let pits = check.common::<HOLES>(setup, STONES as u32);
-        let game_over = setup.status == Some(Status::GameOver);
-        check.require(!game_over, "status", || {
+    /// §3.3: Bosh is played in rounds, so a finished round is ROUND_OVER, never GAME_OVER.
+    fn check_shared_fields(check: &mut Checker, setup: &Setup) {
+        check.require(setup.status != Some(Status::GameOver), "status", || {
             "Bosh has rounds, not games: a finished round is ROUND_OVER (§3.3)".into()
         });
+    }
+
+    /// §3.1, §3.4: the closed holes and the round's starter.
+    fn check_own_fields(check: &mut Checker, setup: &Setup) -> Option<OwnFields> {
         let VariantSetup::Bosh {
             closed,
             round_starter,
@@ -508,79 +514,37 @@ impl Game for Bosh {
                 "bosh",
                 "a Bosh state carries the bosh fields (closed, round_starter)",
             );
-            return Err(check.into_error());
+            return None;
         };
-        let closed_known = closed.len() == HOLES;
-        let mut closed_mask = 0u16;
-        if !closed_known {
-            check.fail(
-                "bosh.closed",
-                format!("one flag per hole: 10, not {}", closed.len()),
-            );
-        } else {
-            for (hole, _) in closed.iter().enumerate().filter(|(_, &c)| c) {
-                closed_mask |= 1 << hole;
-                let stones = setup.pits.get(hole).copied().unwrap_or(0);
-                check.require_at(stones == 0, || format!("pits[{hole}]"), || {
-                    format!(
-                        "hole {} is closed (filled with sand) and cannot hold {stones} stones (§3.1)",
-                        LABELS[hole]
-                    )
-                });
-            }
-            for player in Player::BOTH {
-                let open = (row(player) & !closed_mask).count_ones();
-                check.require(open > 0, "bosh.closed", || {
-                    format!(
-                        "{player} has no open hole: with fewer than 4 stones he has lost the match \
-                         (§3.4 step 5)"
-                    )
-                });
-                let i = player.index();
-                if let Some(&reserve) = setup.reserves.get(i) {
-                    check.require_at(
-                        open == ROW_HOLES as u32 || reserve < FOUR as u32,
-                        || format!("reserves[{i}]"),
-                        || {
-                            format!(
-                                "{player} has only {open} open holes, so his reserve is below 4: a hole is \
-                                 opened for every 4 stones (§3.4 steps 2-3)"
-                            )
-                        },
-                    );
-                }
-            }
-            let open = Player::BOTH.map(|p| (row(p) & !closed_mask).count_ones());
-            check.require(setup.match_score == open, "match_score", || {
-                format!(
-                    "Bosh's match score is each player's open holes this round: [{}, {}]",
-                    open[0], open[1]
-                )
-            });
-        }
+        let closed = check_closed_holes(check, setup, closed);
         check.require(round_starter.is_some(), "bosh.round_starter", || {
             "the player who started the round must be set".into()
         });
-        // The rules below need a usable board, status, closed set and starter, and at most 40 stones in all (so
-        // that every count fits in a u8); without them, report what was found so far.
+        Some(OwnFields {
+            closed,
+            round_starter: *round_starter,
+        })
+    }
+
+    fn assemble(setup: &Setup, pits: [u8; HOLES], own: &OwnFields) -> Option<Bosh> {
+        // Every count must fit in a u8 for the rules of step 5, so the state holds at most 40 stones in all.
         let stones: u64 = (setup.pits.iter())
             .chain(&setup.stores)
             .chain(&setup.reserves)
             .map(|&s| s as u64)
             .sum();
-        let (Some(pits), Some(status), Some(round_starter), true, true) = (
-            pits,
+        let (Some(status), Some(round_starter), Some(closed), true) = (
             setup.status,
-            *round_starter,
-            closed_known,
+            own.round_starter,
+            own.closed,
             stones <= STONES as u64,
         ) else {
-            return Err(check.into_error());
+            return None;
         };
-        let game = Bosh {
+        Some(Bosh {
             pits,
-            closed: closed_mask,
-            ring: ring_skipping(closed_mask),
+            closed,
+            ring: ring_skipping(closed),
             stores: pair_u8(&setup.stores),
             reserves: pair_u8(&setup.reserves),
             to_move: setup.to_move,
@@ -589,59 +553,145 @@ impl Game for Bosh {
             round_starter,
             ply: setup.ply,
             round: setup.game_number,
-        };
-        match (status, game.to_move) {
+        })
+    }
+
+    /// §3.3, §3.4: a round in play or a round that is over.
+    fn check_position(&self, check: &mut Checker, _: &Setup, _: &OwnFields) {
+        match (self.status, self.to_move) {
             (Status::InProgress, None) => {} // reported by the common checks
-            (Status::InProgress, Some(mover)) => {
-                // Every move passes the turn (Bosh has no passes), so the ply's parity says whose turn it is.
-                let due = if game.ply % 2 == 0 {
-                    round_starter
-                } else {
-                    round_starter.opponent()
-                };
-                check.require(mover == due, "to_move", || {
-                    format!(
-                        "{round_starter} started the round and {} moves were made, so {due} is to move",
-                        game.ply
-                    )
-                });
-                if game.open_holes(mover) == 0 {
-                    // Reported above as a closed set without an open hole.
-                } else if !game.has_stones(mover) {
-                    check.fail(
-                        "to_move",
-                        format!(
-                            "{mover} has no stone in his open holes, so the round ended at the start of \
-                             his turn (§3.3)"
-                        ),
-                    );
-                } else if !game.can_move(mover) {
-                    check.fail(
-                        "to_move",
-                        format!(
-                            "every move of {mover} would never end, so he cannot move and the round ended \
-                             (§1, §3.3)"
-                        ),
-                    );
-                }
-            }
-            _ => {
-                check.require(game.stones_on_board() == 0, "pits", || {
-                    "at the end of a round the stones left on the board have gone to the opponent of the \
-                     player who could not move (§3.3)"
-                        .into()
-                });
-                let (status, winner) = outcome_of_round(game.stores, game.reserves);
-                check.require(game_over || status == game.status, "status", || {
-                    format!("with these stores and reserves the status is {status:?} (§3.4 step 5)")
-                });
-                check.require(winner == game.winner, "winner", || match winner {
-                    Some(p) => format!("with these stores and reserves the winner is {p}"),
-                    None => "with these stores and reserves there is no winner".into(),
-                });
-            }
+            (Status::InProgress, Some(mover)) => self.check_turn(check, mover),
+            _ => self.check_round_end(check),
         }
-        check.finish(|| game)
+    }
+}
+
+/// §3.1, §3.4 steps 2–3, 5: one flag per hole; a closed hole holds no stone; every player keeps an open hole
+/// (with none he has lost the match), and a reserve of 4 or more only with his whole row open; the match score
+/// is the open holes. Returns the closed holes when the list is usable.
+fn check_closed_holes(check: &mut Checker, setup: &Setup, closed: &[bool]) -> Option<u16> {
+    if closed.len() != HOLES {
+        check.fail(
+            "bosh.closed",
+            format!("one flag per hole: 10, not {}", closed.len()),
+        );
+        return None;
+    }
+    let mut closed_mask = 0u16;
+    for (hole, _) in closed.iter().enumerate().filter(|(_, &c)| c) {
+        closed_mask |= 1 << hole;
+        let stones = setup.pits.get(hole).copied().unwrap_or(0);
+        check.require_at(
+            stones == 0,
+            || format!("pits[{hole}]"),
+            || {
+                format!(
+                    "hole {} is closed (filled with sand) and cannot hold {stones} stones (§3.1)",
+                    LABELS[hole]
+                )
+            },
+        );
+    }
+    for player in Player::BOTH {
+        let open = (row(player) & !closed_mask).count_ones();
+        check.require(open > 0, "bosh.closed", || {
+            format!(
+                "{player} has no open hole: with fewer than 4 stones he has lost the match \
+                 (§3.4 step 5)"
+            )
+        });
+        let i = player.index();
+        if let Some(&reserve) = setup.reserves.get(i) {
+            check.require_at(
+                open == ROW_HOLES as u32 || reserve < FOUR as u32,
+                || format!("reserves[{i}]"),
+                || {
+                    format!(
+                        "{player} has only {open} open holes, so his reserve is below 4: a hole is \
+                         opened for every 4 stones (§3.4 steps 2-3)"
+                    )
+                },
+            );
+        }
+    }
+    let open = Player::BOTH.map(|p| (row(p) & !closed_mask).count_ones());
+    check.require(setup.match_score == open, "match_score", || {
+        format!(
+            "Bosh's match score is each player's open holes this round: [{}, {}]",
+            open[0], open[1]
+        )
+    });
+    Some(closed_mask)
+}
+
+impl Bosh {
+    /// §3.3, R-3.1: players alternate from the round's starter, and the player to move can move (else the round
+    /// would have ended at the start of his turn).
+    fn check_turn(&self, check: &mut Checker, mover: Player) {
+        // Every move passes the turn (Bosh has no passes), so the ply's parity says whose turn it is.
+        let starter = self.round_starter;
+        let due = if self.ply % 2 == 0 {
+            starter
+        } else {
+            starter.opponent()
+        };
+        check.require(mover == due, "to_move", || {
+            format!(
+                "{starter} started the round and {} moves were made, so {due} is to move",
+                self.ply
+            )
+        });
+        if self.open_holes(mover) == 0 {
+            // Reported by check_closed_holes as a closed set without an open hole.
+        } else if !self.has_stones(mover) {
+            check.fail(
+                "to_move",
+                format!(
+                    "{mover} has no stone in his open holes, so the round ended at the start of \
+                     his turn (§3.3)"
+                ),
+            );
+        } else if !self.can_move(mover) {
+            check.fail(
+                "to_move",
+                format!(
+                    "every move of {mover} would never end, so he cannot move and the round ended \
+                     (§1, §3.3)"
+                ),
+            );
+        }
+    }
+
+    /// §3.3, §3.4 step 5: a finished round has an empty board, and its status and winner follow from the stores
+    /// and reserves.
+    fn check_round_end(&self, check: &mut Checker) {
+        check.require(self.stones_on_board() == 0, "pits", || {
+            "at the end of a round the stones left on the board have gone to the opponent of the \
+             player who could not move (§3.3)"
+                .into()
+        });
+        let (status, winner) = outcome_of_round(self.stores, self.reserves);
+        // GAME_OVER is reported by check_shared_fields; what else is wrong still is worth saying.
+        let game_over = self.status == Status::GameOver;
+        check.require(game_over || status == self.status, "status", || {
+            format!("with these stores and reserves the status is {status:?} (§3.4 step 5)")
+        });
+        check.require(winner == self.winner, "winner", || match winner {
+            Some(p) => format!("with these stores and reserves the winner is {p}"),
+            None => "with these stores and reserves there is no winner".into(),
+        });
+    }
+}
+
+impl Game for Bosh {
+    const KIND: GameKind = GameKind::Bosh;
+
+    fn new_match(options: &Options) -> Self {
+        Bosh::round_of([FOUR; HOLES], 0, options.first_player)
+    }
+
+    fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
+        validate::<Bosh, HOLES>(setup)
     }
 
     fn to_setup(&self) -> Setup {

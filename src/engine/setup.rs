@@ -95,6 +95,49 @@ impl fmt::Display for InvalidState {
 
 impl std::error::Error for InvalidState {}
 
+/// The steps in which every game validates a [`Setup`], in this order, so that the three games read alike and a
+/// new game knows where each check belongs. [`validate`] runs them; each step records what it finds and goes on,
+/// so that the client hears of every violation at once.
+pub(crate) trait Validate<const N: usize>: Sized {
+    /// Seeds (stones) in a game: no count of a valid state exceeds it.
+    const SEED_TOTAL: u32;
+    /// The game's own fields as read from [`VariantSetup`], each `None` when unusable.
+    type OwnFields;
+
+    /// Step 2: what this game allows in the fields every game shares (its stores and reserves, the status
+    /// words it uses, how many games or rounds a match has).
+    fn check_shared_fields(check: &mut Checker, setup: &Setup);
+
+    /// Step 3: the game's own fields, read and checked one by one. `None` when the state carries no fields of
+    /// this game, which leaves nothing more to check.
+    fn check_own_fields(check: &mut Checker, setup: &Setup) -> Option<Self::OwnFields>;
+
+    /// Step 4: the game, when every field it is built from is usable (`None` otherwise: what is wrong with those
+    /// fields has been reported by the steps before).
+    fn assemble(setup: &Setup, pits: [u8; N], own: &Self::OwnFields) -> Option<Self>;
+
+    /// Step 5: the invariants of play that hold between the fields: whose turn it is and whether he can move, or
+    /// how a finished game or round ended, and the match standing.
+    fn check_position(&self, check: &mut Checker, setup: &Setup, own: &Self::OwnFields);
+}
+
+/// Validates `setup` as a game `G` in the steps of [`Validate`], reporting every violation at once.
+pub(crate) fn validate<G: Validate<N>, const N: usize>(setup: &Setup) -> Result<G, InvalidState> {
+    let mut check = Checker::default();
+    // Step 1: the shape every game shares (rules version, list lengths, seed bounds and totals, status, to_move
+    // and winner together).
+    let pits = check.common::<N>(setup, G::SEED_TOTAL);
+    G::check_shared_fields(&mut check, setup);
+    let Some(own) = G::check_own_fields(&mut check, setup) else {
+        return Err(check.into_error());
+    };
+    let Some(game) = pits.and_then(|pits| G::assemble(setup, pits, &own)) else {
+        return Err(check.into_error());
+    };
+    game.check_position(&mut check, setup, &own);
+    check.finish(|| game)
+}
+
 /// Collects violations while a game validates a [`Setup`].
 #[derive(Default)]
 pub(crate) struct Checker {
