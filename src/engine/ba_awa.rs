@@ -640,14 +640,10 @@ impl Game for BaAwa {
         }
     }
 
-    fn play_listing<T: Trace>(
-        &mut self,
-        mv: &Move,
-        trace: &mut T,
-        _listing: Option<&mut MoveList>,
-    ) -> Result<(), IllegalMove> {
-        // Ba-awa's end-of-move check (`finish_move`) stops at the opponent's first move and lists nothing; its
-        // moves are cheap enough that `play_and_list` listing after it costs little (BENCHMARKS.md).
+    // Ba-awa keeps the default `play_listing`: its end-of-move check (`finish_move`) stops at the opponent's
+    // first move and lists nothing; its moves are cheap enough that `play_and_list` listing after it costs
+    // little (BENCHMARKS.md).
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
         match *mv {
             Move::Sow(sow) => self.play_sow(sow, trace),
             Move::NextGame(choice) => self.start_next_game(choice, trace),

@@ -528,6 +528,10 @@ impl Game for BaoLaKete {
         }
     }
 
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+        self.play_listing(mv, trace, None)
+    }
+
     fn play_listing<T: Trace>(
         &mut self,
         mv: &Move,

@@ -730,6 +730,10 @@ impl Game for Bosh {
         }
     }
 
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
+        self.play_listing(mv, trace, None)
+    }
+
     fn play_listing<T: Trace>(
         &mut self,
         mv: &Move,

@@ -256,21 +256,22 @@ pub trait Game: Clone + Sized {
     fn to_move(&self) -> Option<Player>;
     /// Every legal move, in a fixed order.
     fn legal_moves(&self, out: &mut MoveList);
-    /// Plays `mv`, recording events into `trace`; given a `listing`, the game's check at the end of the move that
-    /// the next player can move replaces whatever the list held with his moves instead of stopping at the first
-    /// (Bosh, Bao la Kete). A game without such a check, a move that starts a new game, or a move after which
-    /// nobody moves may leave the list as it was: [`Game::play_and_list`] is the call that always lists. On error
-    /// the state is untouched.
+    /// Plays `mv`, recording events into `trace`. On error the state is untouched.
+    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove>;
+
+    /// Plays `mv` like [`Game::play`]; given a `listing`, a game whose move ends by checking that the next player
+    /// can move (Bosh, Bao la Kete) may answer that check by listing his moves into it, replacing whatever it
+    /// held, instead of stopping at the first. A game without such a check keeps this default, which plays and
+    /// lists nothing; so may a move that starts a new game, or one after which nobody moves:
+    /// [`Game::play_and_list`] is the call that always lists. On error the state is untouched.
     fn play_listing<T: Trace>(
         &mut self,
         mv: &Move,
         trace: &mut T,
         listing: Option<&mut MoveList>,
-    ) -> Result<(), IllegalMove>;
-
-    /// Plays `mv`, recording events into `trace`. On error the state is untouched.
-    fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
-        self.play_listing(mv, trace, None)
+    ) -> Result<(), IllegalMove> {
+        let _ = listing;
+        self.play(mv, trace)
     }
 
     /// Plays `mv` like [`Game::play`] and fills `next` with the legal moves of the position it leads to, as
