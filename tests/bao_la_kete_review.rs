@@ -143,7 +143,7 @@ fn total(g: &AnyGame) -> u32 {
 /// §2.2 wire order and opposite holes: the opening, and S f5 faces N f4 (the kuus are diagonal).
 #[test]
 fn review_wire_order_and_opening() {
-    let g = AnyGame::new_match(GameKind::BaoLaKete, &Options::default()).unwrap();
+    let g = AnyGame::new_match(GameKind::BaoLaKete, &Options::default());
     let s = g.to_setup();
     assert_eq!(
         s.pits,

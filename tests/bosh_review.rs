@@ -486,7 +486,7 @@ fn refill_choices() {
 /// §3.3/§3.4 between rounds: refill is refused while a round is in progress; sowing is refused after it.
 #[test]
 fn phase_checks() {
-    let game = AnyGame::new_match(GameKind::Bosh, &Options::default()).unwrap();
+    let game = AnyGame::new_match(GameKind::Bosh, &Options::default());
     assert_eq!(
         game.check(&Move::NextGame(PitSet::EMPTY))
             .unwrap_err()
@@ -1055,8 +1055,7 @@ fn differential_random_matches() {
                 first_player: first,
                 ..Options::default()
             },
-        )
-        .unwrap();
+        );
         let model = Model::from_state(&State::playing([4; 10], &[], first));
         total += play_out(&mut rng, game, model, &format!("match {m}"));
     }

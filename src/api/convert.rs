@@ -4,7 +4,7 @@
 use super::pb;
 use crate::engine::{
     self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision,
-    LapSource, Move, PitSet, Player, Setup, SetupError, Sow, Status, VariantSetup, Violation,
+    LapSource, Move, PitSet, Player, Setup, Sow, Status, VariantSetup, Violation,
 };
 
 /// Why a request could not be turned into engine values.
@@ -210,8 +210,7 @@ pub fn game_state(field: &str, state: Option<pb::GameState>) -> Result<AnyGame, 
     match AnyGame::from_setup(&setup) {
         Ok(game) if violations.is_empty() => Ok(game),
         Ok(_) => Err(DecodeError::Invalid(violations)),
-        Err(SetupError::NotImplemented(e)) => Err(DecodeError::NotImplemented(e.0)),
-        Err(SetupError::Invalid(invalid)) => {
+        Err(invalid) => {
             // A field already reported as undecodable is not reported again by the game's checks.
             for v in invalid.0 {
                 let field = format!("{field}.{}", v.field);
@@ -588,7 +587,8 @@ pub fn description_to_pb(d: &Description) -> pb::DescribeGameResponse {
         seed_total: d.seed_total as u32,
         rules_source: d.rules_source.to_string(),
         rules_version: d.rules_version,
-        implemented: d.kind.is_implemented(),
+        // Every game this server knows is implemented.
+        implemented: true,
         summary: d.summary.to_string(),
     }
 }

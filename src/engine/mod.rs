@@ -61,11 +61,6 @@ impl GameKind {
             GameKind::BaAwa => 12,
         }
     }
-
-    /// Whether this engine plays the game yet.
-    pub fn is_implemented(self) -> bool {
-        matches!(self, GameKind::BaAwa | GameKind::Bosh | GameKind::BaoLaKete)
-    }
 }
 
 /// One of the two seats.
@@ -342,23 +337,18 @@ macro_rules! dispatch {
     };
 }
 
-/// Errors of [`AnyGame::new_match`] and [`AnyGame::from_setup`] for a game not implemented yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{} is not implemented by this server yet", .0.name())]
-pub struct NotImplemented(pub GameKind);
-
 impl AnyGame {
     /// The first state of a new match of `kind`.
-    pub fn new_match(kind: GameKind, options: &Options) -> Result<AnyGame, NotImplemented> {
+    pub fn new_match(kind: GameKind, options: &Options) -> AnyGame {
         match kind {
-            GameKind::BaoLaKete => Ok(AnyGame::BaoLaKete(BaoLaKete::new_match(options))),
-            GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::new_match(options))),
-            GameKind::Bosh => Ok(AnyGame::Bosh(Bosh::new_match(options))),
+            GameKind::BaoLaKete => AnyGame::BaoLaKete(BaoLaKete::new_match(options)),
+            GameKind::BaAwa => AnyGame::BaAwa(BaAwa::new_match(options)),
+            GameKind::Bosh => AnyGame::Bosh(Bosh::new_match(options)),
         }
     }
 
-    /// Validates an untrusted state of any game.
-    pub fn from_setup(setup: &Setup) -> Result<AnyGame, SetupError> {
+    /// Validates an untrusted state of any game, reporting every violation at once.
+    pub fn from_setup(setup: &Setup) -> Result<AnyGame, InvalidState> {
         match setup.kind {
             GameKind::BaoLaKete => Ok(AnyGame::BaoLaKete(BaoLaKete::from_setup(setup)?)),
             GameKind::BaAwa => Ok(AnyGame::BaAwa(BaAwa::from_setup(setup)?)),
@@ -429,17 +419,6 @@ impl AnyGame {
 
 fn kind_of<G: Game>(_: &G) -> GameKind {
     G::KIND
-}
-
-/// Why an untrusted state was not accepted.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// The state breaks the game's invariants.
-    #[error(transparent)]
-    Invalid(#[from] InvalidState),
-    /// The game has no rules here yet.
-    #[error(transparent)]
-    NotImplemented(NotImplemented),
 }
 
 /// Describes how to draw `kind`.

@@ -76,9 +76,7 @@ fn positions(kind: GameKind, count: usize, rng: &mut Rng) -> Vec<Position> {
             first_player,
             ..Options::default()
         };
-        let Ok(mut game) = AnyGame::new_match(kind, &options) else {
-            return out;
-        };
+        let mut game = AnyGame::new_match(kind, &options);
         let max = if attempts > count * 20 { 8 } else { MAX_PLIES };
         let plies = rng.below(max + 1) as u32;
         game.random_playout(rng, Until::MatchEnd, plies);

@@ -263,8 +263,7 @@ impl Live {
     /// The state at the end of a stored log, replayed through the engine.
     fn replayed(stored: &StoredMatch) -> Result<Live, String> {
         let StoredMatch { record, events } = stored;
-        let mut game =
-            AnyGame::new_match(record.kind, &record.options).map_err(|e| e.to_string())?;
+        let mut game = AnyGame::new_match(record.kind, &record.options);
         let mut requests = HashMap::new();
         let mut trace = Vec::new();
         for event in events {
@@ -451,7 +450,7 @@ fn history_pb(stored: &StoredMatch) -> Result<Vec<pb::MatchEvent>, String> {
 /// [`history_pb`] and the final state.
 fn replay_all(stored: &StoredMatch) -> Result<(Vec<pb::MatchEvent>, AnyGame), String> {
     let record = &stored.record;
-    let mut game = AnyGame::new_match(record.kind, &record.options).map_err(|e| e.to_string())?;
+    let mut game = AnyGame::new_match(record.kind, &record.options);
     let mut trace = Vec::new();
     let mut out = Vec::with_capacity(stored.events.len());
     for event in &stored.events {
@@ -608,8 +607,7 @@ impl Matches {
 
     /// Starts a match of `kind`.
     pub async fn create(&self, kind: GameKind, options: Options) -> Result<Created, MatchError> {
-        let game =
-            AnyGame::new_match(kind, &options).map_err(|e| MatchError::NotImplemented(e.0))?;
+        let game = AnyGame::new_match(kind, &options);
         let id = MatchId::random()
             .map_err(|e| store_failed("reading the OS random generator", None, e))?;
         let tokens = [random_token()?, random_token()?];

@@ -212,10 +212,7 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
 
 #[tokio::test]
 async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
-    for kind in GameKind::ALL
-        .into_iter()
-        .filter(|&k| AnyGame::new_match(k, &Options::default()).is_ok())
-    {
+    for kind in GameKind::ALL {
         let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings(8));
         let created = matches.create(kind, Options::default()).await.unwrap();
         let id = created.state.match_id.clone();

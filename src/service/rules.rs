@@ -143,7 +143,7 @@ impl pb::rules_server::Rules for RulesService {
                 return Err(error::invalid_argument(violations));
             }
         };
-        let game = AnyGame::new_match(kind, &options).map_err(|e| error::not_implemented(e.0))?;
+        let game = AnyGame::new_match(kind, &options);
         Ok(Response::new(pb::NewGameResponse {
             state: Some(convert::state_to_pb(&game)),
         }))
