@@ -37,80 +37,140 @@ pub enum EndReason {
 pub enum Event {
     /// A handful starts being sown.
     Lap {
+        /// The mover.
         player: Player,
+        /// The pit the lap starts from: its seeds are sown from the pit after it.
         origin: u8,
+        /// Seeds in hand at the start of the lap.
         seeds: u8,
+        /// Where those seeds came from.
         source: LapSource,
     },
     /// One seed of the current lap dropped into `pit`.
-    Drop { pit: u8 },
+    Drop {
+        /// The pit that received the seed.
+        pit: u8,
+    },
     /// Seeds taken from `pit` for `beneficiary`.
     Capture {
+        /// The pit emptied.
         pit: u8,
+        /// Seeds taken.
         seeds: u8,
+        /// Who gets them.
         beneficiary: Player,
+        /// Bao la Kete: the kichwa the captured seeds are sown from (§2.7).
         kichwa: Option<Kichwa>,
+        /// Bao la Kete: the direction they are sown in.
         direction: Option<Direction>,
     },
     /// Bosh: the hole after the last stone and the one beyond were both empty.
-    NoCapture { empty_pit: u8, beyond_pit: u8 },
+    NoCapture {
+        /// The empty hole after the last stone.
+        empty_pit: u8,
+        /// The empty hole beyond it, which had nothing to take.
+        beyond_pit: u8,
+    },
     /// `player` had no legal move and passed.
-    Pass { player: Player },
+    Pass {
+        /// The player who passed.
+        player: Player,
+    },
     /// The game ended; `collector` took the `collected` seeds left on the board.
     GameEnd {
+        /// Why the game ended.
         reason: EndReason,
+        /// The game's winner, `None` for a draw.
         winner: Option<Player>,
+        /// Who took the seeds left on the board, if anyone did.
         collector: Option<Player>,
+        /// How many seeds the collector took.
         collected: u8,
+        /// Final winnings of the game, `[South, North]`.
         stores: [u8; 2],
     },
     /// Bosh: the round ended.
     RoundEnd {
+        /// Why the round ended.
         reason: EndReason,
+        /// The opponent of the player who could not move, who took the stones left.
         collector: Player,
+        /// How many stones he took.
         collected: u8,
+        /// Each player's stones for the match, store + reserve, `[South, North]` (§3.4 step 1).
         totals: [u8; 2],
     },
     /// The match ended.
     MatchEnd {
+        /// The match's winner, `None` when nobody won it.
         winner: Option<Player>,
+        /// The final match score, `[South, North]`.
         score: [u8; 2],
     },
     /// Ba-awa: ownership for the next game; bit i of `north_owned` means North owns pit i.
     Allocation {
+        /// North's pits, one bit per pit.
         north_owned: u16,
+        /// Pits owned, `[South, North]`.
         pits_owned: [u8; 2],
+        /// Who begins the next game.
         starter: Player,
     },
     /// Bosh: a player's refill between rounds.
     Refill {
+        /// Whose row.
         player: Player,
+        /// His holes opened with 4 stones, one bit per hole.
         opened: u16,
+        /// His holes closed for the round, one bit per hole.
         closed: u16,
+        /// Stones he keeps off the board.
         reserve: u8,
     },
     /// Bao la Kete: seeds lifted from the kuu by taxation or the six-seed rule.
     Taxation {
+        /// The kuu.
         pit: u8,
+        /// Seeds lifted from it.
         seeds: u8,
+        /// Whether the six-seed rule lifted them all, killing the kuu, rather than the tax of 2 (§2.5, R-2.3).
         six_seed_rule: bool,
     },
     /// Bao la Kete: a kuu died.
-    KuuDestroyed { owner: Player, pit: u8 },
+    KuuDestroyed {
+        /// Whose kuu.
+        owner: Player,
+        /// Its hole.
+        pit: u8,
+    },
     /// Bao la Kete: a nemo lap ended in the kuu and the move stopped.
-    KuuStop { pit: u8 },
+    KuuStop {
+        /// The kuu.
+        pit: u8,
+    },
     /// Bao la Kete: the mover lifted his kuu to go on.
-    Safari { pit: u8, seeds: u8 },
+    Safari {
+        /// The kuu.
+        pit: u8,
+        /// Seeds lifted from it.
+        seeds: u8,
+    },
     /// Bao la Kete: a hizi-zetu mark was set on `pit` of `blockee`.
     MarkSet {
+        /// The player whose hole is marked.
         blockee: Player,
+        /// The marked hole.
         pit: u8,
+        /// The player who set the mark.
         setter: Player,
     },
     /// Bao la Kete: the mark was cleared.
     MarkCleared {
+        /// The player whose hole was marked.
         blockee: Player,
+        /// The hole that was marked.
         pit: u8,
+        /// The player who had set the mark.
         setter: Player,
     },
 }

@@ -1,5 +1,8 @@
 //! The rules engine: pure, synchronous and deterministic (no I/O, no async, no logging, no panics on outside
-//! input). Every game implements [`Game`]; [`AnyGame`] dispatches over them by `match`.
+//! input). Every game implements [`Game`]; [`AnyGame`] dispatches over them by `match`. A state from outside
+//! comes in as a [`Setup`], which every game validates in the same steps (`setup::Validate`: the shared shape,
+//! the game's rules on the shared fields, its own fields, then the invariants of play), reporting every
+//! violation at once.
 //!
 //! Section numbers (§4.2 …) refer to RULES.md, the authoritative specification.
 
@@ -316,6 +319,26 @@ pub(crate) fn can_move_listing(
 }
 
 /// Any game, dispatched by `match` (no trait objects: hot loops run monomorphized code).
+///
+/// ```
+/// use mancala::engine::{AnyGame, GameKind, Move, Options, Reason, Status};
+///
+/// for kind in GameKind::ALL {
+///     let game = AnyGame::new_match(kind, &Options::default());
+///     assert_eq!(game.kind(), kind);
+///     assert_eq!(game.status(), Status::InProgress);
+///     // Every listed move is legal; `preview` plays one on a copy.
+///     for mv in game.legal_moves() {
+///         assert!(game.check(&mv).is_ok());
+///         let (next, events) = game.preview(&mv).expect("listed moves are legal");
+///         assert_ne!(next, game);
+///         assert!(!events.is_empty());
+///     }
+///     // A new game is refused while this one is being played.
+///     let refused = game.check(&Move::NextGame(Default::default())).unwrap_err();
+///     assert_eq!(refused.reason, Reason::GameInProgress);
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
     /// Bao la Kete.

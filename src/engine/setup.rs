@@ -5,6 +5,27 @@ use super::{GameKind, Player, Status};
 use std::fmt;
 
 /// A game state as a client sent it: nothing here has been checked yet.
+///
+/// [`AnyGame::from_setup`](super::AnyGame::from_setup) validates it into a game, or reports every violation at
+/// once, each with the path of its field; [`AnyGame::to_setup`](super::AnyGame::to_setup) gives a game's state
+/// in this shape.
+///
+/// ```
+/// use mancala::engine::{AnyGame, GameKind, Options};
+///
+/// let game = AnyGame::new_match(GameKind::BaAwa, &Options::default());
+/// let mut setup = game.to_setup();
+/// assert_eq!(setup.pits, [4; 12]);
+/// assert_eq!(AnyGame::from_setup(&setup), Ok(game));
+///
+/// // Ba-awa has 48 seeds, so no pit holds 60, and its reserves are always empty.
+/// setup.pits[3] = 60;
+/// setup.reserves = vec![1, 0];
+/// let invalid = AnyGame::from_setup(&setup).unwrap_err();
+/// let fields: Vec<&str> = invalid.0.iter().map(|v| v.field.as_str()).collect();
+/// assert_eq!(fields, ["pits[3]", "pits", "reserves"]);
+/// assert_eq!(invalid.0[0].description, "60 seeds is more than the game's 48");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// Which game.
