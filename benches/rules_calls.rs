@@ -14,6 +14,7 @@ use mancala::api::pb::diagnostics_server::Diagnostics;
 use mancala::api::pb::rules_server::Rules;
 use mancala::engine::GameKind;
 use mancala::loadtest::corpus::{apply_request, echo_case, validate_request, Corpus};
+use mancala::pool::EnginePool;
 use mancala::service::{diagnostics::DiagnosticsService, rules::RulesService};
 use prost::Message;
 use tonic::Request;
@@ -59,7 +60,8 @@ fn handlers(c: &mut Criterion) {
         }
     }
     let mean = |bodies: &[Bytes]| bodies.iter().map(Bytes::len).sum::<usize>() / bodies.len();
-    let rules = RulesService;
+    let settings = mancala::config::Settings::load_from(None, Vec::new()).expect("defaults load");
+    let rules = RulesService::new(EnginePool::new(&settings.engine, Default::default()));
     let diagnostics = DiagnosticsService::new(usize::MAX);
     let mut group = c.benchmark_group("rules_calls");
     for (name, bodies) in [

@@ -53,6 +53,13 @@ redis_request_ttl_ms = 604800000
 
 [metrics]
 listen = ""
+
+[engine]
+pool_threads = 0
+queue_limit = 64
+inline_laps = 100000
+rules_budget_laps = 500000000
+match_budget_laps = 2000000000
 "#;
 
 /// The prefix of the environment variables read as configuration.
@@ -72,6 +79,39 @@ pub struct Settings {
     pub matches: MatchSettings,
     /// `[metrics]`: the Prometheus endpoint.
     pub metrics: MetricsSettings,
+    /// `[engine]`: how much rules work a call may do, and where it runs.
+    pub engine: EngineSettings,
+}
+
+/// `[engine]`: bounded engine work. A call first runs inline on the async worker under `inline_laps`; the few
+/// that need more (a long relay to decide, README "Security and limits") run again on the engine pool under
+/// their full budget, or are refused when the pool's queue is full.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSettings {
+    /// Threads of the engine pool; `0`: half the machine's cores (at least one), so long calls never take
+    /// every core from the cheap ones.
+    pub pool_threads: usize,
+    /// Long calls waiting for a pool thread; more are refused with RESOURCE_EXHAUSTED (`ENGINE_BUSY`).
+    pub queue_limit: usize,
+    /// Laps a call may spend inline before it moves to the pool (a lap: one relay lap, or one step of the
+    /// never-ending check).
+    pub inline_laps: u64,
+    /// Laps a stateless Rules call may spend in all; past it the call is refused (`WORK_BUDGET_EXHAUSTED`).
+    pub rules_budget_laps: u64,
+    /// Laps a move of a server-held match may spend (its positions are reachable in play, so it gets more).
+    pub match_budget_laps: u64,
+}
+
+impl EngineSettings {
+    /// The pool's size, `pool_threads` resolved.
+    pub fn pool_size(&self) -> usize {
+        if self.pool_threads > 0 {
+            return self.pool_threads;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        (cores / 2).max(1)
+    }
 }
 
 /// `[metrics]`: the Prometheus endpoint.
@@ -346,6 +386,16 @@ impl Settings {
         if self.server.max_concurrent_streams == 0 {
             return Err(ConfigError::new(
                 "server.max_concurrent_streams must be at least 1",
+            ));
+        }
+        if self.engine.inline_laps
+            > self
+                .engine
+                .rules_budget_laps
+                .min(self.engine.match_budget_laps)
+        {
+            return Err(ConfigError::new(
+                "engine.inline_laps must not exceed engine.rules_budget_laps or engine.match_budget_laps",
             ));
         }
         let matches = &self.matches;

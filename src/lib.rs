@@ -116,6 +116,8 @@ pub mod matches;
 #[cfg(feature = "server")]
 pub mod metrics;
 #[cfg(feature = "server")]
+pub mod pool;
+#[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "server")]
 pub mod service;

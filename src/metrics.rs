@@ -62,6 +62,44 @@ struct Inner {
     rejections: IntCounterVec,
     store_conflicts: IntCounter,
     remote_events: IntCounter,
+    /// `mancala_engine_work_total` by outcome, resolved once: the inline one is counted on every rules call.
+    engine_work: [IntCounter; EngineOutcome::ALL.len()],
+    engine_running: IntGauge,
+}
+
+/// How a call's engine work ended (`crate::pool`), the `outcome` label of `mancala_engine_work_total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineOutcome {
+    /// Decided inline, within the inline budget.
+    Inline,
+    /// Decided on the pool.
+    Pool,
+    /// Refused: the budget was spent.
+    Exhausted,
+    /// Stopped: the caller went away, or the server stopped.
+    Cancelled,
+    /// Refused: the pool's queue was full.
+    Busy,
+}
+
+impl EngineOutcome {
+    const ALL: [EngineOutcome; 5] = [
+        EngineOutcome::Inline,
+        EngineOutcome::Pool,
+        EngineOutcome::Exhausted,
+        EngineOutcome::Cancelled,
+        EngineOutcome::Busy,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            EngineOutcome::Inline => "inline",
+            EngineOutcome::Pool => "pool",
+            EngineOutcome::Exhausted => "exhausted",
+            EngineOutcome::Cancelled => "cancelled",
+            EngineOutcome::Busy => "busy",
+        }
+    }
 }
 
 impl std::fmt::Debug for Metrics {
@@ -182,8 +220,27 @@ impl Metrics {
             "mancala_remote_events_total",
             "Events appended by other servers and fed to this server's watchers.",
         );
+        let engine_work = register(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "mancala_engine_work_total",
+                    "Rules work of calls by outcome: decided inline or on the engine pool, refused (budget spent, \
+                     pool busy) or cancelled.",
+                ),
+                &["outcome"],
+            )
+            .expect("valid counter"),
+        );
+        let engine_work = EngineOutcome::ALL.map(|o| engine_work.with_label_values(&[o.label()]));
+        let engine_running = gauge(
+            "mancala_engine_pool_running",
+            "Long calls running on the engine pool now.",
+        );
         Metrics {
             inner: Arc::new(Inner {
+                engine_work,
+                engine_running,
                 registry,
                 rpcs: served_rpcs(),
                 started,
@@ -260,6 +317,16 @@ impl Metrics {
     /// `n` events appended elsewhere reached this server's watchers.
     pub fn remote_events(&self, n: u64) {
         self.inner.remote_events.inc_by(n);
+    }
+
+    /// A call's engine work ended so.
+    pub fn engine_work(&self, outcome: EngineOutcome) {
+        self.inner.engine_work[outcome as usize].inc();
+    }
+
+    /// The number of long calls running on the engine pool changed by `delta`.
+    pub fn engine_running_add(&self, delta: i64) {
+        self.inner.engine_running.add(delta);
     }
 
     /// Everything, in the Prometheus text format.

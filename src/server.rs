@@ -24,8 +24,11 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tonic::transport::{server::TcpIncoming, Server};
 use tonic_health::ServingStatus;
 
+mod undecodable;
+
 use crate::matches::Matches;
 use crate::metrics::Metrics;
+use crate::pool::EnginePool;
 use crate::service::diagnostics::DiagnosticsService;
 use crate::service::matches::MatchesService;
 use crate::store::StoreError;
@@ -95,15 +98,16 @@ pub async fn run(
             .set_service_status(name, ServingStatus::Serving)
             .await;
     }
-    // `default()` rather than the unit literal: the service will gain state (engine caches).
-    #[allow(clippy::default_constructed_unit_structs)]
-    let rules = RulesService::default()
+    let metrics = Metrics::new();
+    let pool = EnginePool::new(&settings.engine, metrics.clone());
+    // Whatever way `run` ends, long engine work stops with it (the runtime would wait for its threads).
+    let _stop_pool = StopOnDrop(pool.clone());
+    let rules = RulesService::new(pool.clone())
         .into_server()
         .max_decoding_message_size(limit);
     let diagnostics = DiagnosticsService::new(limit)
         .into_server()
         .max_decoding_message_size(limit);
-    let metrics = Metrics::new();
     // Opening may recover a crashed database file or connect to Redis: blocking work, off the
     // runtime threads.
     let match_settings = settings.matches.clone();
@@ -181,6 +185,8 @@ pub async fn run(
         .layer(DrainLayer {
             draining: draining.clone(),
         })
+        // Innermost, so that the trace layer logs and counts the corrected status.
+        .layer(undecodable::UndecodableLayer)
         .add_service(rules)
         .add_service(diagnostics)
         .add_service(matches)
@@ -195,6 +201,7 @@ pub async fn run(
         Ok(()) = &mut drain_started_rx => match tokio::time::timeout(grace, &mut serve).await {
             Ok(result) => result,
             Err(_) => {
+                pool.stop();
                 tracing::warn!(
                     grace_ms = grace.as_millis() as u64,
                     "stopped: calls still in flight after the shutdown grace were abandoned"
@@ -206,6 +213,15 @@ pub async fn run(
     served.map_err(ServeError::Transport)?;
     tracing::info!("stopped: every connection closed");
     Ok(())
+}
+
+/// Stops the engine pool's long work when the server returns.
+struct StopOnDrop(EnginePool);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
 }
 
 /// A background task that ends with the server.

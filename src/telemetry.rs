@@ -10,9 +10,11 @@
 //! With [`Metrics`] it also counts each call and its latency by method and status code (see
 //! [`crate::metrics`]): the same place, so that the log and the counters never disagree.
 //!
-//! Levels: `OK` is DEBUG (a load test should not drown the log), an error the client caused is
-//! INFO, an error on the server's side is WARN, a call dropped before it ended (client went
-//! away, deadline passed) is INFO. `filter = "info,mancala::request=debug"` logs every call.
+//! Levels: `OK` is DEBUG (a load test should not drown the log), and so is an error the client
+//! caused, its deadline passing included (a flood of bad requests must not drown it either: the
+//! metrics count them by code); an error on the server's side is WARN, a call dropped before it
+//! ended (client went away, server stopped) is INFO. `filter = "info,mancala::request=debug"` logs
+//! every call.
 
 use std::{
     fmt,
@@ -294,7 +296,6 @@ impl Drop for Outcome {
                         tracing::debug!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call finished")
                     }
                     Code::Unknown
-                    | Code::DeadlineExceeded
                     | Code::Unimplemented
                     | Code::Internal
                     | Code::Unavailable
@@ -302,7 +303,7 @@ impl Drop for Outcome {
                         tracing::warn!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call failed")
                     }
                     _ => {
-                        tracing::info!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call refused")
+                        tracing::debug!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call refused")
                     }
                 }
             }

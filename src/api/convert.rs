@@ -8,7 +8,7 @@ use crate::engine::{
 };
 
 /// Why a request could not be turned into engine values.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum DecodeError {
     /// Malformed fields or an impossible state: every violation, with paths from the request root.
     Invalid(Vec<Violation>),
@@ -131,7 +131,58 @@ fn kichwa_to_pb(kichwa: Option<Kichwa>) -> i32 {
 
 /// Decodes and validates a client's state (`field` is its path in the request, e.g. "state"). Takes the message
 /// so that its vectors move into the engine's [`Setup`] instead of being copied.
-pub fn game_state(field: &str, state: Option<pb::GameState>) -> Result<AnyGame, DecodeError> {
+pub fn game_state(
+    field: &'static str,
+    state: Option<pb::GameState>,
+) -> Result<AnyGame, DecodeError> {
+    state_setup(field, state)?.validate()
+}
+
+/// A state decoded field by field into its [`Setup`], not yet checked by the game's rules (which is engine work:
+/// a state's "can the player to move move?" may have to decide a long relay; see [`DecodedState::validate`]).
+#[derive(Debug, Clone)]
+pub struct DecodedState {
+    field: &'static str,
+    setup: Setup,
+    /// The fields that did not decode; the game's own checks still run, so every violation is reported at once.
+    violations: Vec<Violation>,
+}
+
+impl DecodedState {
+    /// The game, once its rules accept the setup.
+    pub fn validate(&self) -> Result<AnyGame, DecodeError> {
+        let field = self.field;
+        let mut violations = self.violations.clone();
+        match AnyGame::from_setup(&self.setup) {
+            Ok(game) if violations.is_empty() => Ok(game),
+            Ok(_) => Err(DecodeError::Invalid(violations)),
+            Err(invalid) => {
+                // A field already reported as undecodable is not reported again by the game's checks.
+                for v in invalid.0 {
+                    let field = format!("{field}.{}", v.field);
+                    if !violations.iter().any(|seen| seen.field == field) {
+                        violations.push(Violation {
+                            field,
+                            description: v.description,
+                        });
+                    }
+                }
+                Err(DecodeError::Invalid(violations))
+            }
+        }
+    }
+
+    /// The game kind, known once a state decodes this far.
+    pub fn kind(&self) -> GameKind {
+        self.setup.kind
+    }
+}
+
+/// Decodes the fields of a state (see [`DecodedState`]); only a missing state or kind stops it here.
+pub fn state_setup(
+    field: &'static str,
+    state: Option<pb::GameState>,
+) -> Result<DecodedState, DecodeError> {
     let Some(state) = state else {
         return Err(DecodeError::Invalid(vec![Violation {
             field: field.to_string(),
@@ -206,24 +257,11 @@ pub fn game_state(field: &str, state: Option<pb::GameState>) -> Result<AnyGame, 
         match_score: state.match_score,
         variant,
     };
-    let mut violations = fields.violations;
-    match AnyGame::from_setup(&setup) {
-        Ok(game) if violations.is_empty() => Ok(game),
-        Ok(_) => Err(DecodeError::Invalid(violations)),
-        Err(invalid) => {
-            // A field already reported as undecodable is not reported again by the game's checks.
-            for v in invalid.0 {
-                let field = format!("{field}.{}", v.field);
-                if !violations.iter().any(|seen| seen.field == field) {
-                    violations.push(Violation {
-                        field,
-                        description: v.description,
-                    });
-                }
-            }
-            Err(DecodeError::Invalid(violations))
-        }
-    }
+    Ok(DecodedState {
+        field,
+        setup,
+        violations: fields.violations,
+    })
 }
 
 /// Encodes a state.

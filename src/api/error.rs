@@ -4,8 +4,9 @@
 //! server-held match ([`match_error`]).
 
 use super::convert::{reason_to_pb, DecodeError};
-use crate::engine::{GameKind, IllegalMove, Violation};
+use crate::engine::{GameKind, IllegalMove, Unfinished, Violation};
 use crate::matches::MatchError;
+use crate::pool::WorkError;
 use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
@@ -13,7 +14,15 @@ use tonic_types::{ErrorDetails, StatusExt};
 /// The `google.rpc.ErrorInfo` domain of every error this service raises.
 pub const ERROR_DOMAIN: &str = "mancala.v1";
 
-/// INVALID_ARGUMENT listing every violation.
+/// The most field violations an INVALID_ARGUMENT lists; its message counts the rest. A request of many bad
+/// entries must not get an answer larger than itself (every violation went into the trailers, which most
+/// clients refuse past a few KiB).
+pub const MAX_LISTED_VIOLATIONS: usize = 25;
+
+/// The longest violation description listed, in bytes.
+const MAX_DESCRIPTION_BYTES: usize = 160;
+
+/// INVALID_ARGUMENT listing the violations (the first [`MAX_LISTED_VIOLATIONS`] of them).
 pub fn invalid_argument(violations: Vec<Violation>) -> Status {
     let summary = match violations.as_slice() {
         [only] => format!("{}: {}", only.field, only.description),
@@ -26,11 +35,29 @@ pub fn invalid_argument(violations: Vec<Violation>) -> Status {
         ),
         [] => "invalid request".to_string(),
     };
+    let summary = if violations.len() > MAX_LISTED_VIOLATIONS {
+        format!("{summary}; the first {MAX_LISTED_VIOLATIONS} are listed")
+    } else {
+        summary
+    };
     let mut details = ErrorDetails::new();
-    for v in violations {
-        details.add_bad_request_violation(v.field, v.description);
+    for v in violations.into_iter().take(MAX_LISTED_VIOLATIONS) {
+        details.add_bad_request_violation(v.field, shortened(v.description));
     }
     Status::with_error_details(Code::InvalidArgument, summary, details)
+}
+
+/// `text` cut at a character boundary to at most [`MAX_DESCRIPTION_BYTES`], marked when cut.
+fn shortened(mut text: String) -> String {
+    if text.len() > MAX_DESCRIPTION_BYTES {
+        let mut end = MAX_DESCRIPTION_BYTES - '…'.len_utf8();
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
 }
 
 /// UNIMPLEMENTED for a game whose rules are not here yet.
@@ -65,6 +92,39 @@ pub fn illegal_move(error: &IllegalMove) -> Status {
         format!("illegal move: {error}"),
         details,
     )
+}
+
+/// The `ErrorInfo` reason of a call whose engine work ran past its budget (RESOURCE_EXHAUSTED); metadata
+/// `budget_laps`.
+pub const WORK_BUDGET_EXHAUSTED: &str = "WORK_BUDGET_EXHAUSTED";
+/// The `ErrorInfo` reason of a long call refused because the engine pool's queue is full (RESOURCE_EXHAUSTED).
+pub const ENGINE_BUSY: &str = "ENGINE_BUSY";
+
+/// The status of engine work that did not produce an answer (see `crate::pool`).
+pub fn engine_work(error: WorkError) -> Status {
+    match error {
+        WorkError::Unfinished(Unfinished::Exhausted { budget }) => {
+            let metadata = HashMap::from([("budget_laps".to_string(), budget.to_string())]);
+            Status::with_error_details(
+                Code::ResourceExhausted,
+                format!(
+                    "the engine spent its budget of {budget} laps without deciding: the position's relays run \
+                     too long to decide here (engine.rules_budget_laps); nothing was decided or changed"
+                ),
+                ErrorDetails::with_error_info(WORK_BUDGET_EXHAUSTED, ERROR_DOMAIN, metadata),
+            )
+        }
+        // The caller went away (or its deadline passed): nobody reads this but the logs.
+        WorkError::Unfinished(Unfinished::Cancelled) => {
+            Status::cancelled("the call was cancelled before the engine decided")
+        }
+        e @ WorkError::Busy { .. } => Status::with_error_details(
+            Code::ResourceExhausted,
+            format!("{e}; retry later"),
+            ErrorDetails::with_error_info(ENGINE_BUSY, ERROR_DOMAIN, HashMap::new()),
+        ),
+        WorkError::ShuttingDown => Status::unavailable("the server is shutting down"),
+    }
 }
 
 /// The `ErrorInfo` reason of an ABORTED stale `expected_version`; metadata `current_version`.

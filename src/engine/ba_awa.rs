@@ -8,6 +8,7 @@ use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
 use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
 use super::sow::{sow_lap, Ring};
+use super::work;
 use super::{
     Game, GameKind, IllegalMove, Move, MoveList, Options, PitSet, Player, Reason, Sow, Status,
 };
@@ -106,6 +107,9 @@ impl BaAwa {
     ) -> Result<(), NeverEnds> {
         let mut origin = pit;
         let mut guard: Option<LoopGuard<([u8; PITS], u8)>> = None;
+        // Most moves end within a few laps; only a long one is metered (`work`).
+        const LAPS_BEFORE_PAYING: u32 = 16;
+        let mut laps = 0u32;
         loop {
             let hand = self.pits[origin as usize];
             self.pits[origin as usize] = 0;
@@ -148,6 +152,11 @@ impl BaAwa {
                 None => guard = Some(LoopGuard::new(configuration)),
                 Some(guard) => {
                     if guard.repeats(configuration) {
+                        return Err(NeverEnds);
+                    }
+                    // A long move pays for its laps; out of budget it gives up (the answer is thrown away).
+                    laps += 1;
+                    if laps >= LAPS_BEFORE_PAYING && !work::spend(1) {
                         return Err(NeverEnds);
                     }
                 }

@@ -16,6 +16,7 @@ use super::illegal::check_between_games;
 use super::relay_ring::PackedRing;
 use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
 use super::sow::{sow_lap, Ring};
+use super::work;
 use super::{
     can_move_listing, Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet,
     Player, Reason, Sow, Status,
@@ -176,6 +177,10 @@ impl Bosh {
         let mut relays = 0;
         loop {
             if relays == RELAYS_BEFORE_PACKING && !self.relay_ends(pits, origin) {
+                return Err(NeverEnds);
+            }
+            // A long move pays for its relays; out of budget it gives up (the answer is thrown away).
+            if relays >= RELAYS_BEFORE_PACKING && !work::spend(1) {
                 return Err(NeverEnds);
             }
             relays += 1;

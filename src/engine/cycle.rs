@@ -2,6 +2,8 @@
 //! would repeat for ever, because sowing is deterministic. Brent's algorithm finds the repeat with one saved
 //! configuration and no heap, however long the loop.
 
+use super::work;
+
 /// Watches the configurations at successive lap ends of one move.
 pub(crate) struct LoopGuard<C: Copy + Eq> {
     saved: C,
@@ -39,17 +41,30 @@ impl<C: Copy + Eq> LoopGuard<C> {
 /// Brent's algorithm is certain to find a repeat within a few cycle lengths; a small table of "distinguished"
 /// values (those whose hash starts with enough zero bits), started once the sequence is long, in practice finds
 /// it within about one cycle length — 2.5 times sooner on the cycles of millions of laps random play meets.
+///
+/// The laps are spent from the running call's budget ([`work::spend`]), a batch at a time; when it runs out the
+/// answer is `true` (give up as if the move never ended), which the caller's `Budget::run` throws away.
 pub(crate) fn repeats_before_end(first: u128, mut lap: impl FnMut(u128) -> Option<u128>) -> bool {
     /// Laps after which the distinguished values are worth keeping.
     const SIGHTINGS_FROM: u32 = 64;
+    /// Laps spent from the budget at once.
+    const BATCH: u32 = 4096;
     let mut brent = LoopGuard::new(first);
     let mut sightings: Option<Sightings> = None;
     let mut laps = 0u32;
+    let mut unpaid = 0u32;
     let mut current = first;
     loop {
         let Some(next) = lap(current) else {
             return false;
         };
+        unpaid += 1;
+        if unpaid == BATCH {
+            unpaid = 0;
+            if !work::spend(BATCH.into()) {
+                return true;
+            }
+        }
         current = next;
         if brent.repeats(current) {
             return true;

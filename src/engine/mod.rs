@@ -17,6 +17,7 @@ mod playout;
 mod relay_ring;
 mod setup;
 mod sow;
+mod work;
 
 pub use ba_awa::BaAwa;
 pub use bao_la_kete::{BaoLaKete, HiziZetuMark};
@@ -26,6 +27,7 @@ pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
 pub use playout::{random_playout, Rng, Until};
 pub use setup::{InvalidState, Setup, VariantSetup, Violation};
+pub use work::{Budget, Unfinished};
 
 use arrayvec::ArrayVec;
 

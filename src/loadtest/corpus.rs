@@ -337,7 +337,6 @@ fn largest_fitting(target: usize, encoded_len: impl Fn(usize) -> usize) -> usize
 /// The requests of `rpc` for every position of one game, each with the size of the answer the rules service
 /// makes to it (asked in process, the same code the server runs).
 fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
-    let rules = RulesService;
     let mut cases = GameCases::default();
     for p in positions {
         match rpc {
@@ -351,7 +350,9 @@ fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
                         Case {
                             body: request.encode_to_vec().into(),
                             expect: Expect::Legal(legal),
-                            response_bytes: answer_bytes(rules.validate_move_answer(request)),
+                            response_bytes: answer_bytes(RulesService::validate_move_answer(
+                                request,
+                            )()),
                         }
                     }));
                 }
@@ -361,14 +362,18 @@ fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
                     (&p.legal, Expect::Ok, &mut cases.legal),
                     (&p.illegal, Expect::Refused, &mut cases.illegal),
                 ] {
-                    out.extend(moves.iter().map(|mv| {
-                        let request = apply_request(p, mv, config.events);
-                        Case {
-                            body: request.encode_to_vec().into(),
-                            expect,
-                            response_bytes: answer_bytes(rules.apply_move_answer(request)),
-                        }
-                    }));
+                    out.extend(
+                        moves.iter().map(|mv| {
+                            let request = apply_request(p, mv, config.events);
+                            Case {
+                                body: request.encode_to_vec().into(),
+                                expect,
+                                response_bytes: answer_bytes(RulesService::apply_move_answer(
+                                    request,
+                                )()),
+                            }
+                        }),
+                    );
                 }
             }
             Rpc::ListLegalMoves => {
@@ -376,7 +381,7 @@ fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
                 cases.legal.push(Case {
                     body: request.encode_to_vec().into(),
                     expect: Expect::Ok,
-                    response_bytes: answer_bytes(rules.list_legal_moves_answer(request)),
+                    response_bytes: answer_bytes(RulesService::list_legal_moves_answer(request)()),
                 })
             }
             Rpc::Echo => {}

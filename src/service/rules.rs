@@ -1,45 +1,81 @@
-//! `mancala.v1.Rules`: the stateless rules service. The client holds the state; each call decodes and
-//! validates it, asks the engine, and encodes the answer. Engine calls take microseconds, so they run inline.
+//! `mancala.v1.Rules`: the stateless rules service. The client holds the state; each call decodes the
+//! request, asks the engine, and encodes the answer. The engine's part (validating the state, deciding the
+//! move, listing and previewing moves) runs on the [`EnginePool`]: inline when it is short, as nearly every call
+//! is, and on the pool's threads under the call's whole budget when it is not.
 
-use crate::api::convert::{self, DecodeError};
+use crate::api::convert::{self, DecodeError, DecodedState};
 use crate::api::{error, pb};
-use crate::engine::{self, AnyGame, Move};
+use crate::engine::{self, AnyGame, Move, Violation};
+use crate::pool::EnginePool;
 use tonic::{Request, Response, Status};
 
 /// The stateless rules service.
-#[derive(Debug, Clone, Default)]
-pub struct RulesService;
+#[derive(Debug, Clone)]
+pub struct RulesService {
+    pool: EnginePool,
+}
 
 impl RulesService {
+    /// The service, running its engine work on `pool`.
+    pub fn new(pool: EnginePool) -> RulesService {
+        RulesService { pool }
+    }
+
     /// The tonic server wrapping this service.
     pub fn into_server(self) -> pb::rules_server::RulesServer<Self> {
         pb::rules_server::RulesServer::new(self)
     }
+
+    /// Runs `answer` on the pool under a Rules call's limits.
+    async fn on_pool<R: Send + 'static>(
+        &self,
+        answer: impl Fn() -> Result<R, Status> + Send + 'static,
+    ) -> Result<Response<R>, Status> {
+        let limits = self.pool.rules_limits();
+        match self.pool.run(limits, answer).await {
+            Ok((answer, _)) => answer.map(Response::new),
+            Err(unfinished) => Err(error::engine_work(unfinished)),
+        }
+    }
 }
 
-/// Decodes the state and the move of a request, reporting the violations of both at once.
-fn state_and_move(
-    state: Option<pb::GameState>,
-    mv: Option<&pb::Move>,
-) -> Result<(AnyGame, Move), Status> {
-    // The move can be checked against the board size as soon as the kind is known, even if the state is bad.
-    let kind = state
-        .as_ref()
-        .and_then(|s| convert::game_kind("state.kind", s.kind).ok());
-    let mv = kind.map(|kind| convert::game_move("move", kind, mv));
-    let game = convert::game_state("state", state);
-    match (game, mv) {
-        (Ok(game), Some(Ok(mv))) => Ok((game, mv)),
-        (Err(DecodeError::NotImplemented(kind)), _) => Err(error::not_implemented(kind)),
-        (game, mv) => {
-            let mut violations = match game {
-                Err(DecodeError::Invalid(v)) => v,
-                _ => Vec::new(),
-            };
-            if let Some(Err(v)) = mv {
-                violations.extend(v);
+/// A request's state and move, decoded field by field (no engine work yet).
+struct StateAndMove {
+    state: Result<DecodedState, DecodeError>,
+    mv: Option<Result<Move, Vec<Violation>>>,
+}
+
+impl StateAndMove {
+    fn decode(state: Option<pb::GameState>, mv: Option<&pb::Move>) -> StateAndMove {
+        let state = convert::state_setup("state", state);
+        // The move can be checked against the board size as soon as the kind is known, even if the state is bad.
+        let mv = state
+            .as_ref()
+            .ok()
+            .map(|s| convert::game_move("move", s.kind(), mv));
+        StateAndMove { state, mv }
+    }
+
+    /// The game and the move, once the rules accept the state; the violations of both at once otherwise.
+    fn validate(&self) -> Result<(AnyGame, Move), Status> {
+        let game = self
+            .state
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(DecodedState::validate);
+        match (game, &self.mv) {
+            (Ok(game), Some(Ok(mv))) => Ok((game, *mv)),
+            (Err(DecodeError::NotImplemented(kind)), _) => Err(error::not_implemented(kind)),
+            (game, mv) => {
+                let mut violations = match game {
+                    Err(DecodeError::Invalid(v)) => v,
+                    _ => Vec::new(),
+                };
+                if let Some(Err(v)) = mv {
+                    violations.extend(v.iter().cloned());
+                }
+                Err(error::invalid_argument(violations))
             }
-            Err(error::invalid_argument(violations))
         }
     }
 }
@@ -61,64 +97,77 @@ fn legal_move(game: &AnyGame, mv: &Move, with_preview: bool) -> pb::LegalMove {
     legal
 }
 
-/// The answers of the stateless calls, without the transport: the handlers below wrap them, and the load
-/// generator asks them in process what the server will answer (and how large the answer is).
+/// The answers of the stateless calls, without the transport or the pool: the handlers below run them on the
+/// pool, and the load generator asks them in process what the server will answer (and how large the answer
+/// is). Each decodes its request, then returns the engine's part, which may run twice (see [`EnginePool::run`]).
 impl RulesService {
     /// `ListLegalMoves`.
     pub fn list_legal_moves_answer(
-        &self,
         request: pb::ListLegalMovesRequest,
-    ) -> Result<pb::ListLegalMovesResponse, Status> {
-        let game = convert::game_state("state", request.state).map_err(error::decode_error)?;
-        let moves = game
-            .legal_moves()
-            .iter()
-            .map(|mv| legal_move(&game, mv, !request.skip_previews))
-            .collect();
-        Ok(pb::ListLegalMovesResponse { moves })
+    ) -> impl Fn() -> Result<pb::ListLegalMovesResponse, Status> + Send + 'static {
+        let state = convert::state_setup("state", request.state);
+        let with_previews = !request.skip_previews;
+        move || {
+            let game = state
+                .as_ref()
+                .map_err(|e| error::decode_error(e.clone()))?
+                .validate()
+                .map_err(error::decode_error)?;
+            let moves = game
+                .legal_moves()
+                .iter()
+                .map(|mv| legal_move(&game, mv, with_previews))
+                .collect();
+            Ok(pb::ListLegalMovesResponse { moves })
+        }
     }
 
     /// `ValidateMove`.
     pub fn validate_move_answer(
-        &self,
         request: pb::ValidateMoveRequest,
-    ) -> Result<pb::ValidateMoveResponse, Status> {
-        let (game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
-        Ok(match game.check(&mv) {
-            Ok(()) => pb::ValidateMoveResponse {
-                legal: true,
-                reason: 0,
-                message: String::new(),
-            },
-            Err(illegal) => pb::ValidateMoveResponse {
-                legal: false,
-                reason: convert::reason_to_pb(illegal.reason) as i32,
-                message: illegal.to_string(),
-            },
-        })
+    ) -> impl Fn() -> Result<pb::ValidateMoveResponse, Status> + Send + 'static {
+        let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
+        move || {
+            let (game, mv) = decoded.validate()?;
+            Ok(match game.check(&mv) {
+                Ok(()) => pb::ValidateMoveResponse {
+                    legal: true,
+                    reason: 0,
+                    message: String::new(),
+                },
+                Err(illegal) => pb::ValidateMoveResponse {
+                    legal: false,
+                    reason: convert::reason_to_pb(illegal.reason) as i32,
+                    message: illegal.to_string(),
+                },
+            })
+        }
     }
 
     /// `ApplyMove`.
     pub fn apply_move_answer(
-        &self,
         request: pb::ApplyMoveRequest,
-    ) -> Result<pb::ApplyMoveResponse, Status> {
-        let (mut game, mv) = state_and_move(request.state, request.r#move.as_ref())?;
-        let events = if request.skip_events {
-            game.play(&mv, &mut engine::NoTrace)
-                .map_err(|e| error::illegal_move(&e))?;
-            Vec::new()
-        } else {
-            // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-            let mut events = Vec::with_capacity(64);
-            game.play(&mv, &mut events)
-                .map_err(|e| error::illegal_move(&e))?;
-            convert::events_to_pb(&events)
-        };
-        Ok(pb::ApplyMoveResponse {
-            state: Some(convert::state_to_pb(&game)),
-            events,
-        })
+    ) -> impl Fn() -> Result<pb::ApplyMoveResponse, Status> + Send + 'static {
+        let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
+        let skip_events = request.skip_events;
+        move || {
+            let (mut game, mv) = decoded.validate()?;
+            let events = if skip_events {
+                game.play(&mv, &mut engine::NoTrace)
+                    .map_err(|e| error::illegal_move(&e))?;
+                Vec::new()
+            } else {
+                // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+                let mut events = Vec::with_capacity(64);
+                game.play(&mv, &mut events)
+                    .map_err(|e| error::illegal_move(&e))?;
+                convert::events_to_pb(&events)
+            };
+            Ok(pb::ApplyMoveResponse {
+                state: Some(convert::state_to_pb(&game)),
+                events,
+            })
+        }
     }
 }
 
@@ -153,24 +202,24 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::ListLegalMovesRequest>,
     ) -> Result<Response<pb::ListLegalMovesResponse>, Status> {
-        self.list_legal_moves_answer(request.into_inner())
-            .map(Response::new)
+        self.on_pool(Self::list_legal_moves_answer(request.into_inner()))
+            .await
     }
 
     async fn validate_move(
         &self,
         request: Request<pb::ValidateMoveRequest>,
     ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
-        self.validate_move_answer(request.into_inner())
-            .map(Response::new)
+        self.on_pool(Self::validate_move_answer(request.into_inner()))
+            .await
     }
 
     async fn apply_move(
         &self,
         request: Request<pb::ApplyMoveRequest>,
     ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
-        self.apply_move_answer(request.into_inner())
-            .map(Response::new)
+        self.on_pool(Self::apply_move_answer(request.into_inner()))
+            .await
     }
 
     async fn describe_game(

@@ -9,6 +9,7 @@ use super::{
 use crate::engine::cycle::LoopGuard;
 use crate::engine::event::{Event, LapSource, Trace};
 use crate::engine::sow::sow_lap;
+use crate::engine::work;
 use crate::engine::{Direction, KuuDecision, Player};
 
 /// How a move that ran to its end finished.
@@ -104,6 +105,10 @@ impl BaoLaKete {
             // Most moves end within a few laps; only a long one is checked for repeating (§1).
             laps += 1;
             if laps >= LAPS_BEFORE_CHECK {
+                // A long move pays for its laps; out of budget it gives up (the answer is thrown away).
+                if !work::spend(1) {
+                    return Err(Halt::NeverEnds);
+                }
                 if let Endless::Watching(guard) = &mut endless {
                     if guard.repeats(self.configuration(at, &progress, first_lap)) {
                         return Err(Halt::NeverEnds);

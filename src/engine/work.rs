@@ -1,0 +1,165 @@
+//! Bounded engine work: a call's budget of laps, and its cancellation.
+//!
+//! Almost every move ends within a few laps, but a crafted position (or, rarely, one of play) can enter a relay
+//! cycle of hundreds of millions of laps before the never-ending check (§1) decides it. A server cannot let one
+//! request spend seconds of CPU unasked, so the engine counts its work and stops when the caller's budget is
+//! spent or the caller cancels.
+//!
+//! The meter is scoped to one thread by [`Budget::run`] rather than passed to every rule: the rules that sow
+//! do not care how much may be spent, only the few loops that can run long (relay laps on the board and in the
+//! never-ending checks) ask [`spend`]. When the meter runs out those loops give up at once with *some* answer
+//! (a move treated as never ending), and [`Budget::run`] throws the whole answer away: a move is never called
+//! legal or illegal without being decided. Outside [`Budget::run`] the meter is unlimited, so playouts, tests
+//! and benchmarks see the engine exactly as before.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// How many laps pass between two looks at the cancellation flag (an atomic load; cheap, but not free in a
+/// loop of a few nanoseconds a lap).
+const LAPS_BETWEEN_CANCEL_CHECKS: u64 = 1 << 14;
+
+/// What one call may spend: a number of laps, and the flags whose setting stops it (the caller went away, its
+/// deadline passed, the server shuts down). A lap counts when a move has already run 16 (nearly every move
+/// ends sooner, and is not metered at all), and every step of a never-ending check counts.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    laps: u64,
+    cancel: Vec<Arc<AtomicBool>>,
+}
+
+/// Why work under a [`Budget`] stopped before its answer was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unfinished {
+    /// The budget's laps were spent.
+    #[error("the engine's work budget of {budget} laps was spent before the answer was decided")]
+    Exhausted {
+        /// The budget that was spent.
+        budget: u64,
+    },
+    /// A cancellation flag was set.
+    #[error("the engine's work was cancelled")]
+    Cancelled,
+}
+
+impl Budget {
+    /// A budget of `laps` laps.
+    pub fn laps(laps: u64) -> Budget {
+        Budget {
+            laps,
+            cancel: Vec::new(),
+        }
+    }
+
+    /// No limit and no cancellation (what the engine does outside [`Budget::run`]).
+    pub fn unlimited() -> Budget {
+        Budget::laps(u64::MAX)
+    }
+
+    /// This budget, also stopped when `flag` is set.
+    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Budget {
+        self.cancel.push(flag);
+        self
+    }
+
+    /// The laps this budget allows.
+    pub fn limit(&self) -> u64 {
+        self.laps
+    }
+
+    /// Runs `work` on this thread under the budget: its answer and the laps spent, or why it was stopped (the
+    /// answer is then thrown away: it may have been decided on a give-up). Runs may nest; the inner one is
+    /// bounded by its own budget only.
+    ///
+    /// ```
+    /// use mancala::engine::{AnyGame, Budget, GameKind, Options};
+    ///
+    /// let game = AnyGame::new_match(GameKind::Bosh, &Options::default());
+    /// // Moves of a few laps are not metered: listing the opening moves costs nothing.
+    /// let (moves, spent) = Budget::laps(0).run(|| game.legal_moves()).unwrap();
+    /// assert_eq!((moves.len(), spent), (5, 0));
+    /// ```
+    pub fn run<R>(&self, work: impl FnOnce() -> R) -> Result<(R, u64), Unfinished> {
+        let outer = METER.with(|m| m.replace(Meter::from(self)));
+        // Restores the caller's meter even if `work` panics.
+        struct Restore(Option<Meter>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                if let Some(outer) = self.0.take() {
+                    METER.with(|m| m.replace(outer));
+                }
+            }
+        }
+        let mut restore = Restore(Some(outer));
+        let answer = work();
+        let ours = METER.with(|m| m.replace(restore.0.take().expect("restored once")));
+        match ours.stopped {
+            None => Ok((answer, self.laps - ours.left)),
+            Some(why) => Err(why),
+        }
+    }
+}
+
+/// The meter of the work running on this thread.
+struct Meter {
+    left: u64,
+    cancel: Vec<Arc<AtomicBool>>,
+    until_cancel_check: u64,
+    budget: u64,
+    stopped: Option<Unfinished>,
+}
+
+impl Meter {
+    const fn unlimited() -> Meter {
+        Meter {
+            left: u64::MAX,
+            cancel: Vec::new(),
+            until_cancel_check: u64::MAX,
+            budget: u64::MAX,
+            stopped: None,
+        }
+    }
+
+    fn from(budget: &Budget) -> Meter {
+        Meter {
+            left: budget.laps,
+            cancel: budget.cancel.clone(),
+            until_cancel_check: LAPS_BETWEEN_CANCEL_CHECKS,
+            budget: budget.laps,
+            stopped: None,
+        }
+    }
+}
+
+thread_local! {
+    static METER: RefCell<Meter> = const { RefCell::new(Meter::unlimited()) };
+}
+
+/// Spends `laps` laps of the running call's budget: `false` when the budget is spent or the call cancelled, and
+/// the loop asking must give up at once (its answer will be thrown away by [`Budget::run`]).
+#[inline]
+pub(crate) fn spend(laps: u64) -> bool {
+    METER.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.stopped.is_some() {
+            return false;
+        }
+        if m.left < laps {
+            m.left = 0;
+            m.stopped = Some(Unfinished::Exhausted { budget: m.budget });
+            return false;
+        }
+        m.left -= laps;
+        if m.until_cancel_check <= laps {
+            m.until_cancel_check = LAPS_BETWEEN_CANCEL_CHECKS;
+            if m.cancel.iter().any(|flag| flag.load(Ordering::Relaxed)) {
+                m.stopped = Some(Unfinished::Cancelled);
+                return false;
+            }
+        } else {
+            m.until_cancel_check -= laps;
+        }
+        true
+    })
+}

@@ -1,0 +1,207 @@
+//! The engine pool: where rules work that turns out long runs, off the async workers.
+//!
+//! Nearly every call decides its answer in microseconds, and hopping to another thread would cost more than
+//! the work. So a call first runs inline under a small budget ([`crate::config::EngineSettings::inline_laps`]);
+//! only when that is spent does it start again on the pool, under its full budget, with a flag that stops it
+//! when the caller goes away (the call's future is dropped: the client cancelled, its deadline passed, the
+//! server gave up on it at shutdown). The pool has a fixed number of threads (by default half the cores, so
+//! long calls never take every core from the cheap ones) and a bounded queue: past it a long call is refused
+//! at once rather than waiting behind work it cannot see.
+
+use crate::config::EngineSettings;
+use crate::engine::{Budget, Unfinished};
+use crate::metrics::{EngineOutcome, Metrics};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Why the pool did not produce an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WorkError {
+    /// The engine stopped before deciding (budget spent, or cancelled).
+    #[error(transparent)]
+    Unfinished(#[from] Unfinished),
+    /// The pool's queue was full.
+    #[error("the engine is busy: {waiting} long calls are already waiting for it")]
+    Busy {
+        /// The queue limit that was reached.
+        waiting: usize,
+    },
+    /// The server is shutting down.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+}
+
+/// The budget a call gets: what it may spend inline, and in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Laps spent on the async worker before the call moves to the pool.
+    pub inline_laps: u64,
+    /// Laps the call may spend in all.
+    pub laps: u64,
+}
+
+/// Where a call's answer was decided, for metrics and benchmarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ran {
+    /// On the async worker, within the inline budget.
+    Inline,
+    /// On the pool.
+    Pool,
+}
+
+/// The engine pool, shared by the services.
+#[derive(Clone, Debug)]
+pub struct EnginePool {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    threads: Arc<Semaphore>,
+    queue_limit: usize,
+    waiting: AtomicUsize,
+    /// Set when the server stops waiting for calls in flight: every long call stops within a few thousand laps.
+    stopping: Arc<AtomicBool>,
+    settings: EngineSettings,
+    metrics: Metrics,
+}
+
+impl EnginePool {
+    /// A pool as `settings` say.
+    pub fn new(settings: &EngineSettings, metrics: Metrics) -> EnginePool {
+        EnginePool {
+            inner: Arc::new(Inner {
+                threads: Arc::new(Semaphore::new(settings.pool_size())),
+                queue_limit: settings.queue_limit,
+                waiting: AtomicUsize::new(0),
+                stopping: Arc::new(AtomicBool::new(false)),
+                settings: settings.clone(),
+                metrics,
+            }),
+        }
+    }
+
+    /// The limits of a stateless Rules call.
+    pub fn rules_limits(&self) -> Limits {
+        Limits {
+            inline_laps: self.inner.settings.inline_laps,
+            laps: self.inner.settings.rules_budget_laps,
+        }
+    }
+
+    /// The limits of a move of a server-held match.
+    pub fn match_limits(&self) -> Limits {
+        Limits {
+            inline_laps: self.inner.settings.inline_laps,
+            laps: self.inner.settings.match_budget_laps,
+        }
+    }
+
+    /// Stops every long call in flight (they end with [`Unfinished::Cancelled`]) and refuses new ones: the
+    /// server's shutdown grace is over.
+    pub fn stop(&self) {
+        self.inner.stopping.store(true, Ordering::Release);
+    }
+
+    /// Runs `job` inline under `limits.inline_laps`, or, when that is not enough, on the pool under
+    /// `limits.laps`. `job` may run twice (the inline try's answer is thrown away when it runs out).
+    pub async fn run<R: Send + 'static>(
+        &self,
+        limits: Limits,
+        job: impl Fn() -> R + Send + 'static,
+    ) -> Result<(R, Ran), WorkError> {
+        let inner = &self.inner;
+        let metrics = &inner.metrics;
+        match Budget::laps(limits.inline_laps).run(&job) {
+            Ok((answer, _)) => {
+                metrics.engine_work(EngineOutcome::Inline);
+                return Ok((answer, Ran::Inline));
+            }
+            Err(Unfinished::Exhausted { .. }) if limits.laps > limits.inline_laps => {}
+            Err(unfinished) => {
+                metrics.engine_work(outcome::<()>(&Err(unfinished)));
+                return Err(unfinished.into());
+            }
+        }
+        if inner.stopping.load(Ordering::Acquire) {
+            metrics.engine_work(EngineOutcome::Cancelled);
+            return Err(WorkError::ShuttingDown);
+        }
+        let permit = {
+            let waiting = Waiting::enter(inner).inspect_err(|_| {
+                metrics.engine_work(EngineOutcome::Busy);
+            })?;
+            let permit = inner
+                .threads
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| WorkError::ShuttingDown)?;
+            drop(waiting);
+            permit
+        };
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        let budget = Budget::laps(limits.laps)
+            .cancelled_by(cancel.0.clone())
+            .cancelled_by(inner.stopping.clone());
+        let metrics = metrics.clone();
+        metrics.engine_running_add(1);
+        // The thread is given back, and the outcome counted, when the job ends: not when the caller stops
+        // waiting for it (its future dropped, which sets `cancel`).
+        let ran = tokio::task::spawn_blocking(move || {
+            let ran = budget.run(job);
+            metrics.engine_work(outcome(&ran));
+            metrics.engine_running_add(-1);
+            drop(permit);
+            ran
+        })
+        .await;
+        match ran {
+            Ok(Ok((answer, _))) => Ok((answer, Ran::Pool)),
+            Ok(Err(unfinished)) => Err(unfinished.into()),
+            // The job panicked: let the caller's task see it as the inline path would.
+            Err(join) => std::panic::resume_unwind(join.into_panic()),
+        }
+    }
+}
+
+/// The metrics outcome of a job that ran under a budget (on the pool, or a non-exhausted inline stop).
+fn outcome<R>(ran: &Result<R, Unfinished>) -> EngineOutcome {
+    match ran {
+        Ok(_) => EngineOutcome::Pool,
+        Err(Unfinished::Exhausted { .. }) => EngineOutcome::Exhausted,
+        Err(Unfinished::Cancelled) => EngineOutcome::Cancelled,
+    }
+}
+
+/// A place in the pool's queue, given back when dropped (the call got a thread, or went away while waiting).
+struct Waiting<'a>(&'a Inner);
+
+impl<'a> Waiting<'a> {
+    fn enter(inner: &'a Inner) -> Result<Waiting<'a>, WorkError> {
+        inner
+            .waiting
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+                (w < inner.queue_limit).then_some(w + 1)
+            })
+            .map_err(|waiting| WorkError::Busy { waiting })?;
+        Ok(Waiting(inner))
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.waiting.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Set when the call's future is dropped before its job finished: the job stops within a few thousand laps
+/// instead of burning a pool thread for an answer nobody will read.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}

@@ -1,0 +1,182 @@
+//! Requests that cannot be decoded are the client's error: INVALID_ARGUMENT, not INTERNAL.
+//!
+//! tonic (and prost through it) answers a request body it cannot decode — bytes that are not the method's
+//! protobuf message, a bad compression flag, a stream cut inside a message, a unary call without its message —
+//! with INTERNAL, the code of a server fault, which the gRPC status guide reserves for broken invariants. For a
+//! service exposed to other companies' programs that is wrong twice: a client cannot tell its own bug from
+//! ours, and every such call used to log a WARN. Decoding happens inside tonic's generated servers (ours and
+//! the health and reflection services alike), before any handler runs, so this layer corrects the status on
+//! its way out: in the headers of a trailers-only answer (unary and server-streaming calls) or in the trailers
+//! of a stream (the reflection service's bidirectional one). Only tonic's own decoding messages are matched;
+//! the INTERNAL of a real server fault passes unchanged.
+
+use http::HeaderMap;
+use http_body::{Body, Frame, SizeHint};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+/// How tonic begins the message of each request-decoding failure it reports as INTERNAL (tonic 0.14,
+/// tonic-prost 0.14: `codec/decode.rs`, `server/grpc.rs`, prost's `DecodeError`).
+const DECODING_FAILURES: [&str; 5] = [
+    "failed to decode Protobuf message",
+    "protocol error: received message with",
+    "Error decompressing",
+    "Unexpected EOF decoding stream",
+    "Missing request message",
+];
+
+/// Rewrites a decoding failure's INTERNAL in `headers` (response headers or trailers) to INVALID_ARGUMENT.
+fn correct(headers: &mut HeaderMap) {
+    // Cheap test first: nearly every answer is OK, and parsing the status would decode its message.
+    if headers.get("grpc-status").map(|s| s.as_bytes()) != Some(b"13") {
+        return;
+    }
+    let Some(status) = tonic::Status::from_header_map(headers) else {
+        return;
+    };
+    if DECODING_FAILURES
+        .iter()
+        .any(|prefix| status.message().starts_with(prefix))
+    {
+        let corrected = tonic::Status::invalid_argument(format!(
+            "the request could not be decoded: {}",
+            status.message()
+        ));
+        // Writing a status built from a message that was already a header value cannot fail.
+        let _ = corrected.add_header(headers);
+    }
+}
+
+/// The layer (see the module doc).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct UndecodableLayer;
+
+impl<S> tower_layer::Layer<S> for UndecodableLayer {
+    type Service = Undecodable<S>;
+
+    fn layer(&self, inner: S) -> Undecodable<S> {
+        Undecodable { inner }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Undecodable<S> {
+    inner: S,
+}
+
+impl<S, Req, ResBody> tower_service::Service<http::Request<Req>> for Undecodable<S>
+where
+    S: tower_service::Service<http::Request<Req>, Response = http::Response<ResBody>>,
+{
+    type Response = http::Response<CorrectedBody<ResBody>>;
+    type Error = S::Error;
+    type Future = CorrectedFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<Req>) -> Self::Future {
+        CorrectedFuture {
+            inner: self.inner.call(request),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    pub(super) struct CorrectedFuture<F> {
+        #[pin]
+        inner: F,
+    }
+}
+
+impl<F, B, E> Future for CorrectedFuture<F>
+where
+    F: Future<Output = Result<http::Response<B>, E>>,
+{
+    type Output = Result<http::Response<CorrectedBody<B>>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut response = ready!(self.project().inner.poll(cx))?;
+        correct(response.headers_mut());
+        Poll::Ready(Ok(response.map(|inner| CorrectedBody { inner })))
+    }
+}
+
+pin_project_lite::pin_project! {
+    pub(super) struct CorrectedBody<B> {
+        #[pin]
+        inner: B,
+    }
+}
+
+impl<B: Body> Body for CorrectedBody<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let frame = ready!(self.project().inner.poll_frame(cx));
+        Poll::Ready(frame.map(|frame| {
+            frame.map(|frame| match frame.into_trailers() {
+                Ok(mut trailers) => {
+                    correct(&mut trailers);
+                    Frame::trailers(trailers)
+                }
+                Err(data) => data,
+            })
+        }))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(code: tonic::Code, message: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        tonic::Status::new(code, message)
+            .add_header(&mut headers)
+            .unwrap();
+        headers
+    }
+
+    #[test]
+    fn a_decoding_failure_becomes_invalid_argument() {
+        let mut headers = status(
+            tonic::Code::Internal,
+            "failed to decode Protobuf message: invalid wire type value: 7",
+        );
+        correct(&mut headers);
+        let corrected = tonic::Status::from_header_map(&headers).unwrap();
+        assert_eq!(corrected.code(), tonic::Code::InvalidArgument);
+        assert_eq!(
+            corrected.message(),
+            "the request could not be decoded: failed to decode Protobuf message: invalid wire type value: 7"
+        );
+    }
+
+    #[test]
+    fn a_server_fault_stays_internal() {
+        let mut headers = status(
+            tonic::Code::Internal,
+            "appending a move failed; see the server log",
+        );
+        correct(&mut headers);
+        assert_eq!(headers["grpc-status"], "13");
+        let mut headers = status(tonic::Code::NotFound, "failed to decode Protobuf message");
+        correct(&mut headers);
+        assert_eq!(headers["grpc-status"], "5");
+    }
+}

@@ -1,0 +1,279 @@
+//! Bounded engine work over a real channel (issue 11): a crafted position whose moves enter a relay cycle of
+//! millions of laps is refused within its budget while cheap calls keep being answered; a call abandoned by its
+//! deadline stops its work; a server asked to stop stops within its grace although long calls are running.
+
+mod replica;
+
+use mancala::api::{convert, pb};
+use mancala::engine::{AnyGame, GameKind, Player, Setup, Status, VariantSetup, RULES_VERSION};
+use pb::rules_client::RulesClient;
+use replica::{within, Replica};
+use std::time::Duration;
+use tonic::transport::Channel;
+use tonic::Code;
+use tonic_types::StatusExt;
+
+/// South's circuit (f1 … f8, then b8 … b1) on a relay cycle of 21 million lap ends seen from the lap end
+/// (over 100 million laps on the board), found in random play from the standard start; the lap end is f1.
+const CYCLE: [u8; 16] = [2, 2, 1, 0, 5, 0, 1, 0, 6, 2, 16, 0, 14, 1, 0, 3];
+
+/// A Bao la Kete position in mtaji, both kuu gone, South to move, South's circuit on [`CYCLE`] from f1; North
+/// holds one front seed (facing South's empty f4, so no capture is on) and the rest in the back row. Every
+/// takata of South's must decide a relay that runs millions of laps.
+fn crafted() -> pb::GameState {
+    let mut pits = vec![0u32; 32];
+    for (k, &seeds) in CYCLE.iter().enumerate() {
+        let hole = if k < 8 { k } else { 23 - k };
+        pits[hole] = seeds.into();
+    }
+    pits[20] = 1;
+    for (i, hole) in (24..32).enumerate() {
+        pits[hole] = if i < 2 { 2 } else { 1 };
+    }
+    let setup = Setup {
+        kind: GameKind::BaoLaKete,
+        rules_version: RULES_VERSION,
+        pits,
+        stores: vec![0, 0],
+        reserves: vec![0, 0],
+        to_move: Some(Player::South),
+        status: Some(Status::InProgress),
+        winner: None,
+        ply: 40,
+        game_number: 1,
+        match_score: vec![0, 0],
+        variant: VariantSetup::BaoLaKete {
+            mtaji: Some(true),
+            kuu_alive: vec![false, false],
+            mark: None,
+            game_starter: Some(Player::South),
+        },
+    };
+    convert::state_to_pb(&AnyGame::from_setup(&setup).expect("a valid position"))
+}
+
+fn sow_f1() -> pb::Move {
+    pb::Move {
+        action: Some(pb::r#move::Action::Sow(pb::Sow {
+            pit: 0,
+            direction: pb::Direction::Clockwise as i32,
+            ..Default::default()
+        })),
+    }
+}
+
+async fn rules(addr: std::net::SocketAddr) -> RulesClient<Channel> {
+    let channel = within(
+        "connect",
+        Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect(),
+    )
+    .await
+    .expect("connect");
+    RulesClient::new(channel)
+}
+
+fn validate_crafted() -> pb::ValidateMoveRequest {
+    pb::ValidateMoveRequest {
+        state: Some(crafted()),
+        r#move: Some(sow_f1()),
+    }
+}
+
+/// The value of the series `name` (with its labels, as printed) in a scrape, 0 when absent.
+fn series(server: &Replica, name: &str) -> i64 {
+    let (_, body) = server.scrape("/metrics");
+    body.lines()
+        .find_map(|line| line.strip_prefix(name)?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Scrapes until `name` reads `value` (bounded by the step timeout).
+async fn until_series(server: &Replica, name: &str, value: i64) {
+    within(&format!("{name} = {value}"), async {
+        while series(server, name) != value {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn with_enough_budget_the_long_relay_is_decided() {
+    let server = Replica::start(&[("MANCALA__MATCHES__STORE", "memory")]).await;
+    let answer = within(
+        "validate",
+        rules(server.addr).await.validate_move(validate_crafted()),
+    )
+    .await
+    .expect("decided")
+    .into_inner();
+    assert!(!answer.legal);
+    assert_eq!(
+        answer.reason,
+        pb::IllegalMoveReason::NeverEndingMove as i32,
+        "{answer:?}"
+    );
+}
+
+#[tokio::test]
+async fn long_relays_are_refused_within_their_budget_while_cheap_calls_go_on() {
+    let server = Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "memory"),
+        ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
+        ("MANCALA__ENGINE__INLINE_LAPS", "10000"),
+        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "2000000"),
+        ("MANCALA__ENGINE__POOL_THREADS", "1"),
+        ("MANCALA__ENGINE__QUEUE_LIMIT", "2"),
+    ])
+    .await;
+    let attackers: Vec<_> = (0..4)
+        .map(|_| {
+            let client = rules(server.addr);
+            tokio::spawn(async move {
+                let mut client = client.await;
+                let mut reasons = Vec::new();
+                for _ in 0..5 {
+                    let refused = client
+                        .validate_move(validate_crafted())
+                        .await
+                        .expect_err("never decided within 2,000,000 laps");
+                    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+                    reasons.push(refused.get_details_error_info().expect("ErrorInfo").reason);
+                }
+                reasons
+            })
+        })
+        .collect();
+    // Meanwhile a client makes cheap calls, one after another: every one is answered.
+    let mut cheap = rules(server.addr).await;
+    for _ in 0..100 {
+        let start = within(
+            "a cheap call",
+            cheap.new_game(pb::NewGameRequest {
+                kind: pb::GameKind::Bosh as i32,
+                options: None,
+            }),
+        )
+        .await
+        .expect("answered")
+        .into_inner()
+        .state;
+        let moves = within(
+            "a cheap call",
+            cheap.list_legal_moves(pb::ListLegalMovesRequest {
+                state: start,
+                skip_previews: false,
+            }),
+        )
+        .await
+        .expect("answered")
+        .into_inner()
+        .moves;
+        assert!(!moves.is_empty());
+    }
+    let mut reasons = Vec::new();
+    for attacker in attackers {
+        reasons.extend(within("the attack", attacker).await.expect("attacker"));
+    }
+    assert!(
+        reasons
+            .iter()
+            .all(|r| r == "WORK_BUDGET_EXHAUSTED" || r == "ENGINE_BUSY"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r == "WORK_BUDGET_EXHAUSTED"),
+        "{reasons:?}"
+    );
+    assert_eq!(
+        series(&server, "mancala_engine_work_total{outcome=\"exhausted\"}"),
+        reasons
+            .iter()
+            .filter(|r| *r == "WORK_BUDGET_EXHAUSTED")
+            .count() as i64
+    );
+}
+
+/// Every takata of South's in [`crafted`] decides a relay of millions of laps: listing them is long work.
+fn list_crafted() -> pb::ListLegalMovesRequest {
+    pb::ListLegalMovesRequest {
+        state: Some(crafted()),
+        skip_previews: false,
+    }
+}
+
+#[tokio::test]
+async fn a_call_abandoned_at_its_deadline_stops_its_work() {
+    let server = Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "memory"),
+        ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
+        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "1000000000000"),
+        ("MANCALA__ENGINE__MATCH_BUDGET_LAPS", "1000000000000"),
+        ("MANCALA__ENGINE__POOL_THREADS", "1"),
+    ])
+    .await;
+    let mut client = rules(server.addr).await;
+    let mut request = tonic::Request::new(list_crafted());
+    request.set_timeout(Duration::from_millis(20));
+    let late = within("the deadline", client.list_legal_moves(request))
+        .await
+        .expect_err("past its deadline");
+    // The client's own channel gives up at the deadline too: whichever side answers first.
+    assert!(
+        matches!(late.code(), Code::DeadlineExceeded | Code::Cancelled),
+        "{late:?}"
+    );
+    // The pool's one thread stops the abandoned work and is free again.
+    until_series(
+        &server,
+        "mancala_engine_work_total{outcome=\"cancelled\"}",
+        1,
+    )
+    .await;
+    until_series(&server, "mancala_engine_pool_running", 0).await;
+    assert_eq!(
+        series(&server, "mancala_engine_work_total{outcome=\"pool\"}"),
+        0
+    );
+}
+
+#[tokio::test]
+async fn shutdown_stops_long_calls_within_its_grace() {
+    let mut server = Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "memory"),
+        ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
+        ("MANCALA__SERVER__SHUTDOWN_GRACE_MS", "300"),
+        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "1000000000000"),
+        ("MANCALA__ENGINE__POOL_THREADS", "2"),
+    ])
+    .await;
+    let calls: Vec<_> = (0..2)
+        .map(|_| {
+            let client = rules(server.addr);
+            tokio::spawn(async move { client.await.list_legal_moves(list_crafted()).await })
+        })
+        .collect();
+    until_series(&server, "mancala_engine_pool_running", 2).await;
+    let terminated = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(terminated.success());
+    // Without cancellation the two listings would run for minutes; stopped, the process exits at once.
+    let exited = within("the exit", async {
+        loop {
+            if let Some(status) = server.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(exited.success(), "{exited:?}");
+    for call in calls {
+        let ended = within("a long call", call).await.expect("joined");
+        assert!(ended.is_err(), "{ended:?}");
+    }
+}
