@@ -3,7 +3,7 @@
 //! `google.rpc.ErrorInfo`; a game without rules here yet → UNIMPLEMENTED; and every error of a
 //! server-held match ([`match_error`]).
 
-use super::convert::{reason_to_pb, DecodeError};
+use super::convert::DecodeError;
 use crate::engine::{GameKind, IllegalMove, Violation};
 use crate::matches::MatchError;
 use std::collections::HashMap;
@@ -50,16 +50,14 @@ pub fn decode_error(error: DecodeError) -> Status {
 }
 
 /// FAILED_PRECONDITION with the machine-readable reason in `ErrorInfo` (metadata `pit` when the move names one).
+/// The reason is the engine's [`Reason::code`](crate::engine::Reason::code), the one spelling of it
+/// (a test checks it against the proto's `IllegalMoveReason` names).
 pub fn illegal_move(error: &IllegalMove) -> Status {
     let mut metadata = HashMap::new();
     if let Some(pit) = error.pit {
         metadata.insert("pit".to_string(), pit.to_string());
     }
-    let reason = reason_to_pb(error.reason);
-    let code = reason
-        .as_str_name()
-        .trim_start_matches("ILLEGAL_MOVE_REASON_");
-    let details = ErrorDetails::with_error_info(code, ERROR_DOMAIN, metadata);
+    let details = ErrorDetails::with_error_info(error.reason.code(), ERROR_DOMAIN, metadata);
     Status::with_error_details(
         Code::FailedPrecondition,
         format!("illegal move: {error}"),
@@ -67,11 +65,11 @@ pub fn illegal_move(error: &IllegalMove) -> Status {
     )
 }
 
-/// The `ErrorInfo` reason of an ABORTED stale `expected_version`; metadata `current_version`.
-pub const VERSION_MISMATCH: &str = "VERSION_MISMATCH";
-
-/// The status of a failed match request (`proto/mancala/v1/matches.proto` lists the codes).
+/// The status of a failed match request (`proto/mancala/v1/matches.proto` lists the codes). A stale
+/// version is ABORTED with `ErrorInfo` reason [`MatchError::code`] (`VERSION_MISMATCH`) and
+/// metadata `current_version`.
 pub fn match_error(error: MatchError) -> Status {
+    let code = error.code();
     match error {
         MatchError::Invalid(violations) => invalid_argument(violations),
         MatchError::NotFound(id) => Status::not_found(format!(
@@ -84,7 +82,7 @@ pub fn match_error(error: MatchError) -> Status {
                 ("current_version".to_string(), current.to_string()),
                 ("expected_version".to_string(), expected.to_string()),
             ]);
-            let details = ErrorDetails::with_error_info(VERSION_MISMATCH, ERROR_DOMAIN, metadata);
+            let details = ErrorDetails::with_error_info(code, ERROR_DOMAIN, metadata);
             Status::with_error_details(
                 Code::Aborted,
                 format!(
@@ -94,9 +92,62 @@ pub fn match_error(error: MatchError) -> Status {
             )
         }
         MatchError::Illegal(illegal) => illegal_move(&illegal),
-        MatchError::NotImplemented(kind) => not_implemented(kind),
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
         MatchError::Internal(message) => Status::internal(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::convert::reason_to_pb;
+    use crate::engine::Reason;
+
+    /// Every reason the engine gives, in the order of the proto enum (`UNSPECIFIED` is 0).
+    fn every_reason() -> Vec<Reason> {
+        (1..)
+            .map_while(|n| crate::api::pb::IllegalMoveReason::try_from(n).ok())
+            .map(|pb| {
+                REASONS
+                    .into_iter()
+                    .find(|&r| reason_to_pb(r) == pb)
+                    .unwrap_or_else(|| panic!("{pb:?} has no engine reason"))
+            })
+            .collect()
+    }
+
+    const REASONS: [Reason; 20] = [
+        Reason::NoSuchPit,
+        Reason::PitEmpty,
+        Reason::NotYourPit,
+        Reason::GameOver,
+        Reason::NeverEndingMove,
+        Reason::GameInProgress,
+        Reason::MatchOver,
+        Reason::InvalidChoice,
+        Reason::HoleClosed,
+        Reason::ChoiceRequired,
+        Reason::ChoiceNotOffered,
+        Reason::CaptureIsMandatory,
+        Reason::KuuMustStartTakata,
+        Reason::KuuNotAllowedWhileOtherHolesOccupied,
+        Reason::SingletonNotAllowed,
+        Reason::MustSowTowardCentre,
+        Reason::HoleMarkedHiziZetu,
+        Reason::MustCaptureMarkedHole,
+        Reason::TooManySeedsToCapture,
+        Reason::HoleNotAllowed,
+    ];
+
+    #[test]
+    fn the_engine_spells_every_illegal_move_reason_as_the_proto_names_it() {
+        let reasons = every_reason();
+        assert_eq!(reasons.len(), REASONS.len(), "one proto value per reason");
+        for reason in reasons {
+            assert_eq!(
+                format!("ILLEGAL_MOVE_REASON_{}", reason.code()),
+                reason_to_pb(reason).as_str_name(),
+            );
+        }
     }
 }

@@ -10,6 +10,7 @@ mod cycle;
 mod describe;
 mod event;
 mod illegal;
+pub mod notation;
 mod playout;
 mod relay_ring;
 mod setup;
