@@ -4,7 +4,7 @@ pub mod api;
 #[cfg(feature = "server")]
 pub mod config;
 pub mod engine;
-#[cfg(feature = "server")]
+#[cfg(feature = "loadtest")]
 pub mod loadtest;
 #[cfg(feature = "server")]
 pub mod matches;
