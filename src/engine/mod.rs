@@ -13,6 +13,7 @@ mod cycle;
 mod describe;
 mod event;
 mod illegal;
+pub mod notation;
 mod playout;
 mod relay_ring;
 mod setup;

@@ -3,9 +3,50 @@
 
 use super::*;
 use crate::config::Settings;
-use pb::watch_match_response::Kind;
+use crate::engine::Move;
 use std::future::Future;
+use std::time::Duration;
 use tokio_stream::StreamExt;
+
+/// What a watcher was sent, in domain terms: enough to follow its cursor.
+#[derive(Debug, Clone)]
+enum Kind {
+    Snapshot {
+        version: u64,
+        reason: SnapshotReason,
+    },
+    Event {
+        seq: u64,
+    },
+    Presence,
+    Finished,
+    Heartbeat,
+}
+
+/// The encoder of these tests: it keeps what the assertions read.
+#[derive(Debug, Clone, Copy)]
+struct Plain;
+
+impl Encoder for Plain {
+    type Message = Kind;
+
+    fn encode(&self, update: Update<'_>) -> Kind {
+        match update {
+            Update::Snapshot(view, reason) => Kind::Snapshot {
+                version: view.version,
+                reason,
+            },
+            Update::Event(event) => Kind::Event { seq: event.seq },
+            Update::Presence { .. } => Kind::Presence,
+            Update::Finished { .. } => Kind::Finished,
+            Update::Heartbeat { .. } => Kind::Heartbeat,
+        }
+    }
+}
+
+fn manager(store: Arc<dyn MatchStore>, settings: MatchSettings) -> Matches<Plain> {
+    Matches::with_store(store, settings, Plain)
+}
 
 async fn within<F: Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(20), f)
@@ -23,31 +64,32 @@ fn settings(buffer: usize) -> MatchSettings {
 
 /// Plays the first legal move for the seat whose turn it is (South for `NextGame`).
 async fn play_first(
-    matches: &Matches,
+    matches: &Matches<Plain>,
     id: &str,
     tokens: &[String; 2],
-) -> Result<pb::MatchEvent, MatchError> {
+) -> Result<MatchEvent, MatchError> {
     play_nth(matches, id, tokens, 0).await
 }
 
 /// Plays legal move `n` (modulo their number) for the seat whose turn it is (South for `NextGame`).
 async fn play_nth(
-    matches: &Matches,
+    matches: &Matches<Plain>,
     id: &str,
     tokens: &[String; 2],
     n: usize,
-) -> Result<pb::MatchEvent, MatchError> {
+) -> Result<MatchEvent, MatchError> {
     let state = matches.get(id).await?;
-    let mv = state.legal_moves[n % state.legal_moves.len()].clone();
-    let seat = match state.state.as_ref().map(|s| s.to_move) {
-        Some(p) if p == pb::Player::North as i32 => 1,
+    let legal_moves = state.legal_moves();
+    let mv = legal_moves[n % legal_moves.len()];
+    let seat = match state.game.to_move() {
+        Some(Player::North) => 1,
         _ => 0,
     };
     matches
         .submit(
             id,
             Some(&tokens[seat]),
-            SubmitAction::Move(Some(&mv)),
+            Action::Move(mv),
             None,
             String::new(),
         )
@@ -56,20 +98,20 @@ async fn play_nth(
 
 #[tokio::test]
 async fn a_watcher_that_is_never_read_is_resynchronised_and_never_delays_a_move() {
-    let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings(2));
+    let matches = manager(Arc::new(MemoryStore::new()), settings(2));
     let created = matches
         .create(GameKind::BaAwa, Options::default())
         .await
         .unwrap();
-    let id = created.state.match_id.clone();
+    let id = created.view.id.to_string();
     let mut slow = matches.watch(&id, None, None).await.unwrap();
     // Take the initial snapshot first, so the watcher is known to be running and subscribed at version 0
     // before the moves (otherwise its first snapshot may already be at version 30, with nothing to resync).
     let first = within(slow.next()).await.expect("a snapshot").unwrap();
-    let Some(Kind::Snapshot(initial)) = first.kind else {
+    let Kind::Snapshot { version, .. } = first else {
         panic!("the stream opens with a snapshot: {first:?}")
     };
-    assert_eq!(initial.r#match.unwrap().version, 0);
+    assert_eq!(version, 0);
     // Far more moves than the outgoing queue and the broadcast buffer hold together.
     for _ in 0..30 {
         within(play_first(&matches, &id, &created.tokens))
@@ -83,19 +125,15 @@ async fn a_watcher_that_is_never_read_is_resynchronised_and_never_delays_a_move(
             .await
             .expect("the stream goes on")
             .unwrap();
-        match message.kind.unwrap() {
-            Kind::Snapshot(s) => {
-                resynced |= s.reason == pb::SnapshotReason::Resync as i32;
-                cursor = Some(s.r#match.unwrap().version);
+        match message {
+            Kind::Snapshot { version, reason } => {
+                resynced |= reason == SnapshotReason::Resync;
+                cursor = Some(version);
             }
-            Kind::Event(e) => {
+            Kind::Event { seq } => {
                 // Never a gap, never a duplicate, whatever was skipped by a snapshot.
-                assert_eq!(
-                    Some(e.seq),
-                    cursor.map(|c| c + 1),
-                    "events follow the cursor"
-                );
-                cursor = Some(e.seq);
+                assert_eq!(Some(seq), cursor.map(|c| c + 1), "events follow the cursor");
+                cursor = Some(seq);
             }
             other => panic!("unexpected {other:?}"),
         }
@@ -109,10 +147,10 @@ async fn a_watcher_that_is_never_read_is_resynchronised_and_never_delays_a_move(
 #[tokio::test]
 async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
     let store: Arc<dyn MatchStore> = Arc::new(MemoryStore::new());
-    let a = Matches::with_store(store.clone(), settings(8));
-    let b = Matches::with_store(store, settings(8));
+    let a = manager(store.clone(), settings(8));
+    let b = manager(store, settings(8));
     let created = a.create(GameKind::BaAwa, Options::default()).await.unwrap();
-    let id = created.state.match_id.clone();
+    let id = created.view.id.to_string();
     // b loads the match at version 0, then a moves it on.
     assert_eq!(b.get(&id).await.unwrap().version, 0);
     let mut b_watcher = b.watch(&id, None, Some(0)).await.unwrap();
@@ -124,7 +162,7 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
         .submit(
             &id,
             Some(&created.tokens[0]),
-            SubmitAction::Move(Some(&stale.legal_moves[0])),
+            Action::Move(stale.legal_moves()[0]),
             Some(0),
             String::new(),
         )
@@ -148,7 +186,7 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
         .submit(
             &id,
             Some(&created.tokens[1]),
-            SubmitAction::Resign,
+            Action::Resign,
             None,
             String::new(),
         )
@@ -160,8 +198,8 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
     );
     // b's watcher saw a's move (published by b's catch-up) and b's, in order.
     for expected in 1..=2 {
-        match within(b_watcher.next()).await.unwrap().unwrap().kind {
-            Some(Kind::Event(e)) => assert_eq!(e.seq, expected),
+        match within(b_watcher.next()).await.unwrap().unwrap() {
+            Kind::Event { seq } => assert_eq!(seq, expected),
             other => panic!("{other:?}"),
         }
     }
@@ -171,7 +209,7 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
 async fn finished_matches_are_purged_after_their_retention_and_active_ones_never() {
     let mut settings = settings(8);
     settings.retention = Some(Duration::from_secs(60));
-    let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings);
+    let matches = manager(Arc::new(MemoryStore::new()), settings);
     let done = matches
         .create(GameKind::BaAwa, Options::default())
         .await
@@ -180,12 +218,12 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
         .create(GameKind::BaAwa, Options::default())
         .await
         .unwrap();
-    let done_id = done.state.match_id.clone();
+    let done_id = done.view.id.to_string();
     matches
         .submit(
             &done_id,
             Some(&done.tokens[1]),
-            SubmitAction::Resign,
+            Action::Resign,
             None,
             String::new(),
         )
@@ -205,7 +243,11 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
         Err(MatchError::NotFound(_))
     ));
     assert_eq!(
-        matches.get(&active.state.match_id).await.unwrap().version,
+        matches
+            .get(&active.view.id.to_string())
+            .await
+            .unwrap()
+            .version,
         0
     );
 }
@@ -213,9 +255,9 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
 #[tokio::test]
 async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
     for kind in GameKind::ALL {
-        let matches = Matches::with_store(Arc::new(MemoryStore::new()), settings(8));
+        let matches = manager(Arc::new(MemoryStore::new()), settings(8));
         let created = matches.create(kind, Options::default()).await.unwrap();
-        let id = created.state.match_id.clone();
+        let id = created.view.id.to_string();
         let mut next_games = 0;
         let mut finished = false;
         let mut n = 0usize;
@@ -223,13 +265,10 @@ async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
             // Vary the moves: always the first one can go round in circles.
             n = n.wrapping_mul(31).wrapping_add(7);
             let event = play_nth(&matches, &id, &created.tokens, n).await.unwrap();
-            if let Some(pb::match_event::Action::Move(pb::Move {
-                action: Some(pb::r#move::Action::NextGame(_)),
-            })) = event.action
-            {
+            if let Action::Move(Move::NextGame(_)) = event.action {
                 next_games += 1;
             }
-            if event.legal_moves.is_empty() {
+            if event.legal_moves().is_empty() {
                 finished = true;
                 break;
             }
@@ -244,17 +283,15 @@ async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
             );
         }
         if finished {
-            assert_eq!(state.status, pb::MatchStatus::Finished as i32, "{kind:?}");
+            assert!(state.finished.is_some(), "{kind:?}: finished");
             assert_eq!(
-                state.result.unwrap().reason,
-                pb::MatchEndReason::PlayedOut as i32
+                state.finished.unwrap().resigned,
+                None,
+                "{kind:?}: played out"
             );
         }
-        let (_, events, notation) = matches.history(&id).await.unwrap();
-        let replayed = notation::replay(&notation).unwrap();
-        assert_eq!(
-            convert::state_to_pb(&replayed.game),
-            events.last().unwrap().state.clone().unwrap()
-        );
+        let history = matches.history(&id).await.unwrap();
+        let replayed = notation::replay(&history.notation).unwrap();
+        assert_eq!(replayed.game, history.events.last().unwrap().game);
     }
 }

@@ -12,13 +12,11 @@
 //! `heartbeat_interval`. A task ends when the match finishes (after a final `MatchFinished`), when
 //! the client goes away, or when the server shuts down (which drops the response stream).
 
-use super::{
-    blocking, finished_pb, history_pb, lock, match_pb, store_failed, Finished, Inner, MatchError,
-    Published, Slot,
-};
-use crate::api::{convert, pb};
+use super::error::{store_failed, MatchError};
+use super::slots::{blocking, lock, replay_all, Inner, Published, Slot};
+use super::view::{Encoder, SnapshotReason, Update};
 use crate::engine::Player;
-use pb::watch_match_response::Kind;
+use crate::store::Finished;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,19 +27,22 @@ use tokio::time::Instant;
 /// meant to lag on the broadcast channel, where it is resynchronised, not here.
 const OUT_QUEUE: usize = 4;
 
-/// The messages of one `WatchMatch` stream; an error ends it.
-pub type WatchStream =
-    tokio_stream::wrappers::ReceiverStream<Result<pb::WatchMatchResponse, MatchError>>;
+/// The messages of one `WatchMatch` stream, as the manager's [`Encoder`] made them; an error
+/// ends it.
+pub type WatchStream<M> = tokio_stream::wrappers::ReceiverStream<Result<M, MatchError>>;
 
 /// Counts a watcher against the limits and a seat's presence; undoes both when dropped.
-struct WatcherGuard {
-    inner: Arc<Inner>,
-    slot: Arc<Slot>,
+struct WatcherGuard<E: Encoder> {
+    inner: Arc<Inner<E>>,
+    slot: Arc<Slot<E::Message>>,
     seat: Option<Player>,
 }
 
-impl WatcherGuard {
-    fn acquire(inner: &Arc<Inner>, slot: &Arc<Slot>) -> Result<WatcherGuard, MatchError> {
+impl<E: Encoder> WatcherGuard<E> {
+    fn acquire(
+        inner: &Arc<Inner<E>>,
+        slot: &Arc<Slot<E::Message>>,
+    ) -> Result<WatcherGuard<E>, MatchError> {
         let settings = &inner.settings;
         if inner.watchers.fetch_add(1, Ordering::AcqRel) >= settings.max_watchers_total {
             inner.watchers.fetch_sub(1, Ordering::AcqRel);
@@ -67,7 +68,7 @@ impl WatcherGuard {
     }
 }
 
-impl Drop for WatcherGuard {
+impl<E: Encoder> Drop for WatcherGuard<E> {
     fn drop(&mut self) {
         self.slot.watchers.fetch_sub(1, Ordering::AcqRel);
         self.inner.watchers.fetch_sub(1, Ordering::AcqRel);
@@ -76,57 +77,23 @@ impl Drop for WatcherGuard {
             let mut live = lock(&self.slot.live);
             live.presence[seat.index()] -= 1;
             if live.presence[seat.index()] == 0 {
-                let _ = self
-                    .slot
-                    .events
-                    .send(Arc::new(Published::Notice(presence_pb(seat, false))));
+                let notice = self.inner.encoder.encode(Update::Presence {
+                    seat,
+                    connected: false,
+                });
+                let _ = self.slot.events.send(Arc::new(Published::Notice(notice)));
             }
         }
     }
 }
 
-fn presence_pb(seat: Player, connected: bool) -> pb::WatchMatchResponse {
-    pb::WatchMatchResponse {
-        kind: Some(Kind::Presence(pb::Presence {
-            player: convert::player_to_pb(Some(seat)),
-            connected,
-        })),
-    }
-}
-
-fn snapshot_pb(
-    slot: &Slot,
-    reason: pb::SnapshotReason,
-) -> (pb::WatchMatchResponse, u64, Option<Finished>) {
-    let (game, version, finished, presence) = {
-        let live = lock(&slot.live);
-        (
-            live.game.clone(),
-            live.version,
-            live.finished,
-            live.presence,
-        )
-    };
-    let snapshot = pb::MatchSnapshot {
-        r#match: Some(match_pb(slot, &game, version, finished, presence)),
-        reason: reason as i32,
-    };
-    (
-        pb::WatchMatchResponse {
-            kind: Some(Kind::Snapshot(snapshot)),
-        },
-        version,
-        finished,
-    )
-}
-
 /// Opens a stream on `slot` for `seat` (`None`: a spectator).
-pub(super) fn start(
-    inner: Arc<Inner>,
-    slot: Arc<Slot>,
+pub(super) fn start<E: Encoder>(
+    inner: Arc<Inner<E>>,
+    slot: Arc<Slot<E::Message>>,
     seat: Option<Player>,
     from_seq: Option<u64>,
-) -> Result<WatchStream, MatchError> {
+) -> Result<WatchStream<E::Message>, MatchError> {
     let mut guard = WatcherGuard::acquire(&inner, &slot)?;
     let (receiver, version, finished_at_start) = {
         let mut live = lock(&slot.live);
@@ -143,9 +110,11 @@ pub(super) fn start(
             live.presence[seat.index()] += 1;
             guard.seat = Some(seat);
             if live.presence[seat.index()] == 1 {
-                let _ = slot
-                    .events
-                    .send(Arc::new(Published::Notice(presence_pb(seat, true))));
+                let notice = inner.encoder.encode(Update::Presence {
+                    seat,
+                    connected: true,
+                });
+                let _ = slot.events.send(Arc::new(Published::Notice(notice)));
             }
         }
         (receiver, live.version, live.finished)
@@ -167,11 +136,11 @@ pub(super) fn start(
     Ok(WatchStream::new(stream))
 }
 
-struct Watcher {
-    inner: Arc<Inner>,
-    slot: Arc<Slot>,
-    out: mpsc::Sender<Result<pb::WatchMatchResponse, MatchError>>,
-    receiver: broadcast::Receiver<Arc<Published>>,
+struct Watcher<E: Encoder> {
+    inner: Arc<Inner<E>>,
+    slot: Arc<Slot<E::Message>>,
+    out: mpsc::Sender<Result<E::Message, MatchError>>,
+    receiver: broadcast::Receiver<Arc<Published<E::Message>>>,
     /// The seq of the last event sent (or covered by a snapshot).
     cursor: u64,
     /// The outcome, if the match was already over when the stream opened at version `cursor`.
@@ -186,8 +155,8 @@ enum Flow {
     End,
 }
 
-impl Watcher {
-    async fn run(mut self, _guard: WatcherGuard, from_seq: Option<u64>) {
+impl<E: Encoder> Watcher<E> {
+    async fn run(mut self, _guard: WatcherGuard<E>, from_seq: Option<u64>) {
         if let Flow::End = self.open(from_seq).await {
             return;
         }
@@ -199,13 +168,14 @@ impl Watcher {
                     Ok(published) => self.forward(&published).await,
                     Err(broadcast::error::RecvError::Lagged(skipped)) => {
                         tracing::debug!(match_id = %self.slot.id, skipped, "watcher resynchronised");
-                        self.snapshot(pb::SnapshotReason::Resync).await
+                        self.snapshot(SnapshotReason::Resync).await
                     }
                     Err(broadcast::error::RecvError::Closed) => Flow::End,
                 },
                 _ = sleep_until(beat) => {
                     let version = self.cursor;
-                    self.send(pb::WatchMatchResponse { kind: Some(Kind::Heartbeat(pb::Heartbeat { version })) }).await
+                    let beat = self.inner.encoder.encode(Update::Heartbeat { version });
+                    self.send(beat).await
                 }
             };
             if let Flow::End = flow {
@@ -217,16 +187,20 @@ impl Watcher {
     /// The first messages: a snapshot, or the events after `from_seq` read back from the log.
     async fn open(&mut self, from_seq: Option<u64>) -> Flow {
         let Some(from_seq) = from_seq else {
-            return self.snapshot(pb::SnapshotReason::Initial).await;
+            return self.snapshot(SnapshotReason::Initial).await;
         };
         let (version, inner, slot) = (self.cursor, self.inner.clone(), self.slot.clone());
         let missed = if from_seq < version {
             blocking(move || {
                 let stored = inner.history(&slot)?;
-                let mut events = history_pb(&stored)
+                let (mut events, _) = replay_all(&stored)
                     .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
                 events.truncate(version as usize);
-                Ok(events.split_off(from_seq as usize))
+                let missed = events.split_off(from_seq as usize);
+                Ok(missed
+                    .iter()
+                    .map(|event| inner.encoder.encode(Update::Event(event)))
+                    .collect::<Vec<_>>())
             })
             .await
         } else {
@@ -240,18 +214,13 @@ impl Watcher {
             }
         };
         for event in missed {
-            if let Flow::End = self
-                .send(pb::WatchMatchResponse {
-                    kind: Some(Kind::Event(event)),
-                })
-                .await
-            {
+            if let Flow::End = self.send(event).await {
                 return Flow::End;
             }
         }
         match self.finished_at_start {
             Some(finished) => {
-                self.send(finished_pb(version, &finished)).await;
+                self.send_finished(version, &finished).await;
                 Flow::End
             }
             None => Flow::Continue,
@@ -259,22 +228,33 @@ impl Watcher {
     }
 
     /// Sends the match as it stands now and moves the cursor there.
-    async fn snapshot(&mut self, reason: pb::SnapshotReason) -> Flow {
-        let (message, version, finished) = snapshot_pb(&self.slot, reason);
+    async fn snapshot(&mut self, reason: SnapshotReason) -> Flow {
+        let view = self.slot.view();
+        let (version, finished) = (view.version, view.finished);
+        let message = self.inner.encoder.encode(Update::Snapshot(&view, reason));
         self.cursor = version;
         if let Flow::End = self.send(message).await {
             return Flow::End;
         }
         match finished {
             Some(finished) => {
-                self.send(finished_pb(version, &finished)).await;
+                self.send_finished(version, &finished).await;
                 Flow::End
             }
             None => Flow::Continue,
         }
     }
 
-    async fn forward(&mut self, published: &Published) -> Flow {
+    /// The last message of a stream on a finished match.
+    async fn send_finished(&mut self, version: u64, finished: &Finished) {
+        let message = self
+            .inner
+            .encoder
+            .encode(Update::Finished { version, finished });
+        self.send(message).await;
+    }
+
+    async fn forward(&mut self, published: &Published<E::Message>) -> Flow {
         match published {
             Published::Event { seq, message } => {
                 if *seq <= self.cursor {
@@ -283,17 +263,15 @@ impl Watcher {
                 self.cursor = *seq;
                 self.send(message.clone()).await
             }
-            Published::Notice(message) => {
-                let last = matches!(message.kind, Some(Kind::Finished(_)));
-                match self.send(message.clone()).await {
-                    Flow::Continue if !last => Flow::Continue,
-                    _ => Flow::End,
-                }
+            Published::Notice(message) => self.send(message.clone()).await,
+            Published::Finished(message) => {
+                self.send(message.clone()).await;
+                Flow::End
             }
         }
     }
 
-    async fn send(&mut self, message: pb::WatchMatchResponse) -> Flow {
+    async fn send(&mut self, message: E::Message) -> Flow {
         self.next_beat = self.heartbeat.map(|every| Instant::now() + every);
         match self.out.send(Ok(message)).await {
             Ok(()) => Flow::Continue,

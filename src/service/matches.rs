@@ -1,8 +1,10 @@
 //! `mancala.v1.Matches`: server-held matches. Thin handlers: decode the request and the seat token,
 //! call the match manager ([`crate::matches::Matches`]), encode the answer or the error.
 
+use crate::api::matches::{event_pb, match_pb, summary_pb, Wire};
 use crate::api::{convert, error, pb};
-use crate::matches::{MatchError, Matches, SubmitAction};
+use crate::matches::{MatchError, Matches};
+use crate::store::Action;
 use std::pin::Pin;
 use tokio_stream::{Stream, StreamExt};
 use tonic::metadata::MetadataMap;
@@ -14,12 +16,12 @@ pub const AUTHORIZATION: &str = "authorization";
 /// The Matches service.
 #[derive(Debug, Clone)]
 pub struct MatchesService {
-    matches: Matches,
+    matches: Matches<Wire>,
 }
 
 impl MatchesService {
     /// A service over `matches`.
-    pub fn new(matches: Matches) -> Self {
+    pub fn new(matches: Matches<Wire>) -> Self {
         MatchesService { matches }
     }
 
@@ -85,10 +87,10 @@ impl pb::matches_server::Matches for MatchesService {
             .create(kind, options)
             .await
             .map_err(error::match_error)?;
-        record_match(&created.state.match_id);
+        record_match(&created.view.id.to_string());
         let [south, north] = created.tokens;
         Ok(Response::new(pb::CreateMatchResponse {
-            r#match: Some(created.state),
+            r#match: Some(match_pb(&created.view)),
             tokens: vec![
                 pb::SeatToken {
                     player: pb::Player::South as i32,
@@ -108,9 +110,9 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
         let id = request.into_inner().match_id;
         record_match(&id);
-        let state = self.matches.get(&id).await.map_err(error::match_error)?;
+        let view = self.matches.get(&id).await.map_err(error::match_error)?;
         Ok(Response::new(pb::GetMatchResponse {
-            r#match: Some(state),
+            r#match: Some(match_pb(&view)),
         }))
     }
 
@@ -145,7 +147,7 @@ impl pb::matches_server::Matches for MatchesService {
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::ListMatchesResponse {
-            matches,
+            matches: matches.iter().map(summary_pb).collect(),
             next_page_token,
         }))
     }
@@ -157,18 +159,22 @@ impl pb::matches_server::Matches for MatchesService {
         let token = seat_token(request.metadata())?;
         let request = request.into_inner();
         record_match(&request.match_id);
-        let event = self
+        let seated = self
             .matches
-            .submit(
-                &request.match_id,
-                token.as_deref(),
-                SubmitAction::Move(request.r#move.as_ref()),
-                request.expected_version,
-                request.request_id,
-            )
+            .seated(&request.match_id, token.as_deref(), request.request_id)
             .await
             .map_err(error::match_error)?;
-        Ok(Response::new(pb::SubmitMoveResponse { event: Some(event) }))
+        // Decoded for the match's game once its seat is known, as the proto orders the checks.
+        let mv = convert::game_move("move", seated.kind(), request.r#move.as_ref()).map_err(
+            |violations| error::match_error(seated.refuse(MatchError::Invalid(violations))),
+        )?;
+        let event = seated
+            .act(Action::Move(mv), request.expected_version)
+            .await
+            .map_err(error::match_error)?;
+        Ok(Response::new(pb::SubmitMoveResponse {
+            event: Some(event_pb(&event)),
+        }))
     }
 
     async fn resign(
@@ -183,13 +189,15 @@ impl pb::matches_server::Matches for MatchesService {
             .submit(
                 &request.match_id,
                 token.as_deref(),
-                SubmitAction::Resign,
+                Action::Resign,
                 request.expected_version,
                 request.request_id,
             )
             .await
             .map_err(error::match_error)?;
-        Ok(Response::new(pb::ResignResponse { event: Some(event) }))
+        Ok(Response::new(pb::ResignResponse {
+            event: Some(event_pb(&event)),
+        }))
     }
 
     type WatchMatchStream = WatchMatchStream;
@@ -218,15 +226,15 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
         let id = request.into_inner().match_id;
         record_match(&id);
-        let (state, events, notation) = self
+        let history = self
             .matches
             .history(&id)
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::GetHistoryResponse {
-            r#match: Some(state),
-            events,
-            notation,
+            r#match: Some(match_pb(&history.view)),
+            events: history.events.iter().map(event_pb).collect(),
+            notation: history.notation,
         }))
     }
 }

@@ -65,7 +65,6 @@ impl StateAndMove {
             .and_then(DecodedState::validate);
         match (game, &self.mv) {
             (Ok(game), Some(Ok(mv))) => Ok((game, *mv)),
-            (Err(DecodeError::NotImplemented(kind)), _) => Err(error::not_implemented(kind)),
             (game, mv) => {
                 let mut violations = match game {
                     Err(DecodeError::Invalid(v)) => v,

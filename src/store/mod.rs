@@ -21,7 +21,7 @@ pub use self::redis::RedisStore;
 pub use embedded::EmbeddedStore;
 pub use memory::MemoryStore;
 
-use crate::engine::{GameKind, Move, Options, Player};
+use crate::engine::{GameKind, Options, Player};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -59,14 +59,7 @@ impl fmt::Display for MatchId {
     }
 }
 
-/// What a seat did: an accepted move or a resignation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// A sowing or `NextGame`, as the engine plays it.
-    Move(Move),
-    /// The seat gave up the match.
-    Resign,
-}
+pub use crate::engine::notation::Action;
 
 /// How a finished match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,11 +219,11 @@ pub trait MatchStore: Send + Sync + 'static {
 
 /// The on-disk shape of records, shared by stores that keep bytes. Protobuf (via prost, already a
 /// dependency) so that fields can be added later without a migration; the move is kept in the
-/// compact notation of [`crate::matches::notation`], so the stored log reads like an exported one.
+/// compact notation of [`crate::engine::notation`], so the stored log reads like an exported one.
 pub(crate) mod codec {
     use super::{Action, EventRecord, Finished, MatchId, MatchRecord, StoreError};
+    use crate::engine::notation;
     use crate::engine::{Options, Player};
-    use crate::matches::notation;
     use prost::Message;
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -378,7 +371,7 @@ pub(crate) mod codec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Kichwa, PitSet, Sow};
+    use crate::engine::{Kichwa, Move, PitSet, Sow};
 
     #[test]
     fn match_ids_print_as_32_hex_digits_and_parse_back() {

@@ -20,12 +20,21 @@
 //! engine from the header's initial state, checking every move, so an export replays to the same
 //! final state as the match it came from.
 
-use crate::engine::{
+use super::{
     AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow, Status,
     RULES_VERSION,
 };
-use crate::store::Action;
 use std::fmt::Write as _;
+
+/// What a seat did: an accepted move or a resignation. One line of the notation, one entry of a
+/// match's log (the store keeps it in this notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A sowing or `NextGame`, as the engine plays it.
+    Move(Move),
+    /// The seat gave up the match.
+    Resign,
+}
 
 /// The game's name in the notation.
 pub fn kind_name(kind: GameKind) -> &'static str {
@@ -239,7 +248,7 @@ pub(crate) fn play_event(
     game: &mut AnyGame,
     player: Player,
     action: &Action,
-    trace: &mut Vec<crate::engine::Event>,
+    trace: &mut Vec<super::Event>,
 ) -> Result<(), String> {
     match action {
         Action::Resign => Ok(()),

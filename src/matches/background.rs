@@ -1,0 +1,160 @@
+//! The manager's background work: the retention purge of finished matches, and, over a shared
+//! store, following its feed of appends so that other servers' events reach this one's watchers.
+
+use super::error::{store_failed, MatchError};
+use super::slots::{blocking, lock, now_ms, Advance, Inner, Slot};
+use super::view::Encoder;
+use super::Matches;
+use crate::store::{codec, Appended};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+impl<E: Encoder> Matches<E> {
+    /// Deletes the finished matches older than the retention, from the store and from memory.
+    pub async fn purge_expired(&self) -> Result<usize, MatchError> {
+        self.purge_expired_at(now_ms()).await
+    }
+
+    /// [`Matches::purge_expired`] as if the clock read `now_ms`.
+    pub async fn purge_expired_at(&self, now_ms: u64) -> Result<usize, MatchError> {
+        let Some(retention) = self.inner.settings.retention else {
+            return Ok(0);
+        };
+        let cutoff = now_ms.saturating_sub(retention.as_millis() as u64);
+        let inner = self.inner.clone();
+        blocking(move || {
+            let purged = inner
+                .store
+                .purge_finished_before(cutoff)
+                .map_err(|e| store_failed("purging old matches", None, e))?;
+            for id in &purged {
+                // Purged elsewhere while this server still counted it as active.
+                inner.forget(id);
+            }
+            if !purged.is_empty() {
+                tracing::info!(
+                    count = purged.len(),
+                    "finished matches past their retention deleted"
+                );
+            }
+            Ok(purged.len())
+        })
+        .await
+    }
+
+    /// Runs [`Matches::purge_expired`] now and then (a quarter of the retention, between 1 s and
+    /// 5 min) until the returned guard is dropped.
+    pub fn spawn_purger(&self) -> Purger {
+        let weak = Arc::downgrade(&self.inner);
+        let period = self
+            .inner
+            .settings
+            .retention
+            .map_or(Duration::from_secs(3600), |r| {
+                (r / 4).clamp(Duration::from_secs(1), Duration::from_secs(300))
+            });
+        Purger(tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(period);
+            loop {
+                ticks.tick().await;
+                let Some(inner) = weak.upgrade() else { break };
+                let _ = Matches { inner }.purge_expired().await;
+            }
+        }))
+    }
+
+    /// Over a shared store: follows its feed of appends, so that every other server's events
+    /// reach this server's watchers as they happen, until the returned guard is dropped. `None`
+    /// for a store of this server alone.
+    pub fn follow_store(&self) -> Option<Following> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let weak = Arc::downgrade(&self.inner);
+        let sink = Box::new(move |appended: Appended| {
+            if let Some(inner) = weak.upgrade() {
+                inner.on_appended(appended);
+            }
+        });
+        let thread = self.inner.store.follow(sink, stop.clone())?;
+        Some(Following {
+            stop,
+            _thread: thread,
+        })
+    }
+}
+
+/// The background purge of expired matches; stops when dropped.
+#[derive(Debug)]
+pub struct Purger(tokio::task::JoinHandle<()>);
+
+impl Drop for Purger {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The store's feed being followed (see [`Matches::follow_store`]); stops when dropped.
+#[derive(Debug)]
+pub struct Following {
+    stop: Arc<AtomicBool>,
+    _thread: std::thread::JoinHandle<()>,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        // The thread notices within its poll interval; nobody waits for it.
+        self.stop.store(true, Ordering::Release);
+    }
+}
+
+impl<E: Encoder> Inner<E> {
+    /// An append reported by a shared store (by this server or another).
+    fn on_appended(&self, appended: Appended) {
+        match appended {
+            Appended::Event { id, event } => {
+                // Matches this server does not hold are read from the store when asked for.
+                let Some(slot) = lock(&self.slots).get(&id).cloned() else {
+                    return;
+                };
+                let event = match codec::decode_event(&slot.record(0, None), &event) {
+                    Ok(event) => event,
+                    Err(error) => {
+                        tracing::warn!(match_id = %id, error = %error, "an undecodable event on the store's feed; reading the log instead");
+                        let _ = self.catch_up(&slot);
+                        return;
+                    }
+                };
+                let (game, version) = {
+                    let live = lock(&slot.live);
+                    (live.game.clone(), live.version)
+                };
+                if event.seq <= version {
+                    // Applied already (this server's own append, or a catch-up got there first).
+                    return;
+                }
+                let fed = if event.seq == version + 1 {
+                    match Advance::replay(&self.encoder, game, version, vec![event]) {
+                        Ok(advance) => self.advance(&slot, advance),
+                        Err(error) => {
+                            tracing::warn!(match_id = %id, error = %error, "an event on the store's feed does not replay; reading the log instead");
+                            return self.catch_up_logged(&slot);
+                        }
+                    }
+                } else {
+                    // A gap: the feed lost messages, the log has them.
+                    return self.catch_up_logged(&slot);
+                };
+                self.metrics.remote_events(fed as u64);
+            }
+            Appended::Resumed => {
+                let slots: Vec<Arc<Slot<E::Message>>> =
+                    lock(&self.slots).values().cloned().collect();
+                for slot in slots {
+                    if lock(&slot.live).finished.is_none() {
+                        self.catch_up_logged(&slot);
+                    }
+                }
+            }
+        }
+    }
+}

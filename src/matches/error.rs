@@ -1,0 +1,91 @@
+//! Why a match request failed, in the rules' and the match's terms. The codes are the domain's own
+//! ([`MatchError::code`]); `crate::api::error` maps each variant to its gRPC status in one table.
+
+use crate::engine::{IllegalMove, Reason, Violation};
+use crate::store::MatchId;
+
+/// Why a match request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A malformed request: every violation, with its field.
+    #[error("invalid request")]
+    Invalid(Vec<Violation>),
+    /// No such match.
+    #[error("match {0} does not exist")]
+    NotFound(String),
+    /// No token, or a token that is not one of the match's seats.
+    #[error("{0}")]
+    Unauthenticated(&'static str),
+    /// A seat acting out of turn.
+    #[error("{0}")]
+    PermissionDenied(String),
+    /// `expected_version` is stale.
+    #[error("the match is at version {current}, not {expected}")]
+    VersionMismatch {
+        /// What the client expected.
+        expected: u64,
+        /// What the match is at.
+        current: u64,
+    },
+    /// The rules refuse the move (or the match is over: reason `MatchOver`).
+    #[error("illegal move: {0}")]
+    Illegal(IllegalMove),
+    /// `from_seq` is past the end of the log.
+    #[error("from_seq {from_seq} is beyond the match's version {version}")]
+    OutOfRange {
+        /// What the client asked for.
+        from_seq: u64,
+        /// The match's version.
+        version: u64,
+    },
+    /// A watcher limit was reached.
+    #[error("{0}")]
+    ResourceExhausted(String),
+    /// The store or the server failed; logged where it happened, with the details.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl MatchError {
+    /// The machine-readable code: the rules' reason of an illegal move (`PIT_EMPTY`),
+    /// `VERSION_MISMATCH` for a stale version, `NOT_YOUR_TURN` for a seat out of turn, otherwise
+    /// the name of the kind of failure (`NOT_FOUND`, `UNAUTHENTICATED` …). The `reason` of
+    /// `mancala_move_rejections_total`, and the `ErrorInfo` reason where the status carries one.
+    pub fn code(&self) -> &'static str {
+        match self {
+            MatchError::Invalid(_) => "INVALID_ARGUMENT",
+            MatchError::NotFound(_) => "NOT_FOUND",
+            MatchError::Unauthenticated(_) => "UNAUTHENTICATED",
+            MatchError::PermissionDenied(_) => "NOT_YOUR_TURN",
+            MatchError::VersionMismatch { .. } => "VERSION_MISMATCH",
+            MatchError::Illegal(illegal) => illegal.reason.code(),
+            MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
+            MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
+            MatchError::Internal(_) => "INTERNAL",
+        }
+    }
+
+    pub(super) fn invalid(field: &str, description: impl Into<String>) -> MatchError {
+        MatchError::Invalid(vec![Violation {
+            field: field.to_string(),
+            description: description.into(),
+        }])
+    }
+
+    pub(super) fn match_over() -> MatchError {
+        MatchError::Illegal(IllegalMove::new(
+            Reason::MatchOver,
+            "the match is over; nothing more can be played",
+        ))
+    }
+}
+
+/// Logs a failure of the store (or the OS) with its details, and gives the client a short one.
+pub(super) fn store_failed(
+    what: &str,
+    id: Option<MatchId>,
+    error: impl std::fmt::Display,
+) -> MatchError {
+    tracing::error!(match_id = id.map(|id| id.to_string()), error = %error, "{what} failed");
+    MatchError::Internal(format!("{what} failed; see the server log"))
+}

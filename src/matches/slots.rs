@@ -1,0 +1,532 @@
+//! The concurrency core: one [`Slot`] per match held in memory, the one loop that replays a log
+//! through the engine, and the one function that moves a match on ([`Inner::advance`]), shared by
+//! a local write, a catch-up with the store and the store's feed. The module doc of
+//! [`crate::matches`] tells how the locks are used.
+
+use super::error::{store_failed, MatchError};
+use super::view::{Encoder, MatchEvent, MatchView, Update};
+use crate::config::MatchSettings;
+use crate::engine::{self, notation, AnyGame, Event, GameKind, Options, Player, Status};
+use crate::metrics::Metrics;
+use crate::store::{
+    Action, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
+};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::broadcast;
+
+/// How many times a move is checked again after losing the store's race to another server.
+const MAX_ATTEMPTS: usize = 4;
+
+pub(super) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // No critical section can leave its data half-changed (each assigns whole values), so a panic
+    // elsewhere is no reason to stop serving the match.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs blocking work (store I/O, waiting for a match's writer lock) off the runtime threads.
+pub(super) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, MatchError> + Send + 'static,
+) -> Result<T, MatchError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a match task panicked");
+        Err(MatchError::Internal(
+            "internal error; see the server log".into(),
+        ))
+    })
+}
+
+pub(super) fn random_token() -> Result<String, MatchError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| store_failed("reading the OS random generator", None, e))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+pub(super) fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// How `event` leaves the match, `game` being the state after it: a resignation ends it, a move
+/// ends it when the rules say the match is over.
+fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
+    match event.action {
+        Action::Resign => Some(Finished {
+            at_ms: event.at_ms,
+            winner: Some(event.player.opponent()),
+            resigned: Some(event.player),
+        }),
+        Action::Move(_) => (game.status() == Status::MatchOver).then(|| Finished {
+            at_ms: event.at_ms,
+            winner: game.to_setup().winner,
+            resigned: None,
+        }),
+    }
+}
+
+/// Plays `events` (which follow `version`) on `game`, as they were played when accepted, handing
+/// each to `each` with its trace and the state and outcome after it; the outcome after the last.
+/// The one replay of a log: loading a match, catching up with the store, `GetHistory` and a
+/// resumed watcher all go through it.
+pub(super) fn replay<'a>(
+    game: &mut AnyGame,
+    version: u64,
+    events: impl IntoIterator<Item = &'a EventRecord>,
+    mut each: impl FnMut(&EventRecord, &[Event], &AnyGame, Option<Finished>),
+) -> Result<Option<Finished>, String> {
+    let mut trace = Vec::new();
+    let mut finished = None;
+    for (event, seq) in events.into_iter().zip(version + 1..) {
+        if event.seq != seq {
+            return Err(format!("event {} where {seq} was expected", event.seq));
+        }
+        trace.clear();
+        notation::play_event(game, event.player, &event.action, &mut trace)
+            .map_err(|e| format!("event {seq} does not replay: {e}"))?;
+        finished = finished_by(event, game);
+        each(event, &trace, game, finished);
+    }
+    Ok(finished)
+}
+
+/// An accepted event with what replaying it showed.
+pub(super) fn match_event(
+    event: &EventRecord,
+    trace: &[Event],
+    game: &AnyGame,
+    finished: Option<Finished>,
+) -> MatchEvent {
+    MatchEvent {
+        seq: event.seq,
+        player: event.player,
+        action: event.action,
+        trace: trace.to_vec(),
+        game: game.clone(),
+        finished,
+        at_ms: event.at_ms,
+    }
+}
+
+/// Every event of a stored match, replayed, and the state the log leads to.
+pub(super) fn replay_all(stored: &StoredMatch) -> Result<(Vec<MatchEvent>, AnyGame), String> {
+    let record = &stored.record;
+    let mut game = AnyGame::new_match(record.kind, &record.options);
+    let mut out = Vec::with_capacity(stored.events.len());
+    replay(
+        &mut game,
+        0,
+        &stored.events,
+        |event, trace, game, finished| out.push(match_event(event, trace, game, finished)),
+    )?;
+    Ok((out, game))
+}
+
+/// A match moved on from some version: the new events, each with its message for watchers, and
+/// where they leave the match. Computed outside the match's locks, applied by `Inner::advance`.
+pub(super) struct Advance<M> {
+    pub(super) events: Vec<(EventRecord, M)>,
+    pub(super) game: AnyGame,
+    pub(super) version: u64,
+    pub(super) finished: Option<Finished>,
+}
+
+impl<M> Advance<M> {
+    /// Plays `events` (which follow `version`) on `game`, encoding each for the watchers.
+    pub(super) fn replay<E: Encoder<Message = M>>(
+        encoder: &E,
+        mut game: AnyGame,
+        version: u64,
+        events: Vec<EventRecord>,
+    ) -> Result<Advance<M>, String> {
+        let mut encoded = Vec::with_capacity(events.len());
+        let finished = replay(
+            &mut game,
+            version,
+            &events,
+            |event, trace, game, finished| {
+                let event = match_event(event, trace, game, finished);
+                encoded.push(encoder.encode(Update::Event(&event)));
+            },
+        )?;
+        Ok(Advance {
+            version: version + events.len() as u64,
+            events: events.into_iter().zip(encoded).collect(),
+            game,
+            finished,
+        })
+    }
+}
+
+/// What a watcher receives from a match's broadcast channel: messages encoded once for all.
+#[derive(Debug)]
+pub(super) enum Published<M> {
+    /// An accepted event.
+    Event { seq: u64, message: M },
+    /// A seat connected or disconnected.
+    Notice(M),
+    /// The match finished: the last message of every stream.
+    Finished(M),
+}
+
+/// The changing part of a match.
+#[derive(Debug)]
+pub(super) struct Live {
+    pub(super) game: AnyGame,
+    pub(super) version: u64,
+    pub(super) finished: Option<Finished>,
+    /// `request_id` → the event it produced, for idempotent retries.
+    pub(super) requests: HashMap<String, (u64, Player, Action)>,
+    /// Open seated streams, `[South, North]`.
+    pub(super) presence: [usize; 2],
+}
+
+impl Live {
+    /// The state at the end of a stored log, replayed through the engine.
+    fn replayed(stored: &StoredMatch) -> Result<Live, String> {
+        let StoredMatch { record, events } = stored;
+        let mut game = AnyGame::new_match(record.kind, &record.options);
+        let mut requests = HashMap::new();
+        replay(&mut game, 0, events, |event, _, _, _| {
+            if !event.request_id.is_empty() {
+                requests.insert(
+                    event.request_id.clone(),
+                    (event.seq, event.player, event.action),
+                );
+            }
+        })?;
+        Ok(Live {
+            game,
+            version: record.version,
+            finished: record.finished,
+            requests,
+            presence: [0, 0],
+        })
+    }
+}
+
+/// One match in memory.
+#[derive(Debug)]
+pub(super) struct Slot<M> {
+    pub(super) id: MatchId,
+    pub(super) kind: GameKind,
+    pub(super) options: Options,
+    pub(super) created_ms: u64,
+    pub(super) token_hashes: [[u8; 32]; 2],
+    pub(super) write: Mutex<()>,
+    pub(super) live: Mutex<Live>,
+    pub(super) events: broadcast::Sender<Arc<Published<M>>>,
+    pub(super) watchers: AtomicUsize,
+}
+
+impl<M> Slot<M> {
+    /// Builds the match from its stored log by replaying it.
+    pub(super) fn replayed(stored: StoredMatch, buffer: usize) -> Result<Slot<M>, String> {
+        let live = Live::replayed(&stored)?;
+        let record = stored.record;
+        Ok(Slot {
+            id: record.id,
+            kind: record.kind,
+            options: record.options,
+            created_ms: record.created_ms,
+            token_hashes: record.token_hashes,
+            write: Mutex::new(()),
+            live: Mutex::new(live),
+            events: broadcast::channel(buffer).0,
+            watchers: AtomicUsize::new(0),
+        })
+    }
+
+    /// The seat whose token this is; `None` without a token (a spectator).
+    pub(super) fn seat(&self, token: Option<&str>) -> Result<Option<Player>, MatchError> {
+        let Some(token) = token else { return Ok(None) };
+        let hash = token_hash(token);
+        Player::BOTH
+            .into_iter()
+            .find(|p| self.token_hashes[p.index()] == hash)
+            .map(Some)
+            .ok_or(MatchError::Unauthenticated(
+                "the token is not a seat of this match",
+            ))
+    }
+
+    pub(super) fn record(&self, version: u64, finished: Option<Finished>) -> MatchRecord {
+        MatchRecord {
+            id: self.id,
+            kind: self.kind,
+            options: self.options,
+            created_ms: self.created_ms,
+            token_hashes: self.token_hashes,
+            version,
+            finished,
+        }
+    }
+
+    /// The match at `version` in `game`, with the seats' presence.
+    pub(super) fn view_of(
+        &self,
+        game: AnyGame,
+        version: u64,
+        finished: Option<Finished>,
+        presence: [usize; 2],
+    ) -> MatchView {
+        MatchView {
+            id: self.id,
+            kind: self.kind,
+            options: self.options,
+            created_ms: self.created_ms,
+            game,
+            version,
+            finished,
+            connected: presence.map(|open| open > 0),
+        }
+    }
+
+    /// The match as it stands, read in one short critical section.
+    pub(super) fn view(&self) -> MatchView {
+        let (game, version, finished, presence) = {
+            let live = lock(&self.live);
+            (
+                live.game.clone(),
+                live.version,
+                live.finished,
+                live.presence,
+            )
+        };
+        self.view_of(game, version, finished, presence)
+    }
+}
+
+/// The state shared by every handle of a [`super::Matches`].
+pub(super) struct Inner<E: Encoder> {
+    pub(super) store: Arc<dyn MatchStore>,
+    pub(super) settings: MatchSettings,
+    pub(super) slots: Mutex<HashMap<MatchId, Arc<Slot<E::Message>>>>,
+    pub(super) watchers: AtomicUsize,
+    pub(super) metrics: Metrics,
+    pub(super) encoder: E,
+}
+
+impl<E: Encoder> Inner<E> {
+    /// The stored log of `slot`.
+    pub(super) fn history(&self, slot: &Slot<E::Message>) -> Result<StoredMatch, MatchError> {
+        self.store
+            .load(&slot.id)
+            .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
+            .ok_or_else(|| MatchError::NotFound(slot.id.to_string()))
+    }
+
+    /// Forgets `id` here (purged, here or by another server sharing the store).
+    pub(super) fn forget(&self, id: &MatchId) {
+        if let Some(gone) = lock(&self.slots).remove(id) {
+            if lock(&gone.live).finished.is_none() {
+                self.metrics.matches_active_add(-1);
+            }
+        }
+    }
+
+    /// The answer of the earlier request that produced event `seq`.
+    fn earlier_answer(&self, slot: &Slot<E::Message>, seq: u64) -> Result<MatchEvent, MatchError> {
+        let stored = self.history(slot)?;
+        let (mut events, _) = replay_all(&stored)
+            .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
+        events.truncate(seq as usize);
+        events
+            .pop()
+            .ok_or_else(|| MatchError::Internal(format!("event {seq} is missing from the log")))
+    }
+
+    /// Brings `slot` up to the store's log (only what is new is read) and publishes the events its
+    /// watchers have not seen; the store's version. Safe without the writer lock (see `advance`).
+    pub(super) fn catch_up(&self, slot: &Slot<E::Message>) -> Result<u64, MatchError> {
+        let (game, version) = {
+            let live = lock(&slot.live);
+            (live.game.clone(), live.version)
+        };
+        let Some(stored) = self
+            .store
+            .events_after(&slot.id, version)
+            .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
+        else {
+            // Purged by another server sharing the store: forget it here too.
+            self.forget(&slot.id);
+            return Err(MatchError::NotFound(slot.id.to_string()));
+        };
+        let current = stored.record.version;
+        if stored.events.is_empty() {
+            return Ok(current);
+        }
+        let advance = Advance::replay(&self.encoder, game, version, stored.events)
+            .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
+        let fed = self.advance(slot, advance);
+        self.metrics.remote_events(fed as u64);
+        Ok(current)
+    }
+
+    /// Moves `slot` on to where `advance` leaves it, unless it is there already, publishing each
+    /// event past the version held, in order; how many that was. Under `live` alone: whoever
+    /// applies an event first (a local write, the store's feed, a catch-up) publishes it, the
+    /// others find nothing left to do.
+    pub(super) fn advance(&self, slot: &Slot<E::Message>, advance: Advance<E::Message>) -> usize {
+        let mut live = lock(&slot.live);
+        if advance.version <= live.version {
+            return 0;
+        }
+        let mut fed = 0;
+        for (event, message) in advance.events {
+            if event.seq <= live.version {
+                continue;
+            }
+            if !event.request_id.is_empty() {
+                live.requests
+                    .insert(event.request_id, (event.seq, event.player, event.action));
+            }
+            // Sent under `live`, so that a new watcher's snapshot and its subscription agree on
+            // the version. An error only means nobody is watching.
+            let _ = slot.events.send(Arc::new(Published::Event {
+                seq: event.seq,
+                message,
+            }));
+            fed += 1;
+        }
+        let newly_finished = live.finished.is_none() && advance.finished.is_some();
+        live.game = advance.game;
+        live.version = advance.version;
+        live.finished = advance.finished;
+        if let (true, Some(finished)) = (newly_finished, &advance.finished) {
+            let notice = self.encoder.encode(Update::Finished {
+                version: advance.version,
+                finished,
+            });
+            let _ = slot.events.send(Arc::new(Published::Finished(notice)));
+            self.metrics.matches_active_add(-1);
+        }
+        fed
+    }
+
+    pub(super) fn catch_up_logged(&self, slot: &Slot<E::Message>) {
+        if let Err(error) = self.catch_up(slot) {
+            tracing::warn!(match_id = %slot.id, error = %error, "cannot catch up with the store");
+        }
+    }
+
+    /// The blocking body of a seat's action, under the match's writer lock: the checks and the
+    /// append, again after each race lost to another server sharing the store.
+    pub(super) fn submit(
+        &self,
+        slot: &Slot<E::Message>,
+        seat: Player,
+        action: Action,
+        expected_version: Option<u64>,
+        request_id: String,
+    ) -> Result<MatchEvent, MatchError> {
+        let _writer = lock(&slot.write);
+        if self.store.shared() {
+            self.catch_up(slot)?;
+        }
+        let mut current = 0;
+        for _ in 0..MAX_ATTEMPTS {
+            match self.try_submit(slot, seat, action, expected_version, &request_id)? {
+                Ok(answer) => return Ok(answer),
+                Err(stored) => {
+                    self.metrics.store_conflict();
+                    current = self.catch_up(slot)?.max(stored);
+                }
+            }
+        }
+        Err(MatchError::VersionMismatch {
+            expected: expected_version.unwrap_or(current.saturating_sub(1)),
+            current,
+        })
+    }
+
+    /// One attempt of `submit`: the answer, or `Ok(Err(version))` when the store holds a newer
+    /// version than this server did (or the request already).
+    fn try_submit(
+        &self,
+        slot: &Slot<E::Message>,
+        seat: Player,
+        action: Action,
+        expected_version: Option<u64>,
+        request_id: &str,
+    ) -> Result<Result<MatchEvent, u64>, MatchError> {
+        let (mut game, version, finished) = {
+            let live = lock(&slot.live);
+            if let Some(&(seq, player, earlier)) = live.requests.get(request_id) {
+                drop(live);
+                if (player, earlier) != (seat, action) {
+                    return Err(MatchError::invalid(
+                        "request_id",
+                        format!(
+                            "request_id {request_id:?} was used for another request (event {seq})"
+                        ),
+                    ));
+                }
+                return self.earlier_answer(slot, seq).map(Ok);
+            }
+            (live.game.clone(), live.version, live.finished)
+        };
+        if let Some(expected) = expected_version {
+            if expected != version {
+                return Err(MatchError::VersionMismatch {
+                    expected,
+                    current: version,
+                });
+            }
+        }
+        if finished.is_some() {
+            return Err(MatchError::match_over());
+        }
+        let at_ms = now_ms();
+        let mut trace = Vec::new();
+        if let Action::Move(mv) = action {
+            if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
+                if to_move != seat {
+                    return Err(MatchError::PermissionDenied(format!(
+                        "it is {to_move}'s turn; {seat} may not sow now"
+                    )));
+                }
+            }
+            game.play(&mv, &mut trace).map_err(MatchError::Illegal)?;
+        }
+        let event = EventRecord {
+            seq: version + 1,
+            player: seat,
+            action,
+            request_id: request_id.to_string(),
+            at_ms,
+        };
+        let finished = finished_by(&event, &game);
+        match self.store.append(&slot.record(event.seq, finished), &event) {
+            Ok(()) => {}
+            // Another server sharing the store got there first.
+            Err(StoreError::Conflict { current }) => return Ok(Err(current)),
+            Err(StoreError::NotFound) => return Err(MatchError::NotFound(slot.id.to_string())),
+            Err(e) => return Err(store_failed("appending a move", Some(slot.id), e)),
+        }
+        if let Action::Move(_) = action {
+            self.metrics.move_applied(notation::kind_name(slot.kind));
+        }
+        let answer = match_event(&event, &trace, &game, finished);
+        // Encoded here, outside the match's locks, once for every watcher.
+        let message = self.encoder.encode(Update::Event(&answer));
+        self.advance(
+            slot,
+            Advance {
+                events: vec![(event, message)],
+                game,
+                version: answer.seq,
+                finished,
+            },
+        );
+        Ok(Ok(answer))
+    }
+}

@@ -1,0 +1,168 @@
+//! What the match manager answers with, in the rules' terms: a match as it stands, the events of
+//! its log with the engine's trace, summaries, and the [`Encoder`] that turns what watchers are
+//! sent into the wire's messages once, for all of them.
+
+use crate::engine::{AnyGame, Event, GameKind, MoveList, Options, Player};
+use crate::store::{Action, Finished, MatchId};
+
+/// A match as it stands (`GetMatch`, a watcher's snapshot, a new match).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchView {
+    /// The match id.
+    pub id: MatchId,
+    /// The game played.
+    pub kind: GameKind,
+    /// The options it was created with.
+    pub options: Options,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// The position after the last event.
+    pub game: AnyGame,
+    /// The number of events in the log.
+    pub version: u64,
+    /// Set once the match is over.
+    pub finished: Option<Finished>,
+    /// Whether each seat has a stream open, `[South, North]`.
+    pub connected: [bool; 2],
+}
+
+impl MatchView {
+    /// The moves the seat to move may make now: none once the match is over.
+    pub fn legal_moves(&self) -> MoveList {
+        legal_moves(&self.game, self.finished.as_ref())
+    }
+}
+
+/// One accepted event of a match's log, as played: the engine's trace and where it left the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchEvent {
+    /// 1-based position in the log.
+    pub seq: u64,
+    /// The seat that acted.
+    pub player: Player,
+    /// What it did.
+    pub action: Action,
+    /// What the engine reported while playing it (laps, captures …); empty for a resignation.
+    pub trace: Vec<Event>,
+    /// The position after it.
+    pub game: AnyGame,
+    /// Set when this event ended the match.
+    pub finished: Option<Finished>,
+    /// When it was accepted, milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
+impl MatchEvent {
+    /// The moves open after this event: none once the match is over.
+    pub fn legal_moves(&self) -> MoveList {
+        legal_moves(&self.game, self.finished.as_ref())
+    }
+}
+
+fn legal_moves(game: &AnyGame, finished: Option<&Finished>) -> MoveList {
+    if finished.is_some() {
+        return MoveList::new();
+    }
+    game.legal_moves()
+}
+
+/// One line of `ListMatches`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchSummary {
+    /// The match id.
+    pub id: MatchId,
+    /// The game played.
+    pub kind: GameKind,
+    /// The number of events in the log.
+    pub version: u64,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// Set once the match is over.
+    pub finished: Option<Finished>,
+}
+
+/// A new match: the match at version 0 and one token per seat.
+#[derive(Debug)]
+pub struct Created {
+    /// The match at version 0.
+    pub view: MatchView,
+    /// `[South, North]` tokens, shown once.
+    pub tokens: [String; 2],
+}
+
+/// A whole match read back from its log (`GetHistory`).
+#[derive(Debug, Clone)]
+pub struct History {
+    /// The match where its log leads.
+    pub view: MatchView,
+    /// Every event of the log, in order.
+    pub events: Vec<MatchEvent>,
+    /// The log in the match's notation ([`crate::engine::notation`]).
+    pub notation: String,
+}
+
+/// Why a watcher is sent the whole match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotReason {
+    /// The stream opened.
+    Initial,
+    /// The watcher fell too far behind; what it missed is covered by the snapshot.
+    Resync,
+}
+
+/// Something a watcher is sent, before it is encoded.
+#[derive(Debug, Clone, Copy)]
+pub enum Update<'a> {
+    /// The whole match.
+    Snapshot(&'a MatchView, SnapshotReason),
+    /// An accepted event.
+    Event(&'a MatchEvent),
+    /// A seat's first stream opened or its last one closed.
+    Presence {
+        /// The seat.
+        seat: Player,
+        /// Whether it now has a stream open.
+        connected: bool,
+    },
+    /// The match is over at `version`; the last message of every stream.
+    Finished {
+        /// The version it ended at.
+        version: u64,
+        /// How it ended.
+        finished: &'a Finished,
+    },
+    /// Nothing happened for a while (`version` is the watcher's position).
+    Heartbeat {
+        /// The seq of the last event the watcher was sent.
+        version: u64,
+    },
+}
+
+/// Turns what watchers are sent into the messages of the layer that speaks the wire.
+///
+/// Why an encoder handed to the manager, rather than streams of domain values encoded by each
+/// watcher: an event is published to every watcher of a match, and encoding it (position, trace,
+/// next moves) costs far more than sending it. The manager encodes each event once, outside the
+/// match's locks, and every watcher sends a clone of that one message. The manager stays in the
+/// rules' terms: it calls [`Encoder::encode`] with an [`Update`] and never looks inside the message;
+/// the service layer supplies the protobuf implementation (`crate::api::matches`). An associated type
+/// rather than a trait object keeps the message concrete, so watchers need no downcast.
+pub trait Encoder: Send + Sync + 'static {
+    /// What one watcher's stream carries.
+    type Message: Clone + Send + Sync + std::fmt::Debug + 'static;
+
+    /// The message for `update`.
+    fn encode(&self, update: Update<'_>) -> Self::Message;
+}
+
+impl MatchSummary {
+    pub(super) fn of(record: &crate::store::MatchRecord) -> MatchSummary {
+        MatchSummary {
+            id: record.id,
+            kind: record.kind,
+            version: record.version,
+            created_ms: record.created_ms,
+            finished: record.finished,
+        }
+    }
+}
