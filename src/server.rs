@@ -31,6 +31,8 @@ use crate::service::matches::MatchesService;
 use crate::store::StoreError;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
 
+mod connections;
+
 /// The encoded `FileDescriptorSet` of `proto/mancala/v1/*.proto`, served by reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/mancala_descriptor.bin"));
@@ -163,10 +165,14 @@ pub async fn run(
         }
     };
 
-    let incoming = TcpIncoming::from(listener)
-        .with_nodelay(Some(server.tcp_nodelay))
-        .with_keepalive(server.tcp_keepalive);
-    let mut builder = Server::builder()
+    let connections = connections::Connections::new(server, metrics.clone());
+    let incoming = connections.incoming(
+        TcpIncoming::from(listener)
+            .with_nodelay(Some(server.tcp_nodelay))
+            .with_keepalive(server.tcp_keepalive),
+    );
+    let mut builder = connections
+        .configure(Server::builder())
         .max_concurrent_streams(server.max_concurrent_streams)
         .http2_keepalive_interval(server.http2_keepalive_interval)
         .http2_keepalive_timeout(Some(server.http2_keepalive_timeout));
@@ -177,6 +183,7 @@ pub async fn run(
         builder = builder.timeout(timeout);
     }
     let serve = builder
+        .layer(connections.layer())
         .layer(GrpcTraceLayer::new(Some(metrics)))
         .layer(DrainLayer {
             draining: draining.clone(),
