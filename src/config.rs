@@ -34,6 +34,11 @@ tcp_nodelay = true
 tcp_keepalive_ms = 60000
 http2_keepalive_interval_ms = 30000
 http2_keepalive_timeout_ms = 10000
+max_connections = 10000
+handshake_timeout_ms = 10000
+idle_timeout_ms = 300000
+max_connection_age_ms = 1800000
+max_connection_age_grace_ms = 30000
 
 [log]
 format = "plain"
@@ -163,6 +168,37 @@ pub struct ServerSettings {
     /// How long to wait for the answer to such a PING before closing the connection.
     #[serde(rename = "http2_keepalive_timeout_ms", deserialize_with = "millis")]
     pub http2_keepalive_timeout: Duration,
+    /// Connections served at once. At the cap the server stops accepting (new connections wait in
+    /// the kernel's backlog) until one closes, so a flood of connections cannot exhaust the
+    /// process's file descriptors. Keep it below the descriptor limit (`ulimit -n`), leaving room
+    /// for the store, Redis and metrics. Must be at least 1.
+    pub max_connections: usize,
+    /// A connection that has not sent the HTTP/2 preface and its first frame within this time is
+    /// closed, so that clients that connect and say nothing (or half a preface) cannot hold
+    /// connections. Must be at least 1.
+    #[serde(rename = "handshake_timeout_ms", deserialize_with = "millis")]
+    pub handshake_timeout: Duration,
+    /// A connection with no call in flight for this long is closed (`0`: never). An open
+    /// `WatchMatch` stream is a call in flight; HTTP/2 keepalive PINGs are not. gRPC clients
+    /// reconnect on their next call.
+    #[serde(rename = "idle_timeout_ms", deserialize_with = "millis_zero_is_none")]
+    pub idle_timeout: Option<Duration>,
+    /// A connection this old is asked to go away (HTTP/2 GOAWAY: calls in flight go on, new calls
+    /// open a new connection), so that client-side balancing spreads load onto replicas added
+    /// since (`0`: never). A `WatchMatch` stream still open `max_connection_age_grace_ms` later is
+    /// cut with the connection; its client resumes with `from_seq` on a new one.
+    #[serde(
+        rename = "max_connection_age_ms",
+        deserialize_with = "millis_zero_is_none"
+    )]
+    pub max_connection_age: Option<Duration>,
+    /// How long calls in flight may keep a connection open after `max_connection_age` before it
+    /// is closed anyway (`0`: as long as they last, so a stream holds its connection forever).
+    #[serde(
+        rename = "max_connection_age_grace_ms",
+        deserialize_with = "millis_zero_is_none"
+    )]
+    pub max_connection_age_grace: Option<Duration>,
 }
 
 /// `[log]`: the log format and filter.
@@ -396,6 +432,16 @@ impl Settings {
         {
             return Err(ConfigError::new(
                 "engine.inline_laps must not exceed engine.rules_budget_laps or engine.match_budget_laps",
+            ));
+        }
+        if self.server.max_connections == 0 {
+            return Err(ConfigError::new(
+                "server.max_connections must be at least 1",
+            ));
+        }
+        if self.server.handshake_timeout.is_zero() {
+            return Err(ConfigError::new(
+                "server.handshake_timeout_ms must be at least 1 (a connection that never speaks HTTP/2 must be closed)",
             ));
         }
         let matches = &self.matches;

@@ -20,9 +20,17 @@
 //! | `mancala_store_conflicts_total` | counter | appends another replica won (each is caught up from the log) |
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //!
+//! Connections ([`crate::server`]'s accept loop):
+//!
+//! | series | type | labels |
+//! |---|---|---|
+//! | `mancala_connections` | gauge | open client connections |
+//! | `mancala_connections_closed_total` | counter | `reason` (`handshake_timeout`, `idle_timeout`): connections the server closed |
+//! | `mancala_accept_paused_total` | counter | `reason` (`max_connections`, `accept_error`): times accepting stopped, once per episode |
+//!
 //! Method labels come from the served protocol's descriptors (given by the server,
-//! [`Metrics::serving`]), so that a client calling made-up paths cannot grow the label set: any
-//! other path is counted as `unknown`/`unknown`.
+//! [`Metrics::serving`]), so that a client calling made-up
+//! paths cannot grow the label set: any other path is counted as `unknown`/`unknown`.
 //!
 //! The endpoint ([`serve`]) answers `GET /metrics` (and `GET /`) in the text format, one request
 //! per connection; it needs no HTTP framework and shares the server's runtime.
@@ -63,6 +71,9 @@ struct Inner {
     rejections: IntCounterVec,
     store_conflicts: IntCounter,
     remote_events: IntCounter,
+    connections: IntGauge,
+    connections_closed: IntCounterVec,
+    accept_paused: IntCounterVec,
     /// `mancala_engine_work_total` by outcome, resolved once: the inline one is counted on every rules call.
     engine_work: [IntCounter; EngineOutcome::ALL.len()],
     engine_running: IntGauge,
@@ -197,6 +208,16 @@ impl Metrics {
             "SubmitMove and Resign calls refused, by reason.",
             &["reason"],
         );
+        let connections_closed = counters(
+            "mancala_connections_closed_total",
+            "Client connections closed by the server for saying nothing, by reason.",
+            &["reason"],
+        );
+        let accept_paused = counters(
+            "mancala_accept_paused_total",
+            "Times the server stopped accepting connections (at the cap, or out of resources).",
+            &["reason"],
+        );
         let gauge = |name: &str, help: &str| {
             register(&registry, IntGauge::new(name, help).expect("valid gauge"))
         };
@@ -208,6 +229,7 @@ impl Metrics {
             "mancala_watchers",
             "Open WatchMatch streams on this replica.",
         );
+        let connections = gauge("mancala_connections", "Open client connections.");
         let counter = |name: &str, help: &str| {
             register(
                 &registry,
@@ -254,6 +276,9 @@ impl Metrics {
                 rejections,
                 store_conflicts,
                 remote_events,
+                connections,
+                connections_closed,
+                accept_paused,
             }),
         }
     }
@@ -329,6 +354,24 @@ impl Metrics {
     /// The number of long calls running on the engine pool changed by `delta`.
     pub fn engine_running_add(&self, delta: i64) {
         self.inner.engine_running.add(delta);
+    }
+
+    /// The number of open client connections changed by `delta`.
+    pub fn connections_add(&self, delta: i64) {
+        self.inner.connections.add(delta);
+    }
+
+    /// The server closed a connection for `reason` (`handshake_timeout`, `idle_timeout`).
+    pub fn connection_closed(&self, reason: &str) {
+        self.inner
+            .connections_closed
+            .with_label_values(&[reason])
+            .inc();
+    }
+
+    /// Accepting stopped for `reason` (`max_connections`, `accept_error`).
+    pub fn accept_paused(&self, reason: &str) {
+        self.inner.accept_paused.with_label_values(&[reason]).inc();
     }
 
     /// Everything, in the Prometheus text format.

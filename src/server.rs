@@ -32,6 +32,8 @@ use crate::store::StoreError;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
 use drain::DrainLayer;
 
+mod connections;
+
 /// The encoded `FileDescriptorSet`s of every service on the listener: our protocol, health and
 /// both reflection versions. Reflection serves them (so a client of either version lists every
 /// service) and the metrics label calls by their methods.
@@ -171,10 +173,14 @@ pub async fn run(
         }
     };
 
-    let incoming = TcpIncoming::from(listener)
-        .with_nodelay(Some(server.tcp_nodelay))
-        .with_keepalive(server.tcp_keepalive);
-    let mut builder = Server::builder()
+    let connections = connections::Connections::new(server, metrics.clone());
+    let incoming = connections.incoming(
+        TcpIncoming::from(listener)
+            .with_nodelay(Some(server.tcp_nodelay))
+            .with_keepalive(server.tcp_keepalive),
+    );
+    let mut builder = connections
+        .configure(Server::builder())
         .max_concurrent_streams(server.max_concurrent_streams)
         .http2_keepalive_interval(server.http2_keepalive_interval)
         .http2_keepalive_timeout(Some(server.http2_keepalive_timeout));
@@ -185,6 +191,7 @@ pub async fn run(
         builder = builder.timeout(timeout);
     }
     let serve = builder
+        .layer(connections.layer())
         .layer(GrpcTraceLayer::new(Some(metrics)))
         .layer(DrainLayer::new(draining.clone()))
         // Innermost, so that the trace layer logs and counts the corrected status.

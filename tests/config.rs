@@ -69,6 +69,14 @@ fn defaults_load_without_file_or_environment() {
         Some(Duration::from_secs(30))
     );
     assert_eq!(server.http2_keepalive_timeout, Duration::from_secs(10));
+    assert_eq!(server.max_connections, 10_000);
+    assert_eq!(server.handshake_timeout, Duration::from_secs(10));
+    assert_eq!(server.idle_timeout, Some(Duration::from_secs(300)));
+    assert_eq!(server.max_connection_age, Some(Duration::from_secs(1800)));
+    assert_eq!(
+        server.max_connection_age_grace,
+        Some(Duration::from_secs(30))
+    );
     assert_eq!(settings.log.format, LogFormat::Plain);
     assert_eq!(settings.log.filter, "info");
 }
@@ -227,6 +235,36 @@ fn environment_variable_names_are_pinned() {
             "server",
             "http2_keepalive_timeout_ms",
         ),
+        (
+            "MANCALA__SERVER__MAX_CONNECTIONS",
+            "41",
+            "server",
+            "max_connections",
+        ),
+        (
+            "MANCALA__SERVER__HANDSHAKE_TIMEOUT_MS",
+            "43",
+            "server",
+            "handshake_timeout_ms",
+        ),
+        (
+            "MANCALA__SERVER__IDLE_TIMEOUT_MS",
+            "47",
+            "server",
+            "idle_timeout_ms",
+        ),
+        (
+            "MANCALA__SERVER__MAX_CONNECTION_AGE_MS",
+            "53",
+            "server",
+            "max_connection_age_ms",
+        ),
+        (
+            "MANCALA__SERVER__MAX_CONNECTION_AGE_GRACE_MS",
+            "59",
+            "server",
+            "max_connection_age_grace_ms",
+        ),
         ("MANCALA__LOG__FORMAT", "json", "log", "format"),
         ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
         ("MANCALA__MATCHES__STORE", "memory", "matches", "store"),
@@ -325,6 +363,14 @@ fn environment_variable_names_are_pinned() {
         Some(Duration::from_millis(17))
     );
     assert_eq!(s.server.http2_keepalive_timeout, Duration::from_millis(19));
+    assert_eq!(s.server.max_connections, 41);
+    assert_eq!(s.server.handshake_timeout, Duration::from_millis(43));
+    assert_eq!(s.server.idle_timeout, Some(Duration::from_millis(47)));
+    assert_eq!(s.server.max_connection_age, Some(Duration::from_millis(53)));
+    assert_eq!(
+        s.server.max_connection_age_grace,
+        Some(Duration::from_millis(59))
+    );
     assert_eq!(s.log.format, LogFormat::Json);
     assert_eq!(s.log.filter, "debug");
 }
@@ -391,6 +437,48 @@ fn bad_values_are_refused_naming_the_key() {
         &[("MANCALA__SERVER__TCP_NODELAY", "maybe")],
         "tcp_nodelay",
     );
+    refused(
+        None,
+        &[("MANCALA__SERVER__MAX_CONNECTIONS", "0")],
+        "max_connections",
+    );
+    refused(
+        None,
+        &[("MANCALA__SERVER__MAX_CONNECTIONS", "-1")],
+        "max_connections",
+    );
+    refused(
+        None,
+        &[("MANCALA__SERVER__HANDSHAKE_TIMEOUT_MS", "0")],
+        "handshake_timeout_ms",
+    );
+    refused(
+        None,
+        &[("MANCALA__SERVER__IDLE_TIMEOUT_MS", "5m")],
+        "idle_timeout_ms",
+    );
+    refused(
+        Some("[server]\nmax_connection_age_ms = -1\n"),
+        &[],
+        "max_connection_age_ms",
+    );
+}
+
+/// `0` turns the connection timeouts off, where off makes sense.
+#[test]
+fn connection_timeouts_can_be_turned_off() {
+    let s = load(
+        None,
+        &[
+            ("MANCALA__SERVER__IDLE_TIMEOUT_MS", "0"),
+            ("MANCALA__SERVER__MAX_CONNECTION_AGE_MS", "0"),
+            ("MANCALA__SERVER__MAX_CONNECTION_AGE_GRACE_MS", "0"),
+        ],
+    )
+    .expect("0 means off");
+    assert_eq!(s.server.idle_timeout, None);
+    assert_eq!(s.server.max_connection_age, None);
+    assert_eq!(s.server.max_connection_age_grace, None);
 }
 
 #[test]

@@ -21,7 +21,13 @@ pub struct TestServer {
 impl TestServer {
     /// Starts the server with the built-in defaults.
     pub async fn start() -> TestServer {
+        TestServer::start_with(|_| {}).await
+    }
+
+    /// Starts the server with the built-in defaults as changed by `configure`.
+    pub async fn start_with(configure: impl FnOnce(&mut Settings)) -> TestServer {
         let mut settings = Settings::load_from(None, Vec::new()).expect("defaults load");
+        configure(&mut settings);
         // Tests share the working directory: no database file in it.
         settings.matches.store = mancala::config::StoreKind::Memory;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
