@@ -11,11 +11,11 @@
 //! They need a Redis server: `MANCALA_TEST_REDIS_URL` (`.ci/run` sets it to
 //! `redis://127.0.0.1:6379`). Without it each test prints a notice and passes without running.
 
-mod replica;
-
+use crate::support::replica::{
+    authed, create, get, history, moved_on, next_event, next_request, within, Replica,
+};
 use mancala::api::pb;
 use pb::watch_match_response::Kind;
-use replica::{authed, create, get, history, moved_on, next_event, next_request, within, Replica};
 use tonic::Code;
 
 /// The Redis URL of the test run, or `None` (after a notice) when none is configured.

@@ -1,9 +1,8 @@
 //! The stateless Rules service over a real gRPC channel: every RPC, every error code, and the worked Ba-awa
 //! examples of RULES.md §4.6 through the public API.
 
-mod common;
 
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 use pb::r#move::Action;
 use tonic::Code;

@@ -1,9 +1,8 @@
 //! Bosh through the Rules service over a real channel (RULES.md §3.6): B-1, B-4 and B-5 with their events,
 //! the refill between rounds by default and by choice, and the Bosh refusals.
 
-mod common;
 
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 use pb::event::Kind;
 use pb::r#move::Action;

@@ -2,9 +2,8 @@
 //! and the kichwa and stop/safari choices (BK-2) as `ListLegalMoves` offers them, the refusals that teach the
 //! rule, and complete games from the opening to their end, one of them won by Bao hamna.
 
-mod common;
 
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 use pb::event::Kind;
 use pb::r#move::Action;

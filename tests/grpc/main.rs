@@ -1,0 +1,16 @@
+//! The service from outside: the server in-process on 127.0.0.1:0 or the `mancala` binary as one process,
+//! talked to over a real channel (Rules, Matches, Diagnostics, health, reflection, `/metrics`, the load
+//! generator), and the configuration layers the binary loads before it binds.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bao_la_kete_api;
+mod bosh_api;
+mod config;
+mod diagnostics;
+mod loadtest;
+mod matches_api;
+mod metrics;
+mod rules_api;
+mod server;
