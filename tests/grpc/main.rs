@@ -6,9 +6,9 @@
 mod support;
 
 mod bao_la_kete_api;
-mod bosh_api;
 mod config;
 mod diagnostics;
+mod examples;
 mod loadtest;
 mod matches_api;
 mod metrics;

@@ -1,5 +1,5 @@
-//! Engine-level rule tests, all games, through the public engine API (no server): per-game rule tests and
-//! worked examples, random whole matches, and the independent reviews (hand-computed cases and reference
+//! Engine-level rule tests, all games, through the public engine API (no server): the worked examples of
+//! RULES.md run from `tests/examples/*.toml` (`examples.rs`), per-game rule tests, random whole matches, and the independent reviews (hand-computed cases and reference
 //! models written from RULES.md alone).
 
 #[path = "../support/mod.rs"]
@@ -11,3 +11,4 @@ mod bao_la_kete_review;
 mod bosh;
 mod bosh_review;
 mod endless_review;
+mod examples;

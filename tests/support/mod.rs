@@ -2,5 +2,6 @@
 //! `#[path = "../support/mod.rs"] mod support;` and uses what it needs; the rest is dead code there.
 #![allow(dead_code)]
 
+pub mod examples;
 pub mod replica;
 pub mod server;
