@@ -482,7 +482,9 @@ impl State {
                 .as_deref()
                 .expect("a position says who is to move"),
         );
-        let side = |s: &Option<Side>| s.as_ref().expect("a position gives both sides");
+        fn side(s: &Option<Side>) -> &Side {
+            s.as_ref().expect("a position gives both sides")
+        }
         let mut reserves = self.reserves.unwrap_or([0, 0]).to_vec();
         let mut pits = Vec::new();
         let mut kuu_alive = Vec::new();
@@ -765,8 +767,9 @@ impl Observed {
                 _ => "none".into(),
             }
         };
-        let (mut starter, mut closed, mut owners, mut target, mut kuu_alive, mut mark) =
-            (0, vec![], vec![], 0, vec![], None);
+        let starter;
+        let (mut closed, mut owners, mut target, mut kuu_alive, mut mark) =
+            (vec![], vec![], 0, vec![], None);
         match state.variant.as_ref().expect("a variant") {
             Variant::BaoLaKete(b) => {
                 kuu_alive = b.kuu_alive.clone();
