@@ -288,7 +288,7 @@ async fn sigkill_of_a_replica_loses_no_acknowledged_move_and_its_watcher_resumes
                 }
                 let (request, token) = next_request(&m, &tokens, n * 5 + 3);
                 match tokio::time::timeout(
-                    replica::STEP,
+                    crate::support::replica::STEP,
                     mover.submit_move(authed(request, &token)),
                 )
                 .await
@@ -510,7 +510,7 @@ async fn a_replica_reaches_redis_over_tls_with_a_rediss_url() {
     };
     let _redis = ChildServer(child);
     // Wait (bounded) until it accepts connections.
-    let deadline = std::time::Instant::now() + replica::STEP;
+    let deadline = std::time::Instant::now() + crate::support::replica::STEP;
     while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_err() {
         assert!(
             std::time::Instant::now() < deadline,
