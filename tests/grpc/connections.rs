@@ -1,11 +1,9 @@
 //! Connections that cannot be hoarded: the handshake timeout, the connection cap and the idle
 //! timeout, against the real server over real sockets.
 //!
-//! Waits are bounded by `common::TIMEOUT` and only wait for what must happen (a close, an answer);
+//! Waits are bounded by `support::server::TIMEOUT` and only wait for what must happen (a close, an answer);
 //! the few fixed pauses show that something does *not* happen, and are several times the timeout
 //! under test.
-
-mod common;
 
 use std::{
     io,
@@ -18,7 +16,7 @@ use std::{
     time::Duration,
 };
 
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use hyper_util::rt::TokioIo;
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;
@@ -135,7 +133,12 @@ async fn an_idle_connection_is_closed_but_one_with_an_open_stream_is_kept() {
     .await
     .expect("created")
     .into_inner();
-    let id = created.match_id.clone();
+    let id = created
+        .r#match
+        .as_ref()
+        .expect("the match")
+        .match_id
+        .clone();
 
     let mut watcher = MatchesClient::new(watch_channel);
     let mut stream = within(watcher.watch_match(pb::WatchMatchRequest {

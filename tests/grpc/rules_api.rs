@@ -1,9 +1,7 @@
-//! The stateless Rules service over a real gRPC channel: every RPC, every error code, and the worked Ba-awa
-//! examples of RULES.md §4.6 through the public API.
+//! The stateless Rules service over a real gRPC channel: every RPC and every error code. (The worked examples
+//! of RULES.md run over gRPC from `tests/examples/*.toml`: `examples.rs`.)
 
-mod common;
-
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 use pb::r#move::Action;
 use tonic::Code;
@@ -106,18 +104,6 @@ async fn new_ba_awa(server: &TestServer) -> pb::GameState {
     .into_inner()
     .state
     .expect("state")
-}
-
-fn captures(events: &[pb::Event]) -> Vec<(u32, u32, i32, u32)> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            Some(pb::event::Kind::Capture(c)) => {
-                Some((c.pit, c.seeds, c.beneficiary, c.after_drop))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 fn laps(events: &[pb::Event]) -> Vec<pb::Lap> {
@@ -332,179 +318,6 @@ async fn list_legal_moves_can_skip_previews() {
     assert!(moves
         .iter()
         .all(|m| m.result.is_none() && m.events.is_empty()));
-}
-
-// ---- Worked examples BA-1..BA-6 through ApplyMove ----
-
-#[tokio::test]
-async fn ba_1_opening_through_the_api() {
-    let server = TestServer::start().await;
-    let state = new_ba_awa(&server).await;
-    let answer = apply(&server, &state, sow(0)).await.unwrap();
-    let after = answer.state.unwrap();
-    assert_eq!(after.pits, vec![2, 7, 1, 6, 1, 6, 6, 6, 0, 1, 6, 6]);
-    assert_eq!(after.stores, vec![0, 0]);
-    assert_eq!(after.to_move, NORTH);
-    assert_eq!(after.ply, 1);
-    let laps = laps(&answer.events);
-    assert_eq!(
-        laps.iter().map(|l| (l.origin, l.seeds)).collect::<Vec<_>>(),
-        vec![(0, 4), (4, 5), (9, 5), (2, 6), (8, 6)]
-    );
-    assert_eq!(
-        laps[2].drops,
-        vec![10, 11, 0, 1, 2],
-        "lap 3 re-sows the origin, pit 0"
-    );
-    assert!(captures(&answer.events).is_empty());
-}
-
-#[tokio::test]
-async fn ba_2_en_passant_four_then_final_four_through_the_api() {
-    let server = TestServer::start().await;
-    let state = ba_awa(
-        [2, 1, 0, 5, 3, 0, 3, 3, 0, 2, 4, 1],
-        [0, 0],
-        &[],
-        SOUTH,
-        SOUTH,
-    );
-    let answer = apply(&server, &state, sow(4)).await.unwrap();
-    assert_eq!(
-        answer.state.as_ref().unwrap().pits,
-        vec![2, 1, 0, 5, 0, 1, 0, 0, 0, 2, 4, 1]
-    );
-    assert_eq!(answer.state.unwrap().stores, vec![4, 4]);
-    // Pit 6 is captured by North right after the 2nd drop; pit 7 by South after the 3rd (last).
-    assert_eq!(
-        captures(&answer.events),
-        vec![(6, 4, NORTH, 2), (7, 4, SOUTH, 3)]
-    );
-}
-
-#[tokio::test]
-async fn ba_3_three_en_passant_fours_through_the_api() {
-    let server = TestServer::start().await;
-    let state = ba_awa(
-        [2, 1, 0, 5, 3, 0, 3, 3, 0, 2, 4, 1],
-        [0, 0],
-        &[],
-        SOUTH,
-        SOUTH,
-    );
-    let answer = apply(&server, &state, sow(3)).await.unwrap();
-    let after = answer.state.unwrap();
-    assert_eq!(after.pits, vec![2, 1, 0, 0, 0, 1, 0, 0, 1, 2, 4, 1]);
-    assert_eq!(after.stores, vec![4, 8]);
-    assert_eq!(
-        captures(&answer.events),
-        vec![(4, 4, SOUTH, 1), (6, 4, NORTH, 3), (7, 4, NORTH, 4)]
-    );
-}
-
-#[tokio::test]
-async fn ba_4_long_lap_and_relays_through_the_api() {
-    let server = TestServer::start().await;
-    let state = ba_awa(
-        [13, 1, 0, 2, 0, 0, 1, 0, 2, 0, 1, 0],
-        [0, 0],
-        &[],
-        SOUTH,
-        SOUTH,
-    );
-    let answer = apply(&server, &state, sow(0)).await.unwrap();
-    let after = answer.state.unwrap();
-    assert_eq!(after.pits, vec![2, 1, 2, 0, 0, 2, 0, 2, 0, 0, 3, 0]);
-    assert_eq!(after.stores, vec![4, 4]);
-    assert_eq!(after.status, pb::Status::InProgress as i32);
-    let laps = laps(&answer.events);
-    assert_eq!(laps[0].drops, vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1]);
-    assert_eq!(laps.len(), 6);
-}
-
-#[tokio::test]
-async fn ba_5_end_of_game_and_next_game_through_the_api() {
-    let server = TestServer::start().await;
-    let state = ba_awa(
-        [0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3],
-        [20, 16],
-        &[],
-        SOUTH,
-        NORTH,
-    );
-    let answer = apply(&server, &state, sow(10)).await.unwrap();
-    let over = answer.state.unwrap();
-    assert_eq!(over.status, pb::Status::GameOver as i32);
-    assert_eq!(over.stores, vec![28, 20]);
-    assert_eq!(over.pits, vec![0; 12]);
-    assert_eq!(over.to_move, 0);
-    assert_eq!(over.winner, SOUTH);
-    assert_eq!(over.match_score, vec![7, 5]);
-    let end = answer
-        .events
-        .iter()
-        .find_map(|e| match &e.kind {
-            Some(pb::event::Kind::GameEnd(g)) => Some(g.clone()),
-            _ => None,
-        })
-        .expect("game end event");
-    assert_eq!(
-        (end.collector, end.collected, end.reason),
-        (SOUTH, 8, pb::EndReason::FewSeedsLeft as i32)
-    );
-
-    // The only legal move is the next game with the default allocation.
-    let moves = within(server.rules().list_legal_moves(pb::ListLegalMovesRequest {
-        state: Some(over.clone()),
-        skip_previews: false,
-    }))
-    .await
-    .unwrap()
-    .into_inner()
-    .moves;
-    assert_eq!(moves.len(), 1);
-    assert_eq!(moves[0].r#move.as_ref().unwrap(), &next_game(&[]));
-
-    let next = apply(&server, &over, next_game(&[])).await.unwrap();
-    let game2 = next.state.unwrap();
-    let Some(pb::game_state::Variant::BaAwa(v)) = &game2.variant else {
-        panic!()
-    };
-    let south_owned: Vec<usize> = (0..12).filter(|&p| v.owners[p] == SOUTH).collect();
-    assert_eq!(
-        south_owned,
-        vec![0, 1, 2, 3, 4, 5, 6],
-        "South owns 0-5 and N1"
-    );
-    assert_eq!(game2.to_move, NORTH, "North starts the next game");
-    assert_eq!(game2.pits, vec![4; 12]);
-    assert_eq!(game2.game_number, 3);
-    assert_eq!(game2.match_score, vec![7, 5]);
-
-    // The surplus player may choose which of North's pits he takes instead.
-    let chosen = apply(&server, &over, next_game(&[11]))
-        .await
-        .unwrap()
-        .state
-        .unwrap();
-    let Some(pb::game_state::Variant::BaAwa(v)) = &chosen.variant else {
-        panic!()
-    };
-    assert_eq!(v.owners[11], SOUTH);
-    assert_eq!(v.owners[6], NORTH);
-}
-
-#[tokio::test]
-async fn ba_6_moving_from_a_pit_owned_on_the_opponents_side_through_the_api() {
-    let server = TestServer::start().await;
-    let state = ba_awa([4; 12], [0, 0], &[6], NORTH, SOUTH);
-    let answer = apply(&server, &state, sow(6)).await.unwrap();
-    assert_eq!(
-        answer.state.unwrap().pits,
-        vec![6, 6, 0, 1, 6, 6, 2, 7, 1, 6, 1, 6]
-    );
-    let origins: Vec<u32> = laps(&answer.events).iter().map(|l| l.origin).collect();
-    assert_eq!(origins, vec![6, 10, 3, 8, 2]);
 }
 
 // ---- ValidateMove and ApplyMove refusals ----

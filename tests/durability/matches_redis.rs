@@ -11,11 +11,11 @@
 //! They need a Redis server: `MANCALA_TEST_REDIS_URL` (`.ci/run` sets it to
 //! `redis://127.0.0.1:6379`). Without it each test prints a notice and passes without running.
 
-mod replica;
-
+use crate::support::replica::{
+    authed, create, get, history, moved_on, next_event, next_request, within, Replica,
+};
 use mancala::api::pb;
 use pb::watch_match_response::Kind;
-use replica::{authed, create, get, history, moved_on, next_event, next_request, within, Replica};
 use tonic::Code;
 
 /// The Redis URL of the test run, or `None` (after a notice) when none is configured.
@@ -288,7 +288,7 @@ async fn sigkill_of_a_replica_loses_no_acknowledged_move_and_its_watcher_resumes
                 }
                 let (request, token) = next_request(&m, &tokens, n * 5 + 3);
                 match tokio::time::timeout(
-                    replica::STEP,
+                    crate::support::replica::STEP,
                     mover.submit_move(authed(request, &token)),
                 )
                 .await
@@ -510,7 +510,7 @@ async fn a_replica_reaches_redis_over_tls_with_a_rediss_url() {
     };
     let _redis = ChildServer(child);
     // Wait (bounded) until it accepts connections.
-    let deadline = std::time::Instant::now() + replica::STEP;
+    let deadline = std::time::Instant::now() + crate::support::replica::STEP;
     while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_err() {
         assert!(
             std::time::Instant::now() < deadline,

@@ -2,12 +2,10 @@
 //! millions of laps is refused within its budget while cheap calls keep being answered; a call abandoned by its
 //! deadline stops its work; a server asked to stop stops within its grace although long calls are running.
 
-mod replica;
-
+use crate::support::replica::{within, Replica};
 use mancala::api::{convert, pb};
 use mancala::engine::{AnyGame, GameKind, Player, Setup, Status, VariantSetup, RULES_VERSION};
 use pb::rules_client::RulesClient;
-use replica::{within, Replica};
 use std::time::Duration;
 use tonic::transport::Channel;
 use tonic::Code;

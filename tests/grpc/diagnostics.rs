@@ -1,9 +1,7 @@
 //! `mancala.v1.Diagnostics` over a real channel: Echo returns the payload unchanged or resized as asked,
 //! refuses an answer over the message limit, and health knows it.
 
-mod common;
-
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 
 #[tokio::test]

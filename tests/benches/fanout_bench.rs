@@ -7,14 +7,12 @@
 //!    client going round its own matches one move at a time, with the latency of every `SubmitMove`.
 //!
 //! ```sh
-//! cargo test --release --test fanout_bench -- --ignored --nocapture
+//! cargo test --release --test benches fanout_bench -- --ignored --nocapture
 //! ```
 
-mod replica;
-
+use crate::support::replica::{authed, create, moved_on, next_request, within, Replica};
 use mancala::api::pb;
 use mancala::api::pb::matches_client::MatchesClient;
-use replica::{authed, create, moved_on, next_request, within, Replica};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;

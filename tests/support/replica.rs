@@ -1,7 +1,6 @@
 //! The real `mancala` binary as a subprocess (a replica): started on 127.0.0.1:0 with the given
 //! `MANCALA__*` variables, its gRPC and metrics addresses read from its JSON log, killed (SIGKILL)
 //! when dropped. Shared by the tests that need whole processes.
-#![allow(dead_code)]
 
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;

@@ -1,11 +1,9 @@
 //! The load generator against the real server, in-process on 127.0.0.1: small request counts in closed-loop
 //! and fixed-rate modes, the Echo baseline and the comparison. Counts are checked, never timings.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{within, TestServer};
+use crate::support::server::{within, TestServer};
 use mancala::loadtest::{self, report::RpcReport, Config, Load, Mix, Report, Stop, Summary};
 
 const REQUESTS: u64 = 300;

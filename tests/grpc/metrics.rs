@@ -2,10 +2,8 @@
 //! labels and values (requests, latencies and codes per RPC; active matches, watchers, moves
 //! applied per game, rejections by reason).
 
-mod replica;
-
+use crate::support::replica::{authed, create, next_request, within, Replica};
 use mancala::api::pb;
-use replica::{authed, create, next_request, within, Replica};
 use tonic::Code;
 use tonic_types::StatusExt;
 

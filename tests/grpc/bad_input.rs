@@ -1,10 +1,8 @@
 //! Bad input over a real channel (issue 11): bytes that are not a request are INVALID_ARGUMENT on every RPC
 //! the server serves (never INTERNAL), and a request with thousands of bad entries gets a short answer.
 
-mod common;
-
+use crate::support::server::{within, TestServer};
 use bytes::{Buf, BufMut};
-use common::{within, TestServer};
 use mancala::api::pb;
 use prost::Message;
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};

@@ -10,14 +10,12 @@
 //!
 //! ```sh
 //! MANCALA_TEST_REDIS_URL=redis://127.0.0.1:6379 \
-//!   cargo test --release --test scale_bench -- --ignored --nocapture
+//!   cargo test --release --test benches scale_bench -- --ignored --nocapture
 //! ```
 
-mod replica;
-
+use crate::support::replica::{authed, create, moved_on, next_request, Replica};
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;
-use replica::{authed, create, moved_on, next_request, Replica};
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 

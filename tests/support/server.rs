@@ -1,5 +1,4 @@
 //! Starts the real server in-process on 127.0.0.1:0 and hands out clients over a real channel.
-#![allow(dead_code)]
 
 use mancala::api::pb;
 use mancala::config::Settings;

@@ -1,0 +1,8 @@
+//! Measurements, not tests: every test here is `#[ignore]`d and is run on purpose with
+//! `cargo test --release --test benches <name> -- --ignored --nocapture` (BENCHMARKS.md).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod fanout_bench;
+mod scale_bench;

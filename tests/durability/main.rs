@@ -1,0 +1,8 @@
+//! Durability: whole `mancala` processes killed and restarted on one data directory, and several replicas
+//! over one Redis.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod matches_redis;
+mod matches_restart;

@@ -1,0 +1,19 @@
+//! The service from outside: the server in-process on 127.0.0.1:0 or the `mancala` binary as one process,
+//! talked to over a real channel (Rules, Matches, Diagnostics, health, reflection, `/metrics`, the load
+//! generator), and the configuration layers the binary loads before it binds.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bad_input;
+mod bao_la_kete_api;
+mod config;
+mod connections;
+mod diagnostics;
+mod engine_work;
+mod examples;
+mod loadtest;
+mod matches_api;
+mod metrics;
+mod rules_api;
+mod server;

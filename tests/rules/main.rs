@@ -1,0 +1,14 @@
+//! Engine-level rule tests, all games, through the public engine API (no server): the worked examples of
+//! RULES.md run from `tests/examples/*.toml` (`examples.rs`), per-game rule tests, random whole matches, and the independent reviews (hand-computed cases and reference
+//! models written from RULES.md alone).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod ba_awa_review;
+mod bao_la_kete;
+mod bao_la_kete_review;
+mod bosh;
+mod bosh_review;
+mod endless_review;
+mod examples;
