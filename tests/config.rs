@@ -293,6 +293,12 @@ fn environment_variable_names_are_pinned() {
             "max_watchers_total",
         ),
         (
+            "MANCALA__MATCHES__MAX_STREAMS_PER_SEAT",
+            "5",
+            "matches",
+            "max_streams_per_seat",
+        ),
+        (
             "MANCALA__MATCHES__HEARTBEAT_INTERVAL_MS",
             "29",
             "matches",

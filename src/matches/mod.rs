@@ -162,7 +162,7 @@ impl<E: Encoder> Matches<E> {
                 store,
                 settings,
                 slots: Mutex::new(HashMap::new()),
-                watchers: AtomicUsize::new(0),
+                spectators: AtomicUsize::new(0),
                 metrics,
                 encoder,
             }),

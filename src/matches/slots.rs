@@ -224,7 +224,10 @@ pub(super) struct Slot<M> {
     pub(super) write: Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
-    pub(super) watchers: AtomicUsize,
+    /// Open spectator streams (no seat token).
+    pub(super) spectators: AtomicUsize,
+    /// Open streams of each seat, `[South, North]`: counted apart, so spectators never take them.
+    pub(super) seat_streams: [AtomicUsize; 2],
 }
 
 impl<M> Slot<M> {
@@ -241,7 +244,8 @@ impl<M> Slot<M> {
             write: Mutex::new(()),
             live: Mutex::new(live),
             events: broadcast::channel(buffer).0,
-            watchers: AtomicUsize::new(0),
+            spectators: AtomicUsize::new(0),
+            seat_streams: Default::default(),
         })
     }
 
@@ -310,7 +314,8 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) store: Arc<dyn MatchStore>,
     pub(super) settings: MatchSettings,
     pub(super) slots: Mutex<HashMap<MatchId, Arc<Slot<E::Message>>>>,
-    pub(super) watchers: AtomicUsize,
+    /// Open spectator streams on this server.
+    pub(super) spectators: AtomicUsize,
     pub(super) metrics: Metrics,
     pub(super) encoder: E,
 }
