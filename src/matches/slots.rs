@@ -6,7 +6,7 @@
 use super::error::{store_failed, MatchError};
 use super::view::{Encoder, MatchEvent, MatchView, Update};
 use crate::config::MatchSettings;
-use crate::engine::{self, notation, AnyGame, Event, GameKind, Options, Player, Status};
+use crate::engine::{self, notation, AnyGame, Budget, Event, GameKind, Options, Player, Status};
 use crate::metrics::Metrics;
 use crate::store::{
     Action, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
@@ -316,6 +316,8 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) slots: Mutex<HashMap<MatchId, Arc<Slot<E::Message>>>>,
     /// Open spectator streams on this server.
     pub(super) spectators: AtomicUsize,
+    /// What the engine may spend on one move ([`super::Matches::with_move_budget`]).
+    pub(super) move_budget: Budget,
     pub(super) metrics: Metrics,
     pub(super) encoder: E,
 }
@@ -500,7 +502,11 @@ impl<E: Encoder> Inner<E> {
                     )));
                 }
             }
-            game.play(&mv, &mut trace).map_err(MatchError::Illegal)?;
+            // Bounded like every engine call (`crate::pool`); a move is never accepted undecided.
+            self.move_budget
+                .run(|| game.play(&mv, &mut trace))?
+                .0
+                .map_err(MatchError::Illegal)?;
         }
         let event = EventRecord {
             seq: version + 1,
