@@ -50,6 +50,7 @@ data_dir = "data"
 retention_ms = 604800000
 max_watchers_per_match = 64
 max_watchers_total = 10000
+max_streams_per_seat = 4
 heartbeat_interval_ms = 15000
 watcher_buffer = 64
 redis_url = "redis://127.0.0.1:6379"
@@ -224,10 +225,14 @@ pub struct MatchSettings {
     /// How long a finished match is kept before it is deleted (`0`: forever).
     #[serde(rename = "retention_ms", deserialize_with = "millis_zero_is_none")]
     pub retention: Option<Duration>,
-    /// `WatchMatch` streams open at once on one match; more are RESOURCE_EXHAUSTED.
+    /// Spectators' `WatchMatch` streams (no seat token) open at once on one match; more are
+    /// RESOURCE_EXHAUSTED. The players' own streams are not counted (see `max_streams_per_seat`).
     pub max_watchers_per_match: usize,
-    /// `WatchMatch` streams open at once on the server; more are RESOURCE_EXHAUSTED.
+    /// Spectators' `WatchMatch` streams open at once on the server; more are RESOURCE_EXHAUSTED.
     pub max_watchers_total: usize,
+    /// `WatchMatch` streams one seat (its token) may have open at once on its match (a few devices);
+    /// kept apart from the spectators' limits, so spectators can never lock a player out.
+    pub max_streams_per_seat: usize,
     /// An idle watch stream gets a heartbeat this often (`0`: never).
     #[serde(
         rename = "heartbeat_interval_ms",
@@ -448,6 +453,7 @@ impl Settings {
         for (key, value) in [
             ("max_watchers_per_match", matches.max_watchers_per_match),
             ("max_watchers_total", matches.max_watchers_total),
+            ("max_streams_per_seat", matches.max_streams_per_seat),
             ("watcher_buffer", matches.watcher_buffer),
         ] {
             if value == 0 {

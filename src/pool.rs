@@ -98,6 +98,13 @@ impl EnginePool {
         }
     }
 
+    /// The budget of a move of a server-held match, run on a blocking thread by the match manager: the
+    /// match limit, stopped with the pool at the end of the shutdown grace.
+    pub fn match_budget(&self) -> Budget {
+        Budget::laps(self.inner.settings.match_budget_laps)
+            .cancelled_by(self.inner.stopping.clone())
+    }
+
     /// Stops every long call in flight (they end with [`Unfinished::Cancelled`]) and refuses new ones: the
     /// server's shutdown grace is over.
     pub fn stop(&self) {

@@ -123,7 +123,8 @@ pub async fn run(
     })
     .await
     .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
-    .map_err(ServeError::Store)?;
+    .map_err(ServeError::Store)?
+    .with_move_budget(pool.match_budget());
     let _purger = matches.spawn_purger();
     // Over a shared store, other replicas' moves reach this one's watchers through its feed.
     let _following = matches.follow_store();

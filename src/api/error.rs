@@ -145,6 +145,7 @@ pub fn match_error(error: MatchError) -> Status {
         MatchError::Illegal(illegal) => illegal_move(&illegal),
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
+        MatchError::Unfinished(unfinished) => engine_work(WorkError::Unfinished(unfinished)),
         MatchError::Internal(message) => Status::internal(message),
     }
 }

@@ -140,7 +140,7 @@ pub async fn measure(
 }
 
 /// Opens the connections, spread over the targets in turn.
-async fn connect(config: &Config) -> Result<Vec<Channel>, Error> {
+pub(super) async fn connect(config: &Config) -> Result<Vec<Channel>, Error> {
     let mut channels = Vec::with_capacity(config.connections);
     for i in 0..config.connections {
         let target = &config.targets[i % config.targets.len()];

@@ -17,6 +17,7 @@
 //!
 //! The library entry point is [`run`]; the command line lives in [`cli`].
 
+pub mod attack;
 pub mod cli;
 pub mod corpus;
 pub mod driver;
@@ -241,6 +242,8 @@ pub struct Config {
     /// With [`Load::Compare`]: rules and baseline alternate in this many rounds, each measuring its share of
     /// the duration or the requests.
     pub rounds: usize,
+    /// Connections sending the crafted long relay ([`attack`]) while the load is measured; 0: none.
+    pub attackers: usize,
 }
 
 impl Default for Config {
@@ -263,6 +266,7 @@ impl Default for Config {
             load: Load::Rules,
             progress: false,
             rounds: 4,
+            attackers: 0,
         }
     }
 }
@@ -389,6 +393,16 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
     let rules = Arc::new(corpus::Workload::rules(&corpus, config)?);
     let baseline = Arc::new(corpus::Workload::baseline(&rules));
     let corpus_info = report::CorpusInfo::new(&corpus, &rules, &baseline);
+    let attack = if config.attackers > 0 {
+        let channels = driver::connect(&Config {
+            connections: config.attackers,
+            ..config.clone()
+        })
+        .await?;
+        Some(attack::Attack::start(channels, config.timeout))
+    } else {
+        None
+    };
 
     let (rules_report, baseline_report) = match config.load {
         Load::Rules => (Some(driver::drive(config, rules, "rules").await?), None),
@@ -427,5 +441,6 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
         rules: rules_report,
         baseline: baseline_report,
         comparison,
+        attack: attack.map(attack::Attack::stop),
     })
 }

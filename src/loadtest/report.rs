@@ -33,6 +33,8 @@ pub struct Summary {
     pub baseline: Option<Report>,
     /// Rules against baseline, when both ran.
     pub comparison: Option<Comparison>,
+    /// What the attackers' calls got, when `--attackers` ran beside the load.
+    pub attack: Option<super::attack::AttackReport>,
 }
 
 /// The corpus behind a run.
@@ -504,6 +506,19 @@ impl Summary {
         if let (Some(cmp), Some(r), Some(b)) = (&self.comparison, &self.rules, &self.baseline) {
             out.push('\n');
             out.push_str(&cmp.to_text(r, b));
+        }
+        if let Some(a) = &self.attack {
+            let _ = writeln!(
+                out,
+                "\nunder attack: {} connection{} sent the crafted long relay throughout: {} decided, {} refused \
+                 WORK_BUDGET_EXHAUSTED, {} refused ENGINE_BUSY, {} other",
+                a.attackers,
+                plural(a.attackers),
+                a.decided,
+                a.budget_exhausted,
+                a.engine_busy,
+                a.other
+            );
         }
         out
     }

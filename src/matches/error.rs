@@ -1,7 +1,7 @@
 //! Why a match request failed, in the rules' and the match's terms. The codes are the domain's own
 //! ([`MatchError::code`]); `crate::api::error` maps each variant to its gRPC status in one table.
 
-use crate::engine::{IllegalMove, Reason, Violation};
+use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
 use crate::store::MatchId;
 
 /// Why a match request failed.
@@ -41,6 +41,9 @@ pub enum MatchError {
     /// A watcher limit was reached.
     #[error("{0}")]
     ResourceExhausted(String),
+    /// The move's engine work stopped before it was decided (its budget spent, or the server stopping).
+    #[error(transparent)]
+    Unfinished(#[from] Unfinished),
     /// The store or the server failed; logged where it happened, with the details.
     #[error("{0}")]
     Internal(String),
@@ -61,6 +64,8 @@ impl MatchError {
             MatchError::Illegal(illegal) => illegal.reason.code(),
             MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
             MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
+            MatchError::Unfinished(Unfinished::Exhausted { .. }) => "WORK_BUDGET_EXHAUSTED",
+            MatchError::Unfinished(Unfinished::Cancelled) => "CANCELLED",
             MatchError::Internal(_) => "INTERNAL",
         }
     }

@@ -54,7 +54,7 @@ pub use watch::WatchStream;
 
 use self::slots::{blocking, lock, now_ms, random_token, replay_all, token_hash, Inner, Slot};
 use crate::config::{MatchSettings, StoreKind};
-use crate::engine::{AnyGame, GameKind, Options, Player};
+use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
 use crate::metrics::Metrics;
 use crate::store::{
     Action, EmbeddedStore, ListQuery, MatchId, MatchRecord, MatchStore, MemoryStore, RedisStore,
@@ -162,11 +162,22 @@ impl<E: Encoder> Matches<E> {
                 store,
                 settings,
                 slots: Mutex::new(HashMap::new()),
-                watchers: AtomicUsize::new(0),
+                spectators: AtomicUsize::new(0),
+                move_budget: Budget::unlimited(),
                 metrics,
                 encoder,
             }),
         }
+    }
+
+    /// Bounds the engine work of each move (a relay may run long before the never-ending check decides
+    /// it, RULES.md §1): the server gives the engine pool's match budget, which also stops at the end of
+    /// the shutdown grace. Unlimited until set.
+    pub fn with_move_budget(mut self, budget: Budget) -> Matches<E> {
+        Arc::get_mut(&mut self.inner)
+            .expect("the budget is set before the manager is shared")
+            .move_budget = budget;
+        self
     }
 
     /// The match `id` (parsed from the request's `field`), loading it from the store on first use;

@@ -6,7 +6,7 @@
 use super::error::{store_failed, MatchError};
 use super::view::{Encoder, MatchEvent, MatchView, Update};
 use crate::config::MatchSettings;
-use crate::engine::{self, notation, AnyGame, Event, GameKind, Options, Player, Status};
+use crate::engine::{self, notation, AnyGame, Budget, Event, GameKind, Options, Player, Status};
 use crate::metrics::Metrics;
 use crate::store::{
     Action, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
@@ -224,7 +224,10 @@ pub(super) struct Slot<M> {
     pub(super) write: Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
-    pub(super) watchers: AtomicUsize,
+    /// Open spectator streams (no seat token).
+    pub(super) spectators: AtomicUsize,
+    /// Open streams of each seat, `[South, North]`: counted apart, so spectators never take them.
+    pub(super) seat_streams: [AtomicUsize; 2],
 }
 
 impl<M> Slot<M> {
@@ -241,7 +244,8 @@ impl<M> Slot<M> {
             write: Mutex::new(()),
             live: Mutex::new(live),
             events: broadcast::channel(buffer).0,
-            watchers: AtomicUsize::new(0),
+            spectators: AtomicUsize::new(0),
+            seat_streams: Default::default(),
         })
     }
 
@@ -310,7 +314,10 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) store: Arc<dyn MatchStore>,
     pub(super) settings: MatchSettings,
     pub(super) slots: Mutex<HashMap<MatchId, Arc<Slot<E::Message>>>>,
-    pub(super) watchers: AtomicUsize,
+    /// Open spectator streams on this server.
+    pub(super) spectators: AtomicUsize,
+    /// What the engine may spend on one move ([`super::Matches::with_move_budget`]).
+    pub(super) move_budget: Budget,
     pub(super) metrics: Metrics,
     pub(super) encoder: E,
 }
@@ -495,7 +502,11 @@ impl<E: Encoder> Inner<E> {
                     )));
                 }
             }
-            game.play(&mv, &mut trace).map_err(MatchError::Illegal)?;
+            // Bounded like every engine call (`crate::pool`); a move is never accepted undecided.
+            self.move_budget
+                .run(|| game.play(&mv, &mut trace))?
+                .0
+                .map_err(MatchError::Illegal)?;
         }
         let event = EventRecord {
             seq: version + 1,

@@ -17,7 +17,7 @@ use super::slots::{blocking, lock, replay_all, Inner, Published, Slot};
 use super::view::{Encoder, SnapshotReason, Update};
 use crate::engine::Player;
 use crate::store::Finished;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
@@ -31,49 +31,85 @@ const OUT_QUEUE: usize = 4;
 /// ends it.
 pub type WatchStream<M> = tokio_stream::wrappers::ReceiverStream<Result<M, MatchError>>;
 
-/// Counts a watcher against the limits and a seat's presence; undoes both when dropped.
+/// Counts a watcher against its limits and a seat's presence; undoes both when dropped.
+///
+/// Spectators and seated players are counted apart: spectators (no token) share the match's and the
+/// server's spectator limits, while each seat has streams of its own (`matches.max_streams_per_seat`)
+/// that no number of spectators can take, so a crowd can never lock the players out of their match.
 struct WatcherGuard<E: Encoder> {
     inner: Arc<Inner<E>>,
     slot: Arc<Slot<E::Message>>,
+    /// Whose stream this is (`None`: a spectator's); its presence is counted once the stream starts.
     seat: Option<Player>,
+    present: bool,
+}
+
+/// Takes one from `counter` unless it is at `limit`.
+fn take(counter: &AtomicUsize, limit: usize) -> bool {
+    counter
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < limit).then_some(n + 1)
+        })
+        .is_ok()
 }
 
 impl<E: Encoder> WatcherGuard<E> {
     fn acquire(
         inner: &Arc<Inner<E>>,
         slot: &Arc<Slot<E::Message>>,
+        seat: Option<Player>,
     ) -> Result<WatcherGuard<E>, MatchError> {
         let settings = &inner.settings;
-        if inner.watchers.fetch_add(1, Ordering::AcqRel) >= settings.max_watchers_total {
-            inner.watchers.fetch_sub(1, Ordering::AcqRel);
-            return Err(MatchError::ResourceExhausted(format!(
-                "the server already has {} watchers (matches.max_watchers_total)",
-                settings.max_watchers_total
-            )));
-        }
-        if slot.watchers.fetch_add(1, Ordering::AcqRel) >= settings.max_watchers_per_match {
-            slot.watchers.fetch_sub(1, Ordering::AcqRel);
-            inner.watchers.fetch_sub(1, Ordering::AcqRel);
-            return Err(MatchError::ResourceExhausted(format!(
-                "this match already has {} watchers (matches.max_watchers_per_match)",
-                settings.max_watchers_per_match
-            )));
+        match seat {
+            Some(seat) => {
+                if !take(
+                    &slot.seat_streams[seat.index()],
+                    settings.max_streams_per_seat,
+                ) {
+                    return Err(MatchError::ResourceExhausted(format!(
+                        "{seat} already has {} streams open on this match (matches.max_streams_per_seat)",
+                        settings.max_streams_per_seat
+                    )));
+                }
+            }
+            None => {
+                if !take(&inner.spectators, settings.max_watchers_total) {
+                    return Err(MatchError::ResourceExhausted(format!(
+                        "the server already has {} spectators (matches.max_watchers_total)",
+                        settings.max_watchers_total
+                    )));
+                }
+                if !take(&slot.spectators, settings.max_watchers_per_match) {
+                    inner.spectators.fetch_sub(1, Ordering::AcqRel);
+                    return Err(MatchError::ResourceExhausted(format!(
+                        "this match already has {} spectators (matches.max_watchers_per_match); \
+                         its players' streams are not counted",
+                        settings.max_watchers_per_match
+                    )));
+                }
+            }
         }
         inner.metrics.watchers_add(1);
         Ok(WatcherGuard {
             inner: inner.clone(),
             slot: slot.clone(),
-            seat: None,
+            seat,
+            present: false,
         })
     }
 }
 
 impl<E: Encoder> Drop for WatcherGuard<E> {
     fn drop(&mut self) {
-        self.slot.watchers.fetch_sub(1, Ordering::AcqRel);
-        self.inner.watchers.fetch_sub(1, Ordering::AcqRel);
+        match self.seat {
+            Some(seat) => self.slot.seat_streams[seat.index()].fetch_sub(1, Ordering::AcqRel),
+            None => {
+                self.inner.spectators.fetch_sub(1, Ordering::AcqRel);
+                self.slot.spectators.fetch_sub(1, Ordering::AcqRel)
+            }
+        };
         self.inner.metrics.watchers_add(-1);
-        if let Some(seat) = self.seat {
+        if let (Some(seat), true) = (self.seat, self.present) {
             let mut live = lock(&self.slot.live);
             live.presence[seat.index()] -= 1;
             if live.presence[seat.index()] == 0 {
@@ -94,7 +130,7 @@ pub(super) fn start<E: Encoder>(
     seat: Option<Player>,
     from_seq: Option<u64>,
 ) -> Result<WatchStream<E::Message>, MatchError> {
-    let mut guard = WatcherGuard::acquire(&inner, &slot)?;
+    let mut guard = WatcherGuard::acquire(&inner, &slot, seat)?;
     let (receiver, version, finished_at_start) = {
         let mut live = lock(&slot.live);
         if let Some(from_seq) = from_seq {
@@ -108,7 +144,7 @@ pub(super) fn start<E: Encoder>(
         let receiver = slot.events.subscribe();
         if let Some(seat) = seat {
             live.presence[seat.index()] += 1;
-            guard.seat = Some(seat);
+            guard.present = true;
             if live.presence[seat.index()] == 1 {
                 let notice = inner.encoder.encode(Update::Presence {
                     seat,

@@ -293,6 +293,12 @@ fn environment_variable_names_are_pinned() {
             "max_watchers_total",
         ),
         (
+            "MANCALA__MATCHES__MAX_STREAMS_PER_SEAT",
+            "5",
+            "matches",
+            "max_streams_per_seat",
+        ),
+        (
             "MANCALA__MATCHES__HEARTBEAT_INTERVAL_MS",
             "29",
             "matches",
@@ -327,6 +333,31 @@ fn environment_variable_names_are_pinned() {
             "127.0.0.1:9091",
             "metrics",
             "listen",
+        ),
+        (
+            "MANCALA__ENGINE__POOL_THREADS",
+            "3",
+            "engine",
+            "pool_threads",
+        ),
+        ("MANCALA__ENGINE__QUEUE_LIMIT", "5", "engine", "queue_limit"),
+        (
+            "MANCALA__ENGINE__INLINE_LAPS",
+            "61",
+            "engine",
+            "inline_laps",
+        ),
+        (
+            "MANCALA__ENGINE__RULES_BUDGET_LAPS",
+            "67",
+            "engine",
+            "rules_budget_laps",
+        ),
+        (
+            "MANCALA__ENGINE__MATCH_BUDGET_LAPS",
+            "71",
+            "engine",
+            "match_budget_laps",
         ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
@@ -364,6 +395,16 @@ fn environment_variable_names_are_pinned() {
     );
     assert_eq!(s.server.http2_keepalive_timeout, Duration::from_millis(19));
     assert_eq!(s.server.max_connections, 41);
+    assert_eq!(
+        (
+            s.engine.pool_threads,
+            s.engine.queue_limit,
+            s.engine.inline_laps,
+            s.engine.rules_budget_laps,
+            s.engine.match_budget_laps
+        ),
+        (3, 5, 61, 67, 71)
+    );
     assert_eq!(s.server.handshake_timeout, Duration::from_millis(43));
     assert_eq!(s.server.idle_timeout, Some(Duration::from_millis(47)));
     assert_eq!(s.server.max_connection_age, Some(Duration::from_millis(53)));

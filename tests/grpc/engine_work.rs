@@ -3,62 +3,13 @@
 //! deadline stops its work; a server asked to stop stops within its grace although long calls are running.
 
 use crate::support::replica::{within, Replica};
-use mancala::api::{convert, pb};
-use mancala::engine::{AnyGame, GameKind, Player, Setup, Status, VariantSetup, RULES_VERSION};
+use mancala::api::pb;
+use mancala::loadtest::attack::{crafted_relay as crafted, crafted_validate as validate_crafted};
 use pb::rules_client::RulesClient;
 use std::time::Duration;
 use tonic::transport::Channel;
 use tonic::Code;
 use tonic_types::StatusExt;
-
-/// South's circuit (f1 … f8, then b8 … b1) on a relay cycle of 21 million lap ends seen from the lap end
-/// (over 100 million laps on the board), found in random play from the standard start; the lap end is f1.
-const CYCLE: [u8; 16] = [2, 2, 1, 0, 5, 0, 1, 0, 6, 2, 16, 0, 14, 1, 0, 3];
-
-/// A Bao la Kete position in mtaji, both kuu gone, South to move, South's circuit on [`CYCLE`] from f1; North
-/// holds one front seed (facing South's empty f4, so no capture is on) and the rest in the back row. Every
-/// takata of South's must decide a relay that runs millions of laps.
-fn crafted() -> pb::GameState {
-    let mut pits = vec![0u32; 32];
-    for (k, &seeds) in CYCLE.iter().enumerate() {
-        let hole = if k < 8 { k } else { 23 - k };
-        pits[hole] = seeds.into();
-    }
-    pits[20] = 1;
-    for (i, hole) in (24..32).enumerate() {
-        pits[hole] = if i < 2 { 2 } else { 1 };
-    }
-    let setup = Setup {
-        kind: GameKind::BaoLaKete,
-        rules_version: RULES_VERSION,
-        pits,
-        stores: vec![0, 0],
-        reserves: vec![0, 0],
-        to_move: Some(Player::South),
-        status: Some(Status::InProgress),
-        winner: None,
-        ply: 40,
-        game_number: 1,
-        match_score: vec![0, 0],
-        variant: VariantSetup::BaoLaKete {
-            mtaji: Some(true),
-            kuu_alive: vec![false, false],
-            mark: None,
-            game_starter: Some(Player::South),
-        },
-    };
-    convert::state_to_pb(&AnyGame::from_setup(&setup).expect("a valid position"))
-}
-
-fn sow_f1() -> pb::Move {
-    pb::Move {
-        action: Some(pb::r#move::Action::Sow(pb::Sow {
-            pit: 0,
-            direction: pb::Direction::Clockwise as i32,
-            ..Default::default()
-        })),
-    }
-}
 
 async fn rules(addr: std::net::SocketAddr) -> RulesClient<Channel> {
     let channel = within(
@@ -70,13 +21,6 @@ async fn rules(addr: std::net::SocketAddr) -> RulesClient<Channel> {
     .await
     .expect("connect");
     RulesClient::new(channel)
-}
-
-fn validate_crafted() -> pb::ValidateMoveRequest {
-    pb::ValidateMoveRequest {
-        state: Some(crafted()),
-        r#move: Some(sow_f1()),
-    }
 }
 
 /// The value of the series `name` (with its labels, as printed) in a scrape, 0 when absent.

@@ -818,6 +818,59 @@ async fn watcher_limits_per_match_and_in_total_answer_resource_exhausted() {
 }
 
 #[tokio::test]
+async fn seated_players_keep_their_streams_under_a_spectator_flood() {
+    let mut settings = settings();
+    settings.matches.max_watchers_per_match = 3;
+    settings.matches.max_watchers_total = 3;
+    settings.matches.max_streams_per_seat = 2;
+    let server = TestServer::start(settings).await;
+    let mut client = server.client().await;
+    let (m, tokens) = create(&mut client).await;
+    let id = &m.match_id;
+
+    // Spectators take every spectator slot of the match and of the server.
+    let mut flood = Vec::new();
+    for _ in 0..3 {
+        flood.push(watch(&mut client, id, None, None).await.unwrap());
+    }
+    let status = watch(&mut client, id, None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+
+    // Each player still opens his streams, up to his own limit.
+    let mut players = Vec::new();
+    for token in &tokens {
+        for _ in 0..2 {
+            let mut stream = watch(&mut client, id, Some(token.as_str()), None)
+                .await
+                .unwrap();
+            assert!(matches!(next_log(&mut stream).await, Kind::Snapshot(_)));
+            players.push(stream);
+        }
+        let status = watch(&mut client, id, Some(token.as_str()), None)
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+        assert!(
+            status.message().contains("max_streams_per_seat"),
+            "{status:?}"
+        );
+    }
+    // A player who closes a stream gets its slot back; the spectators' limits are unchanged.
+    players.pop();
+    within("the freed seat slot", async {
+        loop {
+            match watch(&mut client, id, Some(&tokens[1]), None).await {
+                Ok(stream) => return stream,
+                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+            }
+        }
+    })
+    .await;
+    let status = watch(&mut client, id, None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+}
+
+#[tokio::test]
 async fn a_slow_watcher_delays_neither_the_moves_nor_the_other_watchers() {
     let mut settings = settings();
     settings.matches.watcher_buffer = 4;

@@ -1,0 +1,149 @@
+//! `mancala loadtest --attackers N`: the measured load runs while N more connections send the worst request
+//! known, so that what a long relay costs everybody else can be read beside the same load without it.
+//!
+//! The attack is a crafted Bao la Kete position (custom positions are accepted) whose every takata enters a
+//! relay cycle of 21 million lap ends: deciding one of its moves is long engine work, which the server must
+//! keep off its async workers and bound by its budget (README "Security and limits").
+
+use crate::api::{convert, pb};
+use crate::engine::{AnyGame, GameKind, Player, Setup, Status, VariantSetup, RULES_VERSION};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+/// South's circuit (f1 … f8, then b8 … b1) on a relay cycle of 21 million lap ends seen from the lap end
+/// (over 100 million laps on the board), met in random play from the standard start; the lap end is f1.
+const CYCLE: [u8; 16] = [2, 2, 1, 0, 5, 0, 1, 0, 6, 2, 16, 0, 14, 1, 0, 3];
+
+/// A Bao la Kete position in mtaji, both kuu gone, South to move, South's circuit on [`CYCLE`] from f1; North
+/// holds one front seed (facing South's empty f4, so no capture is on) and the rest in the back row. Every
+/// takata of South's must decide a relay that runs millions of laps.
+pub fn crafted_relay() -> pb::GameState {
+    let mut pits = vec![0u32; 32];
+    for (k, &seeds) in CYCLE.iter().enumerate() {
+        let hole = if k < 8 { k } else { 23 - k };
+        pits[hole] = seeds.into();
+    }
+    pits[20] = 1;
+    for (i, hole) in (24..32).enumerate() {
+        pits[hole] = if i < 2 { 2 } else { 1 };
+    }
+    let setup = Setup {
+        kind: GameKind::BaoLaKete,
+        rules_version: RULES_VERSION,
+        pits,
+        stores: vec![0, 0],
+        reserves: vec![0, 0],
+        to_move: Some(Player::South),
+        status: Some(Status::InProgress),
+        winner: None,
+        ply: 40,
+        game_number: 1,
+        match_score: vec![0, 0],
+        variant: VariantSetup::BaoLaKete {
+            mtaji: Some(true),
+            kuu_alive: vec![false, false],
+            mark: None,
+            game_starter: Some(Player::South),
+        },
+    };
+    let game = AnyGame::from_setup(&setup).expect("the crafted position is a valid one");
+    convert::state_to_pb(&game)
+}
+
+/// `ValidateMove` of the takata from f1, clockwise, in [`crafted_relay`].
+pub fn crafted_validate() -> pb::ValidateMoveRequest {
+    pb::ValidateMoveRequest {
+        state: Some(crafted_relay()),
+        r#move: Some(pb::Move {
+            action: Some(pb::r#move::Action::Sow(pb::Sow {
+                pit: 0,
+                direction: pb::Direction::Clockwise as i32,
+                ..Default::default()
+            })),
+        }),
+    }
+}
+
+/// What the attackers' calls got.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AttackReport {
+    /// Connections that attacked, one call in flight each.
+    pub attackers: usize,
+    /// Answered: the move decided (the server had budget enough).
+    pub decided: u64,
+    /// Refused with RESOURCE_EXHAUSTED, `WORK_BUDGET_EXHAUSTED`.
+    pub budget_exhausted: u64,
+    /// Refused with RESOURCE_EXHAUSTED, `ENGINE_BUSY`.
+    pub engine_busy: u64,
+    /// Anything else (deadline, transport).
+    pub other: u64,
+}
+
+/// Attackers running in the background until [`Attack::stop`].
+pub struct Attack {
+    stop: Arc<AtomicBool>,
+    counts: Arc<[AtomicU64; 4]>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    attackers: usize,
+}
+
+impl Attack {
+    /// Starts one attacker on each channel, each call bounded by `timeout`.
+    pub fn start(channels: Vec<Channel>, timeout: Duration) -> Attack {
+        let stop = Arc::new(AtomicBool::new(false));
+        let counts: Arc<[AtomicU64; 4]> = Arc::new(Default::default());
+        let attackers = channels.len();
+        let tasks = channels
+            .into_iter()
+            .map(|channel| {
+                let (stop, counts) = (stop.clone(), counts.clone());
+                tokio::spawn(async move {
+                    let mut client = pb::rules_client::RulesClient::new(channel);
+                    while !stop.load(Ordering::Relaxed) {
+                        let mut request = tonic::Request::new(crafted_validate());
+                        request.set_timeout(timeout);
+                        let outcome = match client.validate_move(request).await {
+                            Ok(_) => 0,
+                            Err(status) => match status.get_details_error_info() {
+                                Some(info) if info.reason == "WORK_BUDGET_EXHAUSTED" => 1,
+                                Some(info) if info.reason == "ENGINE_BUSY" => 2,
+                                _ => 3,
+                            },
+                        };
+                        counts[outcome].fetch_add(1, Ordering::Relaxed);
+                        if outcome == 3 {
+                            // A transport error repeats at once; do not spin on it.
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                        }
+                    }
+                })
+            })
+            .collect();
+        Attack {
+            stop,
+            counts,
+            tasks,
+            attackers,
+        }
+    }
+
+    /// Stops the attackers (their calls in flight are abandoned) and reports what they got.
+    pub fn stop(self) -> AttackReport {
+        self.stop.store(true, Ordering::Relaxed);
+        for task in &self.tasks {
+            task.abort();
+        }
+        let count = |i: usize| self.counts[i].load(Ordering::Relaxed);
+        AttackReport {
+            attackers: self.attackers,
+            decided: count(0),
+            budget_exhausted: count(1),
+            engine_busy: count(2),
+            other: count(3),
+        }
+    }
+}
