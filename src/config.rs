@@ -100,8 +100,8 @@ pub struct EngineSettings {
     pub pool_threads: usize,
     /// Long calls waiting for a pool thread; more are refused with RESOURCE_EXHAUSTED (`ENGINE_BUSY`).
     pub queue_limit: usize,
-    /// Laps a call may spend inline before it moves to the pool (a lap: one relay lap, or one step of the
-    /// never-ending check).
+    /// Laps a call may spend inline before it moves to the pool (a lap: a relay lap past a move's sixteenth,
+    /// or a step of the never-ending check); a budget below it is simply the whole budget, spent inline.
     pub inline_laps: u64,
     /// Laps a stateless Rules call may spend in all; past it the call is refused (`WORK_BUDGET_EXHAUSTED`).
     pub rules_budget_laps: u64,
@@ -427,16 +427,6 @@ impl Settings {
         if self.server.max_concurrent_streams == 0 {
             return Err(ConfigError::new(
                 "server.max_concurrent_streams must be at least 1",
-            ));
-        }
-        if self.engine.inline_laps
-            > self
-                .engine
-                .rules_budget_laps
-                .min(self.engine.match_budget_laps)
-        {
-            return Err(ConfigError::new(
-                "engine.inline_laps must not exceed engine.rules_budget_laps or engine.match_budget_laps",
             ));
         }
         if self.server.max_connections == 0 {

@@ -120,7 +120,7 @@ impl EnginePool {
     ) -> Result<(R, Ran), WorkError> {
         let inner = &self.inner;
         let metrics = &inner.metrics;
-        match Budget::laps(limits.inline_laps).run(&job) {
+        match Budget::laps(limits.inline_laps.min(limits.laps)).run(&job) {
             Ok((answer, _)) => {
                 metrics.engine_work(EngineOutcome::Inline);
                 return Ok((answer, Ran::Inline));
