@@ -242,7 +242,8 @@ impl BaAwa {
         self.status = Status::InProgress;
         self.winner = None;
         self.ply = 0;
-        self.game_number += 1;
+        // A client's state may claim any game number; the count stops at the top rather than overflowing.
+        self.game_number = self.game_number.saturating_add(1);
         trace.record(Event::Allocation {
             north_owned: self.north_owned,
             pits_owned: self.match_score(),
@@ -299,7 +300,8 @@ impl BaAwa {
                 "sowing from this pit would never end, so the move is illegal (§1, R-4.7)",
             ));
         }
-        next.ply += 1;
+        // A client's state may claim any ply; the count stops at the top rather than overflowing.
+        next.ply = next.ply.saturating_add(1);
         next.finish_move(mover, trace);
         *self = next;
         Ok(())

@@ -391,3 +391,19 @@ fn the_starter_alternates() {
     assert_eq!((game.starter, game.to_move), (S, Some(S)));
     assert_eq!(game.north_owned, NORTH_ROW);
 }
+
+/// Found by the fuzz target `play` (tests/fuzz/corpus/play/found-ba-awa-ply-max.bin): a client's state may claim
+/// the largest ply or game number; the next move or game must not overflow the count (a panic in a debug build).
+#[test]
+fn a_move_or_next_game_at_the_largest_count_does_not_overflow() {
+    let mut game = BaAwa::new_match(&Options::default());
+    game.ply = u32::MAX;
+    sow(&mut game, 0);
+    assert_eq!(game.ply, u32::MAX);
+
+    let mut game = finished([24, 24], N);
+    game.game_number = u32::MAX;
+    game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace)
+        .unwrap();
+    assert_eq!(game.game_number, u32::MAX);
+}
