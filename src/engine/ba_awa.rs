@@ -423,9 +423,17 @@ impl Game for BaAwa {
         if setup.reserves.iter().any(|&r| r != 0) {
             check.fail("reserves", "Ba-awa has no reserves; both must be 0");
         }
+        // Winnings are fours (§4.2), except that at the end of a game the starter also takes the seeds left on
+        // the board (§4.3): with all 48 seeds those are a multiple of 4 too, in a custom position with fewer
+        // they need not be.
+        let finished = matches!(setup.status, Some(status) if status != Status::InProgress);
+        let starter = match &setup.variant {
+            VariantSetup::BaAwa { starter, .. } => starter.map(Player::index),
+            _ => None,
+        };
         for (i, &store) in setup.stores.iter().enumerate() {
             check.require_at(
-                store % FOUR as u32 == 0,
+                store % FOUR as u32 == 0 || (finished && starter == Some(i)),
                 || format!("stores[{i}]"),
                 || format!("{store} is not a multiple of 4; Ba-awa's winnings are fours (§4.2)"),
             );
