@@ -22,7 +22,7 @@ mod state;
 mod wire;
 
 use mancala::api::pb;
-use mancala::engine::{AnyGame, Budget, GameKind, Options, Player, Rng, Unfinished, Until};
+use mancala::engine::{AnyGame, Budget, GameKind, Move, Options, Player, Rng, Unfinished, Until};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use std::path::PathBuf;
@@ -142,6 +142,17 @@ pub fn seeds_of(state: &pb::GameState) -> u64 {
         .chain(&state.reserves)
         .map(|&s| s as u64)
         .sum()
+}
+
+/// The seeds a game holds after `mv`, if it held `before`: the same, except that a Bao la Kete game always
+/// starts from the opening position with all the game's seeds, even after a custom position with fewer (§2.9).
+pub fn seeds_after(game: &AnyGame, mv: &Move, before: u64) -> u64 {
+    match (game, mv) {
+        (AnyGame::BaoLaKete(_), Move::NextGame(_)) => {
+            mancala::engine::describe(GameKind::BaoLaKete).seed_total as u64
+        }
+        _ => before,
+    }
 }
 
 /// A few reachable states of every game, for the seed corpora: the start, a few moves in, deep in.

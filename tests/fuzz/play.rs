@@ -4,10 +4,10 @@
 //! seeds, a move is legal exactly when it is listed, and every answer comes within the budget or is refused.
 
 use crate::state::{perturb, perturbation};
-use crate::{any_reachable, budgeted, config, corpus, sample_states, seeds_of};
+use crate::{any_reachable, budgeted, config, corpus, sample_states, seeds_after, seeds_of};
 use mancala::api::{convert, pb};
 use mancala::engine::{
-    AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, NoTrace, PitSet, Sow, Status,
+    AnyGame, Direction, Kichwa, KuuDecision, Move, NoTrace, PitSet, Sow, Status,
 };
 use proptest::prelude::*;
 use prost::Message;
@@ -117,11 +117,7 @@ pub fn check(mut game: AnyGame, tries: &[Try]) -> Result<(), TestCaseError> {
                         game
                     );
                 }
-                // A Bao la Kete game always starts from the opening position, with all the game's seeds, even
-                // after a custom position with fewer (§2.9); every other move conserves seeds.
-                if let (Move::NextGame(_), AnyGame::BaoLaKete(_)) = (mv, &game) {
-                    total = mancala::engine::describe(GameKind::BaoLaKete).seed_total as u64;
-                }
+                total = seeds_after(&game, &mv, total);
                 prop_assert_eq!(seeds_in(&next), total, "{:?} in {:?}", mv, game);
                 // What the engine reaches is a state it accepts back.
                 if let Ok(back) =

@@ -4,7 +4,7 @@
 //! state encodes back to exactly what was sent, lists its legal moves within budget, every listed move is
 //! legal, and every move conserves seeds.
 
-use crate::{any_reachable, budgeted, config, corpus, sample_states, seeds_of};
+use crate::{any_reachable, budgeted, config, corpus, sample_states, seeds_after, seeds_of};
 use mancala::api::{convert, pb};
 use mancala::engine::{AnyGame, NoTrace};
 use proptest::prelude::*;
@@ -320,7 +320,7 @@ pub fn check(state: &pb::GameState) -> Result<(), TestCaseError> {
         })?;
         prop_assert_eq!(
             seeds_of(&convert::state_to_pb(&next)),
-            total,
+            seeds_after(&game, mv, total),
             "{:?} in {:?}",
             mv,
             game
