@@ -242,7 +242,8 @@ impl BaAwa {
         self.status = Status::InProgress;
         self.winner = None;
         self.ply = 0;
-        self.game_number += 1;
+        // A client's state may claim any game number; the count stops at the top rather than overflowing.
+        self.game_number = self.game_number.saturating_add(1);
         trace.record(Event::Allocation {
             north_owned: self.north_owned,
             pits_owned: self.match_score(),
@@ -299,7 +300,8 @@ impl BaAwa {
                 "sowing from this pit would never end, so the move is illegal (§1, R-4.7)",
             ));
         }
-        next.ply += 1;
+        // A client's state may claim any ply; the count stops at the top rather than overflowing.
+        next.ply = next.ply.saturating_add(1);
         next.finish_move(mover, trace);
         *self = next;
         Ok(())
@@ -413,9 +415,17 @@ impl Validate<PITS> for BaAwa {
         if setup.reserves.iter().any(|&r| r != 0) {
             check.fail("reserves", "Ba-awa has no reserves; both must be 0");
         }
+        // Winnings are fours (§4.2), except that at the end of a game the starter also takes the seeds left on
+        // the board (§4.3): with all 48 seeds those are a multiple of 4 too, in a custom position with fewer
+        // they need not be.
+        let finished = matches!(setup.status, Some(status) if status != Status::InProgress);
+        let starter = match &setup.variant {
+            VariantSetup::BaAwa { starter, .. } => starter.map(Player::index),
+            _ => None,
+        };
         for (i, &store) in setup.stores.iter().enumerate() {
             check.require_at(
-                store % FOUR as u32 == 0,
+                store % FOUR as u32 == 0 || (finished && starter == Some(i)),
                 || format!("stores[{i}]"),
                 || format!("{store} is not a multiple of 4; Ba-awa's winnings are fours (§4.2)"),
             );

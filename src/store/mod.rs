@@ -220,7 +220,9 @@ pub trait MatchStore: Send + Sync + 'static {
 /// The on-disk shape of records, shared by stores that keep bytes. Protobuf (via prost, already a
 /// dependency) so that fields can be added later without a migration; the move is kept in the
 /// compact notation of [`crate::engine::notation`], so the stored log reads like an exported one.
-pub(crate) mod codec {
+/// Public so that the fuzz tests (`tests/fuzz`) can feed it bytes a damaged store or another
+/// replica could hand back: decoding them is an error, never a panic.
+pub mod codec {
     use super::{Action, EventRecord, Finished, MatchId, MatchRecord, StoreError};
     use crate::engine::notation;
     use crate::engine::{Options, Player};
@@ -285,7 +287,7 @@ pub(crate) mod codec {
     }
 
     /// The header as bytes.
-    pub(crate) fn encode_match(record: &MatchRecord) -> Vec<u8> {
+    pub fn encode_match(record: &MatchRecord) -> Vec<u8> {
         StoredHeader {
             kind: notation::kind_name(record.kind).to_string(),
             first_player: player_code(Some(record.options.first_player)),
@@ -303,7 +305,7 @@ pub(crate) mod codec {
     }
 
     /// The header of match `id` from bytes.
-    pub(crate) fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError> {
+    pub fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError> {
         let h = StoredHeader::decode(bytes)
             .map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?;
         let kind = notation::kind_from_name(&h.kind)
@@ -337,7 +339,7 @@ pub(crate) mod codec {
     }
 
     /// An event as bytes.
-    pub(crate) fn encode_event(event: &EventRecord) -> Vec<u8> {
+    pub fn encode_event(event: &EventRecord) -> Vec<u8> {
         StoredEvent {
             seq: event.seq,
             line: notation::event_line(event.player, &event.action),
@@ -348,10 +350,7 @@ pub(crate) mod codec {
     }
 
     /// An event of a match of `record.kind` from bytes.
-    pub(crate) fn decode_event(
-        record: &MatchRecord,
-        bytes: &[u8],
-    ) -> Result<EventRecord, StoreError> {
+    pub fn decode_event(record: &MatchRecord, bytes: &[u8]) -> Result<EventRecord, StoreError> {
         let id = record.id;
         let e = StoredEvent::decode(bytes)
             .map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?;

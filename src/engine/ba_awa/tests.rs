@@ -391,3 +391,53 @@ fn the_starter_alternates() {
     assert_eq!((game.starter, game.to_move), (S, Some(S)));
     assert_eq!(game.north_owned, NORTH_ROW);
 }
+
+/// Found by the fuzz target `play` (tests/fuzz/corpus/play/found-ba-awa-ply-max.bin): a client's state may claim
+/// the largest ply or game number; the next move or game must not overflow the count (a panic in a debug build).
+#[test]
+fn a_move_or_next_game_at_the_largest_count_does_not_overflow() {
+    let mut game = BaAwa::new_match(&Options::default());
+    game.ply = u32::MAX;
+    sow(&mut game, 0);
+    assert_eq!(game.ply, u32::MAX);
+
+    let mut game = finished([24, 24], N);
+    game.game_number = u32::MAX;
+    game.play(&Move::NextGame(PitSet::EMPTY), &mut NoTrace)
+        .unwrap();
+    assert_eq!(game.game_number, u32::MAX);
+}
+
+/// Found by the fuzz target `play`: in a custom position with fewer than 48 seeds, the game's end gives the
+/// starter a store that is not a multiple of 4 (§4.3); that finished state must be accepted back, as every state
+/// the engine answers with is.
+#[test]
+fn the_end_of_a_custom_game_with_fewer_seeds_is_a_valid_state() {
+    let mut game = position([1, 3, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0], NORTH_ROW, N, S);
+    game.stores = [4, 16];
+    game.ply = 13;
+    assert_eq!(BaAwa::from_setup(&game.to_setup()), Ok(game.clone()));
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    assert!(!moves.is_empty());
+    let mut ended = 0;
+    for mv in moves {
+        let mut next = game.clone();
+        next.play(&mv, &mut NoTrace).expect("a listed move");
+        ended += usize::from(next.status == Status::MatchOver);
+        assert_eq!(
+            BaAwa::from_setup(&next.to_setup()),
+            Ok(next.clone()),
+            "after {mv:?}"
+        );
+    }
+    // S1 makes a four in S2 (South takes it) and leaves 5 seeds, which the starter takes: North has 16 + 5.
+    assert!(ended > 0, "a move that ends the game");
+    // Only the starter's store takes the seeds left; the other's is still fours.
+    let mut setup = game.to_setup();
+    setup.status = Some(Status::MatchOver);
+    setup.to_move = None;
+    setup.pits = vec![0; PITS];
+    setup.stores = vec![13, 16];
+    assert!(BaAwa::from_setup(&setup).is_err());
+}
