@@ -205,6 +205,11 @@ impl Bosh {
     /// exactly when that relative picture repeats (`relay_ring`), which is found fast however long the cycle.
     fn relay_ends(&self, pits: &[u8; HOLES], origin: u8) -> bool {
         let open = HOLES as u32 - self.closed.count_ones();
+        if open < 2 {
+            // One open hole (a state refused for the other player's empty row, still asked whether its mover can
+            // move): every lap sows the hole back into itself, the hole after the last stone, and relays it.
+            return false;
+        }
         let ring = PackedRing::new(open);
         let holes = std::iter::successors(Some(origin), |&h| Some(self.ring.next(h)));
         let first = PackedRing::pack(holes.take(open as usize).map(|h| pits[h as usize]));

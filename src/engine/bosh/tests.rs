@@ -707,6 +707,26 @@ fn setup_of(game: &Bosh) -> Setup {
     game.to_setup()
 }
 
+/// A state with one open hole on the whole board (North's row all closed) is refused, not a panic: the check of
+/// whether South can move meets a relay on a ring of one hole, which never ends (found by
+/// `tests/worst_cycles.rs`).
+#[test]
+fn one_open_hole_on_the_board_is_refused_without_a_panic() {
+    let mut setup = setup_of(&position([0, 0, 4, 4, 4, 4, 4, 4, 4, 4], 0, S));
+    setup.pits = vec![0, 0, 0, 0, 9, 0, 0, 0, 0, 0];
+    setup.stores = vec![0, 31];
+    setup.match_score = vec![1, 0];
+    setup.variant = VariantSetup::Bosh {
+        closed: (0..HOLES).map(|h| h != 4).collect(),
+        round_starter: Some(S),
+    };
+    let refused = Bosh::from_setup(&setup).expect_err("North has no open hole");
+    assert!(
+        refused.0.iter().any(|v| v.field == "bosh.closed"),
+        "{refused:?}"
+    );
+}
+
 /// Every state the engine makes survives the wire shape unchanged.
 #[test]
 fn to_setup_and_from_setup_round_trip() {
