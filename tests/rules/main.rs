@@ -12,3 +12,4 @@ mod bosh;
 mod bosh_review;
 mod endless_review;
 mod examples;
+mod worst_cycles;

@@ -11,7 +11,7 @@
 //!
 //! Not a test of correctness (the review tests are): it is `#[ignore]`d and bounded in time. Run it with
 //!
-//!     cargo test --release --test worst_cycles -- --ignored --nocapture
+//!     cargo test --release --test rules worst_cycles -- --ignored --nocapture
 //!
 //! (`WORST_SECS=<seconds per game and objective>`, default 60; `WORST_SEED`). It prints the worst found and, with
 //! `WORST_WRITE=1`, merges them into `benches/data/worst_relays.json` (an entry is replaced only by a worse one),
