@@ -68,6 +68,10 @@ async fn long_relays_are_refused_within_their_budget_while_cheap_calls_go_on() {
         ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "2000000"),
         ("MANCALA__ENGINE__POOL_THREADS", "1"),
         ("MANCALA__ENGINE__QUEUE_LIMIT", "2"),
+        // No keepalive PINGs: on a loaded CI machine the debug server has missed a PING's answer within
+        // its timeout during this test and closed the connections, which is not what this test measures
+        // (the server's PINGs under load are a question of their own; see the note).
+        ("MANCALA__SERVER__HTTP2_KEEPALIVE_INTERVAL_MS", "0"),
     ])
     .await;
     let attackers: Vec<_> = (0..4)
