@@ -97,14 +97,17 @@ impl Attack {
         let stop = Arc::new(AtomicBool::new(false));
         let counts: Arc<[AtomicU64; 4]> = Arc::new(Default::default());
         let attackers = channels.len();
+        // Built once: making it asks the engine whether South can move, which decides the long relay here, in
+        // the generator (seconds of its one runtime thread, and its latencies with them, if done per call).
+        let attack = crafted_validate();
         let tasks = channels
             .into_iter()
             .map(|channel| {
-                let (stop, counts) = (stop.clone(), counts.clone());
+                let (stop, counts, attack) = (stop.clone(), counts.clone(), attack.clone());
                 tokio::spawn(async move {
                     let mut client = pb::rules_client::RulesClient::new(channel);
                     while !stop.load(Ordering::Relaxed) {
-                        let mut request = tonic::Request::new(crafted_validate());
+                        let mut request = tonic::Request::new(attack.clone());
                         request.set_timeout(timeout);
                         let outcome = match client.validate_move(request).await {
                             Ok(_) => 0,
