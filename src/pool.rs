@@ -168,7 +168,9 @@ impl EnginePool {
             Ok(Ok((answer, _))) => Ok((answer, Ran::Pool)),
             Ok(Err(unfinished)) => Err(unfinished.into()),
             // The job panicked: let the caller's task see it as the inline path would.
-            Err(join) => std::panic::resume_unwind(join.into_panic()),
+            Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+            // Never started: the runtime is shutting down.
+            Err(_) => Err(WorkError::ShuttingDown),
         }
     }
 }
