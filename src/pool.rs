@@ -41,15 +41,6 @@ pub struct Limits {
     pub laps: u64,
 }
 
-/// Where a call's answer was decided, for metrics and benchmarks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ran {
-    /// On the async worker, within the inline budget.
-    Inline,
-    /// On the pool.
-    Pool,
-}
-
 /// The engine pool, shared by the services.
 #[derive(Clone, Debug)]
 pub struct EnginePool {
@@ -90,14 +81,6 @@ impl EnginePool {
         }
     }
 
-    /// The limits of a move of a server-held match.
-    pub fn match_limits(&self) -> Limits {
-        Limits {
-            inline_laps: self.inner.settings.inline_laps,
-            laps: self.inner.settings.match_budget_laps,
-        }
-    }
-
     /// The budget of a move of a server-held match, run on a blocking thread by the match manager: the
     /// match limit, stopped with the pool at the end of the shutdown grace.
     pub fn match_budget(&self) -> Budget {
@@ -117,17 +100,17 @@ impl EnginePool {
         &self,
         limits: Limits,
         job: impl Fn() -> R + Send + 'static,
-    ) -> Result<(R, Ran), WorkError> {
+    ) -> Result<R, WorkError> {
         let inner = &self.inner;
         let metrics = &inner.metrics;
         match Budget::laps(limits.inline_laps.min(limits.laps)).run(&job) {
             Ok((answer, _)) => {
                 metrics.engine_work(EngineOutcome::Inline);
-                return Ok((answer, Ran::Inline));
+                return Ok(answer);
             }
             Err(Unfinished::Exhausted { .. }) if limits.laps > limits.inline_laps => {}
             Err(unfinished) => {
-                metrics.engine_work(outcome::<()>(&Err(unfinished)));
+                metrics.engine_work(stopped(unfinished));
                 return Err(unfinished.into());
             }
         }
@@ -158,14 +141,17 @@ impl EnginePool {
         // waiting for it (its future dropped, which sets `cancel`).
         let ran = tokio::task::spawn_blocking(move || {
             let ran = budget.run(job);
-            metrics.engine_work(outcome(&ran));
+            metrics.engine_work(
+                ran.as_ref()
+                    .map_or_else(|u| stopped(*u), |_| EngineOutcome::Pool),
+            );
             metrics.engine_running_add(-1);
             drop(permit);
             ran
         })
         .await;
         match ran {
-            Ok(Ok((answer, _))) => Ok((answer, Ran::Pool)),
+            Ok(Ok((answer, _))) => Ok(answer),
             Ok(Err(unfinished)) => Err(unfinished.into()),
             // The job panicked: let the caller's task see it as the inline path would.
             Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
@@ -175,12 +161,11 @@ impl EnginePool {
     }
 }
 
-/// The metrics outcome of a job that ran under a budget (on the pool, or a non-exhausted inline stop).
-fn outcome<R>(ran: &Result<R, Unfinished>) -> EngineOutcome {
-    match ran {
-        Ok(_) => EngineOutcome::Pool,
-        Err(Unfinished::Exhausted { .. }) => EngineOutcome::Exhausted,
-        Err(Unfinished::Cancelled) => EngineOutcome::Cancelled,
+/// The metrics outcome of work the engine stopped before deciding.
+fn stopped(unfinished: Unfinished) -> EngineOutcome {
+    match unfinished {
+        Unfinished::Exhausted { .. } => EngineOutcome::Exhausted,
+        Unfinished::Cancelled => EngineOutcome::Cancelled,
     }
 }
 

@@ -63,11 +63,6 @@ impl Budget {
         self
     }
 
-    /// The laps this budget allows.
-    pub fn limit(&self) -> u64 {
-        self.laps
-    }
-
     /// Runs `work` on this thread under the budget: its answer and the laps spent, or why it was stopped (the
     /// answer is then thrown away: it may have been decided on a give-up). Runs may nest; the inner one is
     /// bounded by its own budget only.

@@ -33,7 +33,7 @@ impl RulesService {
     ) -> Result<Response<R>, Status> {
         let limits = self.pool.rules_limits();
         match self.pool.run(limits, answer).await {
-            Ok((answer, _)) => answer.map(Response::new),
+            Ok(answer) => answer.map(Response::new),
             Err(unfinished) => Err(error::engine_work(unfinished)),
         }
     }
