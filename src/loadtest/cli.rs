@@ -16,6 +16,15 @@ pub struct LoadtestArgs {
         default_value = "http://127.0.0.1:50051"
     )]
     pub targets: Vec<String>,
+    /// A tenant's API key, sent with every call (for a server with auth.required; give the tenant a high rate
+    /// limit: `mancala tenants create loadtest --calls-per-second 0`).
+    #[arg(
+        long,
+        env = "MANCALA_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
+    pub api_key: Option<String>,
     /// HTTP/2 connections to open (spread over the targets in turn).
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub connections: usize,
@@ -100,6 +109,7 @@ impl LoadtestArgs {
         let games = parse_games(&self.games.join(","))?;
         Ok(Config {
             targets: self.targets.clone(),
+            api_key: self.api_key.clone(),
             connections: self.connections,
             concurrency: self.concurrency,
             stop: match self.requests {
