@@ -348,7 +348,8 @@ impl TenantStore for RedisStore {
 
     fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
         let key = format!("{}player-token-secret", self.prefix());
-        let (_, stored): ((), Vec<u8>) = self.run(false, |con| {
+        // SET NX then GET, in one transaction: the first replica's secret is everyone's.
+        let (stored,): (Vec<u8>,) = self.run(false, |con| {
             redis::pipe()
                 .atomic()
                 .cmd("SET")
@@ -357,8 +358,7 @@ impl TenantStore for RedisStore {
                 .arg("NX")
                 .ignore()
                 .get(&key)
-                .query::<((), Vec<u8>)>(con)
-                .map(|((), v)| ((), v))
+                .query(con)
         })?;
         stored
             .as_slice()
