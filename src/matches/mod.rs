@@ -213,12 +213,22 @@ impl<E: Encoder> Matches<E> {
     ) -> Result<Arc<Slot<E::Message>>, MatchError> {
         let slot = self.slot("match_id", id, fresh).await?;
         if !slot.visible_to(access) {
+            // A wrong seat token on a match of the anonymous tenant, which any caller without a credential
+            // may read anyway: refused as it always was, UNAUTHENTICATED.
+            if access.tenant.is_none() && slot.tenant.is_empty() {
+                slot.seat(access)?;
+            }
             return Err(MatchError::NotFound(id.to_string()));
         }
         if let (None, Some(identity)) = (access.tenant, &self.inner.identity) {
-            identity
-                .charge(&identity.tenant(&slot.tenant))
-                .map_err(MatchError::Throttled)?;
+            // A bare seat token: its match's tenant answers for it.
+            let tenant = identity.tenant(&slot.tenant);
+            if tenant.record.disabled {
+                return Err(MatchError::Unauthenticated(
+                    "the match's tenant is disabled",
+                ));
+            }
+            identity.charge(&tenant).map_err(MatchError::Throttled)?;
         }
         Ok(slot)
     }

@@ -328,7 +328,8 @@ impl Harness {
             0 => None,
             1 => Some(tokens[0].clone()),
             2 => Some(tokens[1].clone()),
-            _ => Some("not-a-token".into()),
+            // Shaped like a seat token (as a client that mixed up its matches would send), of no seat.
+            _ => Some("0".repeat(64)),
         };
         (id.clone(), token)
     }
