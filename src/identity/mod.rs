@@ -15,12 +15,12 @@ pub mod keys;
 pub mod tokens;
 
 use crate::config::{AuthSettings, TenantLimits};
-use crate::store::{KeyRecord, LimitOverrides, StoreError, TenantRecord, TenantStore};
+use crate::store::{Following, KeyRecord, LimitOverrides, StoreError, TenantRecord, TenantStore};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub use tokens::{PlayerClaims, TokenError, TokenSigner};
@@ -351,10 +351,7 @@ impl Identity {
             }),
             stop.clone(),
         )?;
-        Some(Following {
-            stop,
-            _thread: thread,
-        })
+        Some(Following::new(stop, thread))
     }
 
     /// Who `credential` (the bearer of the `authorization` metadata, `None` without one) is. No I/O.
@@ -599,19 +596,6 @@ fn key_record(key: &keys::NewKey) -> KeyRecord {
         hash: key.hash,
         created_ms: now_ms(),
         revoked_ms: None,
-    }
-}
-
-/// The store's feed of tenant changes being followed ([`Identity::follow_store`]); stops when dropped.
-#[derive(Debug)]
-pub struct Following {
-    stop: Arc<AtomicBool>,
-    _thread: std::thread::JoinHandle<()>,
-}
-
-impl Drop for Following {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
     }
 }
 

@@ -6,8 +6,8 @@ use super::slots::{blocking, lock, now_ms, Advance, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;
-use crate::store::{codec, Action, Appended, ListQuery};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::store::{codec, Action, Appended, Following, ListQuery};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -146,10 +146,7 @@ impl<E: Encoder> Matches<E> {
             }
         });
         let thread = self.inner.store.follow(sink, stop.clone())?;
-        Some(Following {
-            stop,
-            _thread: thread,
-        })
+        Some(Following::new(stop, thread))
     }
 }
 
@@ -160,20 +157,6 @@ pub struct Purger(tokio::task::JoinHandle<()>);
 impl Drop for Purger {
     fn drop(&mut self) {
         self.0.abort();
-    }
-}
-
-/// The store's feed being followed (see [`Matches::follow_store`]); stops when dropped.
-#[derive(Debug)]
-pub struct Following {
-    stop: Arc<AtomicBool>,
-    _thread: std::thread::JoinHandle<()>,
-}
-
-impl Drop for Following {
-    fn drop(&mut self) {
-        // The thread notices within its poll interval; nobody waits for it.
-        self.stop.store(true, Ordering::Release);
     }
 }
 

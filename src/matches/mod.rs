@@ -45,7 +45,8 @@ mod watch;
 /// A match's text notation (export, replay), defined next to the engine it replays through.
 pub use crate::engine::notation;
 
-pub use background::{Following, Purger};
+pub use crate::store::Following;
+pub use background::Purger;
 pub use error::MatchError;
 pub use view::{
     Created, Encoder, History, MatchEvent, MatchSummary, MatchView, SnapshotReason, Update,

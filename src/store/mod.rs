@@ -23,6 +23,31 @@ pub use embedded::EmbeddedStore;
 pub use memory::MemoryStore;
 pub use tenants::{KeyRecord, LimitOverrides, TenantRecord, TenantStore};
 
+/// A shared store's feed being followed on a thread of its own (the matches' appends, the tenants' changes);
+/// the thread stops soon after this is dropped.
+#[derive(Debug)]
+pub struct Following {
+    stop: Arc<AtomicBool>,
+    _thread: std::thread::JoinHandle<()>,
+}
+
+impl Following {
+    /// The feed of `thread`, which stops once `stop` is set.
+    pub fn new(stop: Arc<AtomicBool>, thread: std::thread::JoinHandle<()>) -> Following {
+        Following {
+            stop,
+            _thread: thread,
+        }
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        // The thread notices within its poll interval; nobody waits for it.
+        self.stop.store(true, std::sync::atomic::Ordering::Release);
+    }
+}
+
 /// One store, seen as the keeper of matches and of tenants.
 #[derive(Clone)]
 pub struct Stores {
