@@ -220,6 +220,12 @@ impl Shared {
         }
     }
 
+    /// Sends `case` of the workload's RPC `rpc`, with the API key if one is given.
+    async fn call(&self, client: &mut Grpc<Channel>, rpc: usize, case: &Case) -> Answer {
+        let path = self.workload.rpcs[rpc].rpc.path();
+        call(client, path, case, self.bearer.as_ref()).await
+    }
+
     /// Fixed rate: when call `k` is due.
     fn due(&self, k: u64) -> Instant {
         let rate = self.rate.expect("fixed-rate mode");
@@ -245,13 +251,7 @@ async fn closed_loop(shared: &Shared, mut client: Grpc<Channel>, mut rng: Rng) -
         }
         let (rpc, case) = shared.workload.pick(&mut rng);
         let sent = Instant::now();
-        let answer = call(
-            &mut client,
-            shared.workload.rpcs[rpc].rpc.path(),
-            case,
-            shared.bearer.as_ref(),
-        )
-        .await;
+        let answer = shared.call(&mut client, rpc, case).await;
         if recording {
             let latency = sent.elapsed();
             stats.record(rpc, case, &answer, latency, None);
@@ -277,13 +277,7 @@ async fn fixed_rate(
         tokio::time::sleep_until(due.into()).await;
         let (rpc, case) = shared.workload.pick(&mut rng);
         let sent = Instant::now();
-        let answer = call(
-            &mut client,
-            shared.workload.rpcs[rpc].rpc.path(),
-            case,
-            shared.bearer.as_ref(),
-        )
-        .await;
+        let answer = shared.call(&mut client, rpc, case).await;
         if recording {
             let answered = Instant::now();
             let latency = answered.saturating_duration_since(due);
