@@ -66,6 +66,11 @@ queue_limit = 64
 inline_laps = 100000
 rules_budget_laps = 500000000
 match_budget_laps = 2000000000
+
+[tls]
+cert_file = ""
+key_file = ""
+client_ca_file = ""
 "#;
 
 /// The prefix of the environment variables read as configuration.
@@ -87,6 +92,25 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     /// `[engine]`: how much rules work a call may do, and where it runs.
     pub engine: EngineSettings,
+    /// `[tls]`: TLS on the gRPC listener, and client certificates.
+    pub tls: TlsSettings,
+}
+
+/// `[tls]`: TLS on the gRPC listener (plaintext unless a certificate and its key are given). The files are
+/// read and checked when the configuration loads, so a bad one stops the server before it binds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsSettings {
+    /// The server's certificate chain, PEM, leaf first; `None` (`""`): plaintext.
+    #[serde(deserialize_with = "optional_path")]
+    pub cert_file: Option<PathBuf>,
+    /// The private key of `cert_file`, PEM (PKCS#8, PKCS#1 or SEC1); set exactly when `cert_file` is.
+    #[serde(deserialize_with = "optional_path")]
+    pub key_file: Option<PathBuf>,
+    /// CA certificates, PEM: when set, every client must present a certificate signed by one of them
+    /// (mutual TLS); a client without one is refused in the handshake.
+    #[serde(deserialize_with = "optional_path")]
+    pub client_ca_file: Option<PathBuf>,
 }
 
 /// `[engine]`: bounded engine work. A call first runs inline on the async worker under `inline_laps`; the few
@@ -117,6 +141,30 @@ impl EngineSettings {
         }
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         (cores / 2).max(1)
+    }
+}
+
+impl TlsSettings {
+    /// The files of a TLS listener, or `None` for plaintext. A key without a certificate (or the other way
+    /// round), or client CAs without either, is an error naming the missing key.
+    pub fn files(&self) -> Result<Option<crate::tls::Files<'_>>, ConfigError> {
+        match (&self.cert_file, &self.key_file) {
+            (Some(cert), Some(key)) => Ok(Some(crate::tls::Files {
+                cert,
+                key,
+                client_ca: self.client_ca_file.as_deref(),
+            })),
+            (Some(_), None) => Err(ConfigError::new(
+                "tls.key_file must be set with tls.cert_file (the certificate's private key)",
+            )),
+            (None, Some(_)) => Err(ConfigError::new(
+                "tls.cert_file must be set with tls.key_file (the certificate of that key)",
+            )),
+            (None, None) if self.client_ca_file.is_some() => Err(ConfigError::new(
+                "tls.client_ca_file needs tls.cert_file and tls.key_file (client certificates are part of TLS)",
+            )),
+            (None, None) => Ok(None),
+        }
     }
 }
 
@@ -465,6 +513,10 @@ impl Settings {
                 ));
             }
         }
+        // Reads and parses the PEM files: a missing or bad one is reported now, not at the first connection.
+        if let Some(files) = self.tls.files()? {
+            crate::tls::server_config(&files).map_err(ConfigError::new)?;
+        }
         if let Err(error) = tracing_subscriber::EnvFilter::builder().parse(&self.log.filter) {
             return Err(ConfigError::new(format_args!(
                 "log.filter {:?} is not a valid filter: {error}",
@@ -528,6 +580,12 @@ fn optional_socket_addr<'de, D: Deserializer<'de>>(
             ))
         }),
     }
+}
+
+/// A path, or nothing for `""`.
+fn optional_path<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<PathBuf>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    Ok((!text.trim().is_empty()).then(|| PathBuf::from(text)))
 }
 
 fn millis<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {

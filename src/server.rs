@@ -62,6 +62,8 @@ pub enum ServeError {
     Store(StoreError),
     /// The metrics endpoint could not listen (`[metrics] listen`).
     Metrics(std::io::Error),
+    /// The `[tls]` files cannot be used (one line naming the setting).
+    Tls(String),
 }
 
 impl fmt::Display for ServeError {
@@ -71,6 +73,7 @@ impl fmt::Display for ServeError {
             ServeError::Transport(e) => write!(f, "server failed: {e}"),
             ServeError::Store(e) => write!(f, "cannot open the match store: {e}"),
             ServeError::Metrics(e) => write!(f, "cannot serve metrics: {e}"),
+            ServeError::Tls(e) => write!(f, "cannot serve TLS: {e}"),
         }
     }
 }
@@ -82,6 +85,7 @@ impl std::error::Error for ServeError {
             ServeError::Transport(e) => Some(e),
             ServeError::Store(e) => Some(e),
             ServeError::Metrics(e) => Some(e),
+            ServeError::Tls(_) => None,
         }
     }
 }
@@ -97,6 +101,31 @@ pub async fn run(
 ) -> Result<(), ServeError> {
     let server = &settings.server;
     let limit = server.max_message_bytes;
+
+    // Checked again here: the settings may not have come through `Settings::load` (tests change them).
+    let tls = match settings
+        .tls
+        .files()
+        .map_err(|e| ServeError::Tls(e.to_string()))?
+    {
+        Some(files) => {
+            let config =
+                crate::tls::server_config(&files).map_err(|e| ServeError::Tls(e.to_string()))?;
+            match files.client_ca {
+                None => tracing::info!(cert_file = %files.cert.display(), "serving TLS"),
+                Some(ca) => tracing::info!(
+                    cert_file = %files.cert.display(),
+                    client_ca_file = %ca.display(),
+                    "serving TLS with client certificates required (mTLS)"
+                ),
+            }
+            Some(config)
+        }
+        None => {
+            tracing::info!("serving plaintext (no tls.cert_file)");
+            None
+        }
+    };
 
     let (health, health_service) = tonic_health::server::health_reporter();
     for name in SERVICE_NAMES {
@@ -174,7 +203,7 @@ pub async fn run(
         }
     };
 
-    let connections = connections::Connections::new(server, metrics.clone());
+    let connections = connections::Connections::new(server, tls, metrics.clone());
     let incoming = connections.incoming(
         TcpIncoming::from(listener)
             .with_nodelay(Some(server.tcp_nodelay))

@@ -17,3 +17,4 @@ mod matches_api;
 mod metrics;
 mod rules_api;
 mod server;
+mod tls;
