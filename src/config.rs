@@ -39,6 +39,7 @@ handshake_timeout_ms = 10000
 idle_timeout_ms = 300000
 max_connection_age_ms = 1800000
 max_connection_age_grace_ms = 30000
+health_listen = ""
 
 [log]
 format = "plain"
@@ -248,6 +249,12 @@ pub struct ServerSettings {
         deserialize_with = "millis_zero_is_none"
     )]
     pub max_connection_age_grace: Option<Duration>,
+    /// A second listener serving `grpc.health.v1` alone, always in plaintext, with the same statuses
+    /// (NOT_SERVING from the start of a drain); `None` (`""` or `"off"`): none. For Kubernetes' `grpc`
+    /// probes, which cannot speak TLS, when `[tls]` is on. Port 0 picks a free port, logged as
+    /// `health listening addr=…`.
+    #[serde(deserialize_with = "optional_socket_addr")]
+    pub health_listen: Option<SocketAddr>,
 }
 
 /// `[log]`: the log format and filter.

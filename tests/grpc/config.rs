@@ -77,6 +77,7 @@ fn defaults_load_without_file_or_environment() {
         server.max_connection_age_grace,
         Some(Duration::from_secs(30))
     );
+    assert_eq!(server.health_listen, None, "no health listener by default");
     assert_eq!(settings.log.format, LogFormat::Plain);
     assert_eq!(settings.log.filter, "info");
 }
@@ -265,6 +266,12 @@ fn environment_variable_names_are_pinned() {
             "server",
             "max_connection_age_grace_ms",
         ),
+        (
+            "MANCALA__SERVER__HEALTH_LISTEN",
+            "127.0.0.1:3",
+            "server",
+            "health_listen",
+        ),
         ("MANCALA__LOG__FORMAT", "json", "log", "format"),
         ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
         ("MANCALA__MATCHES__STORE", "memory", "matches", "store"),
@@ -414,6 +421,7 @@ fn environment_variable_names_are_pinned() {
         s.server.max_connection_age_grace,
         Some(Duration::from_millis(59))
     );
+    assert_eq!(s.server.health_listen, Some("127.0.0.1:3".parse().unwrap()));
     assert_eq!(s.log.format, LogFormat::Json);
     assert_eq!(s.log.filter, "debug");
 }

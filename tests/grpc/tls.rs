@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::support::replica::Replica;
 use crate::support::server::{within, TestServer};
 use crate::support::tls::TestPki;
 use mancala::api::pb;
@@ -184,4 +185,72 @@ async fn handshakes_that_never_finish_do_not_hold_up_other_clients() {
     new_game(lazy_channel(&server, Some(trusting(&pki.ca_pem))))
         .await
         .expect("a new TLS client is served while two connections say nothing");
+}
+
+#[tokio::test]
+async fn the_binary_logs_tls_and_answers_probes_in_plaintext_on_its_health_port() {
+    use tonic_health::pb::{health_check_response::ServingStatus, health_client::HealthClient};
+    let pki = TestPki::new();
+    let (cert, key, ca) = (
+        pki.server_cert_file.to_str().expect("UTF-8 path"),
+        pki.server_key_file.to_str().expect("UTF-8 path"),
+        pki.ca_file.to_str().expect("UTF-8 path"),
+    );
+    let replica = Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "memory"),
+        ("MANCALA__TLS__CERT_FILE", cert),
+        ("MANCALA__TLS__KEY_FILE", key),
+        ("MANCALA__TLS__CLIENT_CA_FILE", ca),
+        ("MANCALA__SERVER__HEALTH_LISTEN", "127.0.0.1:0"),
+    ])
+    .await;
+    assert!(
+        replica
+            .startup_messages
+            .iter()
+            .any(|m| m == "serving TLS with client certificates required (mTLS)"),
+        "{:?}",
+        replica.startup_messages
+    );
+
+    // The kubelet's way: plaintext, no certificate, on the health port.
+    let health_port = replica.health.expect("the health listener");
+    let plain = Endpoint::from_shared(format!("http://{health_port}"))
+        .expect("uri")
+        .connect_lazy();
+    for service in ["", "mancala.v1.Rules"] {
+        let answer = within(HealthClient::new(plain.clone()).check(
+            tonic_health::pb::HealthCheckRequest {
+                service: service.into(),
+            },
+        ))
+        .await
+        .expect("a plaintext health check answers")
+        .into_inner();
+        assert_eq!(answer.status, ServingStatus::Serving as i32, "{service:?}");
+    }
+    // Health is all it serves.
+    let status = new_game(plain)
+        .await
+        .expect_err("no Rules on the health port");
+    assert_eq!(status.code(), tonic::Code::Unimplemented, "{status:?}");
+
+    // The main port wants TLS and a client certificate.
+    let main_port = format!("https://{}", replica.addr);
+    let tls = trusting(&pki.ca_pem).identity(Identity::from_pem(
+        &pki.client_cert_pem,
+        &pki.client_key_pem,
+    ));
+    let channel = Endpoint::from_shared(main_port)
+        .expect("uri")
+        .tls_config(tls)
+        .expect("client TLS")
+        .connect_lazy();
+    new_game(channel).await.expect("served over mTLS");
+    let plain_main = Endpoint::from_shared(format!("http://{}", replica.addr))
+        .expect("uri")
+        .connect_lazy();
+    new_game(plain_main)
+        .await
+        .expect_err("plaintext is refused on the main port");
 }
