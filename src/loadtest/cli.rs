@@ -7,7 +7,7 @@ use super::{corpus::Corpus, dump, parse_games, Config, Load, Mix, Stop};
 /// Load a running server with the rules mix (or the Echo baseline) and report throughput and latency.
 #[derive(Debug, clap::Args)]
 pub struct LoadtestArgs {
-    /// Server to load; repeat it, or separate with commas, to spread the connections over several servers.
+    /// Server to load (`http://HOST:PORT`, or `https://HOST:PORT` with `--ca`); repeat it, or separate with commas, to spread the connections over several servers.
     /// Only what is given here is loaded.
     #[arg(
         long = "target",
@@ -16,6 +16,10 @@ pub struct LoadtestArgs {
         default_value = "http://127.0.0.1:50051"
     )]
     pub targets: Vec<String>,
+    /// The CA certificate (PEM) that signed the servers' certificates: the generator trusts it, and nothing
+    /// else, for `https://` targets, which need it.
+    #[arg(long = "ca", value_name = "FILE")]
+    pub ca_file: Option<PathBuf>,
     /// HTTP/2 connections to open (spread over the targets in turn).
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub connections: usize,
@@ -100,6 +104,7 @@ impl LoadtestArgs {
         let games = parse_games(&self.games.join(","))?;
         Ok(Config {
             targets: self.targets.clone(),
+            ca_file: self.ca_file.clone(),
             connections: self.connections,
             concurrency: self.concurrency,
             stop: match self.requests {
