@@ -254,3 +254,52 @@ async fn the_binary_logs_tls_and_answers_probes_in_plaintext_on_its_health_port(
         .await
         .expect_err("plaintext is refused on the main port");
 }
+
+#[tokio::test]
+async fn idle_tls_connections_and_failed_handshakes_are_closed_and_counted() {
+    let pki = TestPki::new();
+    let (cert, key) = (
+        pki.server_cert_file.to_str().expect("UTF-8 path"),
+        pki.server_key_file.to_str().expect("UTF-8 path"),
+    );
+    let replica = Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "memory"),
+        ("MANCALA__TLS__CERT_FILE", cert),
+        ("MANCALA__TLS__KEY_FILE", key),
+        ("MANCALA__SERVER__IDLE_TIMEOUT_MS", "200"),
+        ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
+    ])
+    .await;
+    let tls = Endpoint::from_shared(format!("https://{}", replica.addr))
+        .expect("uri")
+        .tls_config(trusting(&pki.ca_pem))
+        .expect("client TLS")
+        .connect_lazy();
+    // Kept open: the server, not the client, must close it.
+    new_game(tls.clone()).await.expect("served over TLS");
+    let plain = Endpoint::from_shared(format!("http://{}", replica.addr))
+        .expect("uri")
+        .connect_lazy();
+    new_game(plain).await.expect_err("plaintext is refused");
+
+    // The TLS connection, idle after its call, is closed by the idle timer, which reads the decrypted
+    // stream as it reads a plaintext one; the refused one is counted apart.
+    let counted = |body: &str, reason: &str| {
+        body.lines().any(|l| {
+            l.starts_with(&format!(
+                "mancala_connections_closed_total{{reason=\"{reason}\"}} "
+            )) && !l.ends_with(" 0")
+        })
+    };
+    within(async {
+        loop {
+            let (_, body) = replica.scrape("/metrics");
+            if counted(&body, "idle_timeout") && counted(&body, "tls_handshake_failed") {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    drop(tls);
+}
