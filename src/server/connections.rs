@@ -899,6 +899,7 @@ impl<B: Body> Body for CallBody<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio_rustls::rustls::pki_types::CertificateDer;
 
     const CLIENT_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
@@ -1020,6 +1021,80 @@ mod tests {
             backoff.on_error(&io::Error::other("unheard of")),
             AcceptAction::Pause { .. }
         ));
+    }
+
+    /// Answers with what the request's extensions held: the client's certificates, the TCP info.
+    struct Extensions;
+
+    impl tower_service::Service<http::Request<()>> for Extensions {
+        type Response = http::Response<(Option<PeerCertificates>, bool)>;
+        type Error = std::convert::Infallible;
+        type Future = std::future::Ready<Result<Self::Response, Self::Error>>;
+
+        fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn call(&mut self, request: http::Request<()>) -> Self::Future {
+            let peer = request.extensions().get::<PeerCertificates>().cloned();
+            let tcp = request.extensions().get::<TcpConnectInfo>().is_some();
+            std::future::ready(Ok(http::Response::new((peer, tcp))))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_verified_client_certificate_reaches_the_request_and_plaintext_has_none() {
+        use tower_layer::Layer;
+        use tower_service::Service;
+        let info = ConnectionInfo {
+            tcp: TcpConnectInfo {
+                local_addr: None,
+                remote_addr: None,
+            },
+            calls: Arc::new(CallCount {
+                accepted: Instant::now(),
+                in_flight: AtomicUsize::new(0),
+                idle_since_ms: AtomicU64::new(0),
+            }),
+            peer: Arc::new(OnceLock::new()),
+        };
+        let mut service = CallsLayer.layer(Extensions);
+        let request = || {
+            let mut request = http::Request::new(());
+            request.extensions_mut().insert(info.clone());
+            request
+        };
+        let (peer, tcp) = service
+            .call(request())
+            .await
+            .expect("answered")
+            .into_body()
+            .inner;
+        assert_eq!(
+            peer, None,
+            "no certificate before (or without) a TLS handshake"
+        );
+        assert!(tcp, "the TCP info is there for tonic's remote_addr");
+
+        // The handshake fills the cell after tonic took the connection's info: later calls see it.
+        let chain = [CertificateDer::from(vec![0x30, 0x03, 0x02, 0x01, 0x01])];
+        let _ = info
+            .peer
+            .set(PeerCertificates::new(&chain).expect("a chain"));
+        let (peer, _) = service
+            .call(request())
+            .await
+            .expect("answered")
+            .into_body()
+            .inner;
+        let peer = peer.expect("the client's certificates");
+        assert_eq!(peer.end_entity(), &chain[0]);
+        assert_eq!(peer.chain().len(), 1);
+        assert_eq!(
+            PeerCertificates::new(&[]),
+            None,
+            "no certificate is no chain"
+        );
     }
 
     #[test]
