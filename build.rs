@@ -15,6 +15,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "proto/mancala/v1/rules.proto",
         "proto/mancala/v1/diagnostics.proto",
         "proto/mancala/v1/matches.proto",
+        "proto/mancala/v1/admin.proto",
+        "proto/mancala/v1/players.proto",
     ];
     let descriptors = protox::compile(files, ["proto"])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);

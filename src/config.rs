@@ -57,6 +57,19 @@ watcher_buffer = 64
 redis_url = "redis://127.0.0.1:6379"
 redis_key_prefix = "mancala:"
 redis_request_ttl_ms = 604800000
+idle_expiry_ms = 604800000
+
+[auth]
+required = false
+operator_key_sha256 = ""
+player_token_secret = ""
+player_token_max_ttl_ms = 86400000
+
+[limits]
+calls_per_second = 1000
+burst = 2000
+max_active_matches = 10000
+max_watchers = 10000
 
 [metrics]
 listen = ""
@@ -95,6 +108,66 @@ pub struct Settings {
     pub engine: EngineSettings,
     /// `[tls]`: TLS on the gRPC listener, and client certificates.
     pub tls: TlsSettings,
+    /// `[auth]`: who may call: tenants' API keys, player tokens, the operator's key.
+    pub auth: AuthSettings,
+    /// `[limits]`: what one tenant may use, unless the operator set the tenant's own limits.
+    pub limits: TenantLimits,
+}
+
+/// `[auth]`: who is calling. See README "Tenants, players and keys".
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSettings {
+    /// Every call but health and reflection must carry a tenant's API key, a player token or a seat
+    /// token (`authorization: Bearer …`). `false` (the local default): a call without one is the
+    /// anonymous tenant's, which sees only the matches created without a key.
+    pub required: bool,
+    /// SHA-256 (64 hex digits) of the operator's key, which the `Admin` service (tenants and their
+    /// keys) requires; empty: the Admin service refuses every call. `mancala operator-key` makes one.
+    pub operator_key_sha256: String,
+    /// The secret that signs player tokens (at least 32 bytes); empty: one is generated once and kept
+    /// in the match store, so every replica over the same store shares it.
+    pub player_token_secret: String,
+    /// The longest life a player token may be given.
+    #[serde(rename = "player_token_max_ttl_ms", deserialize_with = "millis")]
+    pub player_token_max_ttl: Duration,
+}
+
+impl AuthSettings {
+    /// The operator key's hash, decoded (validated at load).
+    pub fn operator_key_hash(&self) -> Option<[u8; 32]> {
+        parse_sha256(&self.operator_key_sha256)
+    }
+}
+
+/// 64 hex digits as 32 bytes.
+fn parse_sha256(hex: &str) -> Option<[u8; 32]> {
+    let hex = hex.trim().as_bytes();
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (byte, pair) in out.iter_mut().zip(hex.chunks(2)) {
+        let digit = |b: u8| (b as char).to_digit(16);
+        *byte = (digit(pair[0])? * 16 + digit(pair[1])?) as u8;
+    }
+    Some(out)
+}
+
+/// What one tenant may use (`[limits]` for every tenant; the operator may set a tenant's own). `0`
+/// means no limit. Calls are counted per replica; active matches in the shared store, across replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TenantLimits {
+    /// Calls per second, sustained (a token bucket refilled at this rate).
+    pub calls_per_second: u32,
+    /// Calls that may come at once after a quiet spell (the bucket's size; at least `calls_per_second`
+    /// is sensible).
+    pub burst: u32,
+    /// Unfinished server-held matches at once.
+    pub max_active_matches: u64,
+    /// `WatchMatch` streams open at once on one replica.
+    pub max_watchers: u32,
 }
 
 /// `[tls]`: TLS on the gRPC listener (plaintext unless a certificate and its key are given). The files are
@@ -309,6 +382,10 @@ pub struct MatchSettings {
         deserialize_with = "millis_zero_is_none"
     )]
     pub redis_request_ttl: Option<Duration>,
+    /// An unfinished match with no event for this long ends, with no winner (end reason EXPIRED),
+    /// and is then kept for `retention_ms` like any finished match (`0`: never).
+    #[serde(rename = "idle_expiry_ms", deserialize_with = "millis_zero_is_none")]
+    pub idle_expiry: Option<Duration>,
 }
 
 /// Where matches are kept.
@@ -523,6 +600,22 @@ impl Settings {
         // Reads and parses the PEM files: a missing or bad one is reported now, not at the first connection.
         if let Some(files) = self.tls.files()? {
             crate::tls::server_config(&files).map_err(ConfigError::new)?;
+        }
+        let auth = &self.auth;
+        if !auth.operator_key_sha256.is_empty() && auth.operator_key_hash().is_none() {
+            return Err(ConfigError::new(
+                "auth.operator_key_sha256 must be 64 hex digits (the SHA-256 of the operator key; `mancala operator-key` makes one)",
+            ));
+        }
+        if !auth.player_token_secret.is_empty() && auth.player_token_secret.len() < 32 {
+            return Err(ConfigError::new(
+                "auth.player_token_secret must be at least 32 bytes (or empty: generated and kept in the store)",
+            ));
+        }
+        if auth.player_token_max_ttl < Duration::from_secs(1) {
+            return Err(ConfigError::new(
+                "auth.player_token_max_ttl_ms must be at least 1000",
+            ));
         }
         if let Err(error) = tracing_subscriber::EnvFilter::builder().parse(&self.log.filter) {
             return Err(ConfigError::new(format_args!(

@@ -12,12 +12,15 @@
 //! | [`config`] | the server's typed settings: defaults, then a TOML file, then `MANCALA__…` variables | domain |
 //! | [`metrics`] | Prometheus metrics and the endpoint that serves them | domain |
 //! | [`store`] | where matches live: the `MatchStore` trait, embedded (redb), in-memory and Redis stores | domain |
+//! | [`identity`] | who is calling: tenants and their API keys, player tokens, the operator, each tenant's limits | domain |
 //! | [`pool`] | where long engine work runs: inline under a small budget, else on a bounded pool, cancellable | domain |
+//! | [`tls`] | the rustls server configuration from the `[tls]` PEM files, and the client certificate a handler can read | domain |
 //! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | matches |
 //! | [`api`] | the protocol: generated code, protocol ⇄ engine conversions, the error → status mapping | api |
 //! | [`service`] | thin tonic handlers: decode the request, call the engine or the matches, encode the answer | service |
 //! | [`telemetry`] | logging: the `tracing` subscriber and one span per gRPC call | edge |
 //! | [`server`] | the gRPC server on one listener: services, health, reflection, limits, bounded drain | server |
+//! | [`tenants_cli`] | `mancala tenants …` and `mancala operator-key`, the operator's client of the Admin service | server |
 //! | [`loadtest`] | the load generator behind `mancala loadtest`, a gRPC client of the service | server |
 //!
 //! Only [`engine`] is built without the default `server` feature (`cargo check --no-default-features
@@ -111,6 +114,8 @@ pub mod api;
 #[cfg(feature = "server")]
 pub mod config;
 pub mod engine;
+#[cfg(feature = "server")]
+pub mod identity;
 #[cfg(feature = "loadtest")]
 pub mod loadtest;
 #[cfg(feature = "server")]
@@ -127,5 +132,7 @@ pub mod service;
 pub mod store;
 #[cfg(feature = "server")]
 pub mod telemetry;
+#[cfg(feature = "server")]
+pub mod tenants_cli;
 #[cfg(feature = "server")]
 pub mod tls;

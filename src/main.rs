@@ -34,6 +34,10 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default).
     Serve(ServeArgs),
+    /// Manage a running server's tenants and their API keys (needs the operator key).
+    Tenants(mancala::tenants_cli::TenantsArgs),
+    /// Print a new operator key and the hash to configure as auth.operator_key_sha256.
+    OperatorKey,
     /// Load a running server and report throughput and latency (see "Load testing" in README.md).
     #[cfg(feature = "loadtest")]
     Loadtest(Box<mancala::loadtest::cli::LoadtestArgs>),
@@ -54,6 +58,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Serve(args)) => serve(args),
+        Some(Command::Tenants(args)) => mancala::tenants_cli::run(args),
+        Some(Command::OperatorKey) => mancala::tenants_cli::operator_key(),
         #[cfg(feature = "loadtest")]
         Some(Command::Loadtest(args)) => mancala::loadtest::cli::run(*args),
         None => serve(cli.serve),

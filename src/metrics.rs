@@ -26,6 +26,7 @@
 //! |---|---|---|
 //! | `mancala_connections` | gauge | open client connections |
 //! | `mancala_connections_closed_total` | counter | `reason` (`handshake_timeout`, `idle_timeout`, `tls_handshake_failed`): connections the server closed |
+//! | `mancala_tenant_calls_total` | counter | `tenant` (a tenant id the server holds, `anonymous`, `operator` or `unknown`), `outcome` (`admitted`, `rate_limited`, `unauthenticated`): calls by who made them |
 //! | `mancala_accept_paused_total` | counter | `reason` (`max_connections`, `accept_error`): times accepting stopped, once per episode |
 //!
 //! Method labels come from the served protocol's descriptors (given by the server,
@@ -74,6 +75,7 @@ struct Inner {
     connections: IntGauge,
     connections_closed: IntCounterVec,
     accept_paused: IntCounterVec,
+    tenant_calls: IntCounterVec,
     /// `mancala_engine_work_total` by outcome, resolved once: the inline one is counted on every rules call.
     engine_work: [IntCounter; EngineOutcome::ALL.len()],
     engine_running: IntGauge,
@@ -218,6 +220,11 @@ impl Metrics {
             "Times the server stopped accepting connections (at the cap, or out of resources).",
             &["reason"],
         );
+        let tenant_calls = counters(
+            "mancala_tenant_calls_total",
+            "Calls by tenant (ids the operator created: bounded) and outcome of their credential and rate check.",
+            &["tenant", "outcome"],
+        );
         let gauge = |name: &str, help: &str| {
             register(&registry, IntGauge::new(name, help).expect("valid gauge"))
         };
@@ -279,6 +286,7 @@ impl Metrics {
                 connections,
                 connections_closed,
                 accept_paused,
+                tenant_calls,
             }),
         }
     }
@@ -372,6 +380,14 @@ impl Metrics {
     /// Accepting stopped for `reason` (`max_connections`, `accept_error`).
     pub fn accept_paused(&self, reason: &str) {
         self.inner.accept_paused.with_label_values(&[reason]).inc();
+    }
+
+    /// A call of `tenant` (a label of bounded cardinality: see the table) was `outcome`.
+    pub fn tenant_call(&self, tenant: &str, outcome: &str) {
+        self.inner
+            .tenant_calls
+            .with_label_values(&[tenant, outcome])
+            .inc();
     }
 
     /// Everything, in the Prometheus text format.

@@ -17,18 +17,23 @@ use std::{fmt, future::Future};
 
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tonic::service::interceptor::InterceptedService;
 use tonic::transport::{server::TcpIncoming, Server};
 use tonic_health::ServingStatus;
 
 mod undecodable;
 
 use crate::api::matches::Wire;
+use crate::identity::Identity;
 use crate::matches::Matches;
 use crate::metrics::Metrics;
 use crate::pool::EnginePool;
+use crate::service::admin::AdminService;
+use crate::service::auth::{Authenticate, Needs};
 use crate::service::diagnostics::DiagnosticsService;
 use crate::service::matches::MatchesService;
-use crate::store::StoreError;
+use crate::service::players::PlayersService;
+use crate::store::{StoreError, Stores};
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
 use drain::DrainLayer;
 
@@ -49,6 +54,8 @@ pub const SERVICE_NAMES: &[&str] = &[
     pb::rules_server::SERVICE_NAME,
     pb::diagnostics_server::SERVICE_NAME,
     pb::matches_server::SERVICE_NAME,
+    pb::players_server::SERVICE_NAME,
+    pb::admin_server::SERVICE_NAME,
 ];
 
 /// Why the server could not run.
@@ -141,23 +148,53 @@ pub async fn run(
     let pool = EnginePool::new(&settings.engine, metrics.clone());
     // Whatever way `run` ends, long engine work stops with it (the runtime would wait for its threads).
     let _stop_pool = StopOnDrop(pool.clone());
-    let rules = RulesService::new(pool.clone())
-        .into_server()
-        .max_decoding_message_size(limit);
-    let diagnostics = DiagnosticsService::new(limit)
-        .into_server()
-        .max_decoding_message_size(limit);
     // Opening may recover a crashed database file or connect to Redis: blocking work, off the
-    // runtime threads.
+    // runtime threads. The tenants are read once here, then kept in memory.
     let match_settings = settings.matches.clone();
-    let match_metrics = metrics.clone();
-    let matches = tokio::task::spawn_blocking(move || {
-        Matches::open_with_metrics(&match_settings, match_metrics, Wire)
+    let (auth, limits) = (settings.auth.clone(), settings.limits);
+    let (stores, identity) = tokio::task::spawn_blocking(move || {
+        let stores = Stores::open(&match_settings)?;
+        let identity = Identity::open(stores.tenants.clone(), &auth, limits)?;
+        Ok::<_, StoreError>((stores, identity))
     })
     .await
     .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
-    .map_err(ServeError::Store)?
-    .with_move_budget(pool.match_budget());
+    .map_err(ServeError::Store)?;
+    warn_if_open(&listener, &identity);
+    let _following_tenants = identity.follow_store();
+    let gate = |needs| Authenticate::new(identity.clone(), metrics.clone(), needs);
+    let rules = InterceptedService::new(
+        RulesService::new(pool.clone())
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Tenant),
+    );
+    let diagnostics = InterceptedService::new(
+        DiagnosticsService::new(limit)
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Tenant),
+    );
+    let players = InterceptedService::new(
+        PlayersService::new(identity.clone())
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Tenant),
+    );
+    let admin = InterceptedService::new(
+        AdminService::new(identity.clone(), settings.limits)
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Operator),
+    );
+    let matches = Matches::with_store_and_metrics(
+        stores.matches,
+        settings.matches.clone(),
+        metrics.clone(),
+        Wire,
+    )
+    .with_move_budget(pool.match_budget())
+    .with_identity(identity.clone());
     let _purger = matches.spawn_purger();
     // Over a shared store, other replicas' moves reach this one's watchers through its feed.
     let _following = matches.follow_store();
@@ -173,9 +210,12 @@ pub async fn run(
         }
         None => None,
     };
-    let matches = MatchesService::new(matches)
-        .into_server()
-        .max_decoding_message_size(limit);
+    let matches = InterceptedService::new(
+        MatchesService::new(matches)
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::AnyCredential),
+    );
     let health_service = health_service.max_decoding_message_size(limit);
     let _health_endpoint = match server.health_listen {
         Some(addr) => {
@@ -239,6 +279,8 @@ pub async fn run(
         .add_service(rules)
         .add_service(diagnostics)
         .add_service(matches)
+        .add_service(players)
+        .add_service(admin)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -308,6 +350,25 @@ where
             tracing::warn!(%error, "the health listener failed");
         }
     })))
+}
+
+/// Says so at start-up when anyone who can reach the port can call without a credential.
+fn warn_if_open(listener: &TcpListener, identity: &Identity) {
+    let open = listener
+        .local_addr()
+        .is_ok_and(|addr| !addr.ip().is_loopback());
+    if open && !identity.required() {
+        tracing::warn!(
+            "listening beyond loopback without required auth: anyone who reaches this port can create and \
+             read the anonymous tenant's matches; set auth.required = true (README \"Tenants, players and keys\")"
+        );
+    }
+    if identity.required() {
+        tracing::info!(
+            operator = identity.has_operator(),
+            "auth required: API keys, player tokens or seat tokens"
+        );
+    }
 }
 
 /// Stops the engine pool's long work when the server returns.

@@ -1,8 +1,9 @@
 //! Logging: the `tracing` subscriber (plain or JSON lines on stdout) and one span per gRPC call.
 //!
 //! [`GrpcTraceLayer`] wraps every service of the server. For each call it opens a span `grpc` with
-//! the fields `rpc.service`, `rpc.method` and an empty `match_id` that a handler fills in with
-//! `tracing::Span::current().record("match_id", id)`. When the call ends it logs one event with
+//! the fields `rpc.service`, `rpc.method`, and an empty `match_id` and `tenant` that a handler (or the
+//! authentication in front of it) fills in with `tracing::Span::current().record("match_id", id)`. Neither a
+//! key nor a token is ever a field. When the call ends it logs one event with
 //! target `mancala::request` carrying `grpc_status` (`"OK"`, `"NOT_FOUND"`, ...), `grpc_code` and
 //! `latency_ms`. The end is the `grpc-status` of the response, which for a stream is in the
 //! trailers after its last message, so a stream is logged when it closes.
@@ -138,6 +139,7 @@ where
             rpc.service = service,
             rpc.method = method,
             match_id = Empty,
+            tenant = Empty,
         );
         let counted = self.metrics.as_ref().map(|metrics| {
             let (service, method) = metrics.rpc_labels(service, method);

@@ -93,6 +93,15 @@ pub fn kind_to_pb(kind: GameKind) -> pb::GameKind {
     }
 }
 
+/// Decodes a seat: `None` for PLAYER_UNSPECIFIED and for values that are not a Player.
+pub fn player_from_pb(value: i32) -> Option<Player> {
+    match pb::Player::try_from(value) {
+        Ok(pb::Player::South) => Some(Player::South),
+        Ok(pb::Player::North) => Some(Player::North),
+        _ => None,
+    }
+}
+
 /// Encodes a player (`None`: PLAYER_UNSPECIFIED).
 pub fn player_to_pb(player: Option<Player>) -> i32 {
     match player {

@@ -5,6 +5,7 @@
 
 use super::convert::DecodeError;
 use crate::engine::{IllegalMove, Unfinished, Violation};
+use crate::identity::{AdminError, AuthError, Throttled};
 use crate::matches::MatchError;
 use crate::pool::WorkError;
 use std::collections::HashMap;
@@ -145,8 +146,64 @@ pub fn match_error(error: MatchError) -> Status {
         MatchError::Illegal(illegal) => illegal_move(&illegal),
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
+        MatchError::Throttled(throttled) => rate_limited(&throttled),
         MatchError::Unfinished(unfinished) => engine_work(WorkError::Unfinished(unfinished)),
         MatchError::Internal(message) => Status::internal(message),
+    }
+}
+
+/// The `ErrorInfo` reason of a call over its tenant's rate.
+pub const RATE_LIMITED: &str = "RATE_LIMITED";
+
+/// A refused credential: UNAUTHENTICATED, saying why (never repeating the credential).
+pub fn unauthenticated(error: &AuthError) -> Status {
+    Status::unauthenticated(match error {
+        AuthError::Unknown => "the API key is not valid (unknown or revoked)".to_string(),
+        other => other.to_string(),
+    })
+}
+
+/// RESOURCE_EXHAUSTED for a call over its tenant's rate: `RetryInfo` says when a call will be accepted again,
+/// `QuotaFailure` which limit it met, `ErrorInfo` the reason `RATE_LIMITED`.
+pub fn rate_limited(throttled: &Throttled) -> Status {
+    let tenant = if throttled.tenant.is_empty() {
+        "anonymous"
+    } else {
+        throttled.tenant.as_str()
+    };
+    let mut details = ErrorDetails::with_retry_info(Some(throttled.retry_after));
+    details.add_quota_failure_violation(
+        format!("tenant:{tenant}"),
+        format!(
+            "{} calls per second with bursts of {} (limits.calls_per_second, limits.burst)",
+            throttled.calls_per_second, throttled.burst
+        ),
+    );
+    details.set_error_info(RATE_LIMITED, ERROR_DOMAIN, HashMap::new());
+    Status::with_error_details(
+        Code::ResourceExhausted,
+        format!(
+            "tenant {tenant} is over its {} calls per second; retry in {} ms",
+            throttled.calls_per_second,
+            throttled.retry_after.as_millis().max(1)
+        ),
+        details,
+    )
+}
+
+/// The status of a refused Admin or Players call.
+pub fn admin_error(error: AdminError) -> Status {
+    match error {
+        AdminError::Invalid { field, description } => invalid_argument(vec![Violation {
+            field: field.to_string(),
+            description,
+        }]),
+        AdminError::NotFound(message) => Status::not_found(message),
+        e @ AdminError::Exists(_) => Status::already_exists(e.to_string()),
+        AdminError::Store(e) => {
+            tracing::error!(error = %e, "a tenant change failed");
+            Status::internal("the tenant store failed; see the server log")
+        }
     }
 }
 

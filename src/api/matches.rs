@@ -42,7 +42,9 @@ impl Encoder for Wire {
 fn result_pb(finished: &Finished) -> pb::MatchResult {
     pb::MatchResult {
         winner: convert::player_to_pb(finished.winner),
-        reason: if finished.resigned.is_some() {
+        reason: if finished.expired {
+            pb::MatchEndReason::Expired
+        } else if finished.resigned.is_some() {
             pb::MatchEndReason::Resignation
         } else {
             pb::MatchEndReason::PlayedOut
@@ -78,6 +80,7 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
             .map(|p| pb::Seat {
                 player: convert::player_to_pb(Some(p)),
                 connected: view.connected[p.index()],
+                player_id: view.players[p.index()].clone().unwrap_or_default(),
             })
             .collect(),
         legal_moves: moves_pb(&view.legal_moves()),
@@ -94,6 +97,7 @@ pub fn event_pb(event: &MatchEvent) -> pb::MatchEvent {
         action: Some(match &event.action {
             Action::Move(mv) => pb::match_event::Action::Move(convert::move_to_pb(mv)),
             Action::Resign => pb::match_event::Action::Resignation(pb::Resignation {}),
+            Action::Expire => pb::match_event::Action::Expiry(pb::Expiry {}),
         }),
         events: convert::events_to_pb(&event.trace),
         state: Some(convert::state_to_pb(&event.game)),

@@ -9,12 +9,16 @@
 //! S resign
 //! ```
 //!
+//! A match that nobody played for the server's idle expiry ends with `<seat> expire`, the seat being
+//! the one whose turn it was (South between games).
+//!
 //! Header: `mancala <rules_version> <game> first=<s|n>`, plus `target=<10|11|12>` for Ba-awa. Games
 //! are `bao-la-kete`, `bosh`, `ba-awa`. Each event line is the seat (`S` South, `N` North) and:
 //! - a sowing: the pit index (as in `GameState.pits`), then Bao la Kete's choices when made:
 //!   `cw`/`acw` (direction), `kl`/`kr` (kichwa left/right), `stop`/`safari` (kuu decision);
 //! - `next`, optionally followed by the chosen pits: the step to the next game or round;
-//! - `resign`.
+//! - `resign`;
+//! - `expire`: written by the server, not a seat: the match ended unplayed (no winner).
 //!
 //! Blank lines and lines starting with `#` are ignored. [`replay`] plays a notation through the
 //! engine from the header's initial state, checking every move, so an export replays to the same
@@ -26,7 +30,7 @@ use super::{
 };
 use std::fmt::Write as _;
 
-/// What a seat did: an accepted move or a resignation. One line of the notation, one entry of a
+/// What a seat did (an accepted move or a resignation), or what the server did to the match (it expired). One line of the notation, one entry of a
 /// match's log (the store keeps it in this notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -34,6 +38,9 @@ pub enum Action {
     Move(Move),
     /// The seat gave up the match.
     Resign,
+    /// The server ended the match for want of play: nobody moved for the idle expiry (no winner). The event's
+    /// seat is the one whose turn it was, South between games.
+    Expire,
 }
 
 /// The game's name in the notation.
@@ -78,6 +85,7 @@ pub fn event_line(player: Player, action: &Action) -> String {
     line.push(seat_letter(player));
     match action {
         Action::Resign => line.push_str(" resign"),
+        Action::Expire => line.push_str(" expire"),
         Action::Move(Move::NextGame(pits)) => {
             line.push_str(" next");
             for pit in pits.iter() {
@@ -148,6 +156,7 @@ pub fn parse_event_line(kind: GameKind, line: &str) -> Result<(Player, Action), 
     let action = match words.next() {
         None => return Err("the seat is not followed by an action".into()),
         Some("resign") => Action::Resign,
+        Some("expire") => Action::Expire,
         Some("next") => {
             let mut set = PitSet::EMPTY;
             for word in words.by_ref() {
@@ -208,6 +217,8 @@ pub struct Replay {
     pub events: Vec<(Player, Action)>,
     /// The seat that resigned, if the match ended that way.
     pub resigned: Option<Player>,
+    /// Whether the match ended by the server's idle expiry.
+    pub expired: bool,
 }
 
 fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
@@ -251,7 +262,7 @@ pub(crate) fn play_event(
     trace: &mut Vec<super::Event>,
 ) -> Result<(), String> {
     match action {
-        Action::Resign => Ok(()),
+        Action::Resign | Action::Expire => Ok(()),
         Action::Move(mv) => {
             if let (Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
                 if to_move != player {
@@ -280,16 +291,19 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
     let mut game = AnyGame::new_match(kind, &options);
     let mut events = Vec::new();
     let mut resigned = None;
+    let mut expired = false;
     let mut trace = Vec::new();
     for (number, line) in lines {
-        if resigned.is_some() || game.status() == Status::MatchOver {
+        if resigned.is_some() || expired || game.status() == Status::MatchOver {
             return Err(fail(number)("the match is already over".into()));
         }
         let (player, action) = parse_event_line(kind, line).map_err(fail(number))?;
         trace.clear();
         play_event(&mut game, player, &action, &mut trace).map_err(fail(number))?;
-        if action == Action::Resign {
-            resigned = Some(player);
+        match action {
+            Action::Resign => resigned = Some(player),
+            Action::Expire => expired = true,
+            Action::Move(_) => {}
         }
         events.push((player, action));
     }
@@ -299,6 +313,7 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
         game,
         events,
         resigned,
+        expired,
     })
 }
 
@@ -351,6 +366,18 @@ mod tests {
                 text
             );
         }
+    }
+
+    #[test]
+    fn an_expiry_ends_the_notation_without_a_winner() {
+        let text = "mancala 1 ba-awa first=s target=11\nS 2\nN expire\n";
+        let replayed = replay(text).expect("an expiry replays");
+        assert!(replayed.expired);
+        assert_eq!(replayed.resigned, None);
+        assert_eq!(replayed.events[1], (Player::North, Action::Expire));
+        assert_eq!(event_line(Player::North, &Action::Expire), "N expire");
+        let after = replay("mancala 1 ba-awa first=s target=11\nS expire\nN 7\n").unwrap_err();
+        assert_eq!(after.line, 3);
     }
 
     #[test]

@@ -93,7 +93,11 @@ pub struct Attack {
 
 impl Attack {
     /// Starts one attacker on each channel, each call bounded by `timeout`.
-    pub fn start(channels: Vec<Channel>, timeout: Duration) -> Attack {
+    pub fn start(
+        channels: Vec<Channel>,
+        timeout: Duration,
+        bearer: Option<tonic::metadata::AsciiMetadataValue>,
+    ) -> Attack {
         let stop = Arc::new(AtomicBool::new(false));
         let counts: Arc<[AtomicU64; 4]> = Arc::new(Default::default());
         let attackers = channels.len();
@@ -104,11 +108,17 @@ impl Attack {
             .into_iter()
             .map(|channel| {
                 let (stop, counts, attack) = (stop.clone(), counts.clone(), attack.clone());
+                let bearer = bearer.clone();
                 tokio::spawn(async move {
                     let mut client = pb::rules_client::RulesClient::new(channel);
                     while !stop.load(Ordering::Relaxed) {
                         let mut request = tonic::Request::new(attack.clone());
                         request.set_timeout(timeout);
+                        if let Some(bearer) = &bearer {
+                            request
+                                .metadata_mut()
+                                .insert("authorization", bearer.clone());
+                        }
                         let outcome = match client.validate_move(request).await {
                             Ok(_) => 0,
                             Err(status) => match status.get_details_error_info() {

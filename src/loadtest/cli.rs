@@ -20,6 +20,15 @@ pub struct LoadtestArgs {
     /// else, for `https://` targets, which need it.
     #[arg(long = "ca", value_name = "FILE")]
     pub ca_file: Option<PathBuf>,
+    /// A tenant's API key, sent with every call (for a server with auth.required; give the tenant a high rate
+    /// limit: `mancala tenants create loadtest --calls-per-second 0`).
+    #[arg(
+        long,
+        env = "MANCALA_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
+    pub api_key: Option<String>,
     /// HTTP/2 connections to open (spread over the targets in turn).
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub connections: usize,
@@ -105,6 +114,7 @@ impl LoadtestArgs {
         Ok(Config {
             targets: self.targets.clone(),
             ca_file: self.ca_file.clone(),
+            api_key: self.api_key.clone(),
             connections: self.connections,
             concurrency: self.concurrency,
             stop: match self.requests {

@@ -195,6 +195,8 @@ struct Shared {
     tickets: AtomicU64,
     /// Recorded calls answered, for the progress bar.
     done: AtomicU64,
+    /// `authorization` of every call (`--api-key`).
+    bearer: Option<tonic::metadata::AsciiMetadataValue>,
 }
 
 impl Shared {
@@ -232,6 +234,7 @@ impl Shared {
             workers: workers as u64,
             tickets: AtomicU64::new(0),
             done: AtomicU64::new(0),
+            bearer: config.bearer(),
         }
     }
 
@@ -260,7 +263,13 @@ async fn closed_loop(shared: &Shared, mut client: Grpc<Channel>, mut rng: Rng) -
         }
         let (rpc, case) = shared.workload.pick(&mut rng);
         let sent = Instant::now();
-        let answer = call(&mut client, shared.workload.rpcs[rpc].rpc.path(), case).await;
+        let answer = call(
+            &mut client,
+            shared.workload.rpcs[rpc].rpc.path(),
+            case,
+            shared.bearer.as_ref(),
+        )
+        .await;
         if recording {
             let latency = sent.elapsed();
             stats.record(rpc, case, &answer, latency, None);
@@ -286,7 +295,13 @@ async fn fixed_rate(
         tokio::time::sleep_until(due.into()).await;
         let (rpc, case) = shared.workload.pick(&mut rng);
         let sent = Instant::now();
-        let answer = call(&mut client, shared.workload.rpcs[rpc].rpc.path(), case).await;
+        let answer = call(
+            &mut client,
+            shared.workload.rpcs[rpc].rpc.path(),
+            case,
+            shared.bearer.as_ref(),
+        )
+        .await;
         if recording {
             let answered = Instant::now();
             let latency = answered.saturating_duration_since(due);
@@ -305,7 +320,12 @@ enum Answer {
     Status { code: Code, transport: bool },
 }
 
-async fn call(client: &mut Grpc<Channel>, path: &'static str, case: &Case) -> Answer {
+async fn call(
+    client: &mut Grpc<Channel>,
+    path: &'static str,
+    case: &Case,
+    bearer: Option<&tonic::metadata::AsciiMetadataValue>,
+) -> Answer {
     let status = |s: Status| Answer::Status {
         code: s.code(),
         // A status made by the client's own transport (connection lost, deadline) carries the error
@@ -318,7 +338,12 @@ async fn call(client: &mut Grpc<Channel>, path: &'static str, case: &Case) -> An
             transport: true,
         };
     }
-    let request = tonic::Request::new(case.body.clone());
+    let mut request = tonic::Request::new(case.body.clone());
+    if let Some(bearer) = bearer {
+        request
+            .metadata_mut()
+            .insert("authorization", bearer.clone());
+    }
     match client
         .unary(request, PathAndQuery::from_static(path), RawCodec)
         .await

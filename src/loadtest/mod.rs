@@ -211,6 +211,8 @@ pub struct Config {
     pub targets: Vec<String>,
     /// The CA certificate (PEM) trusted for `https://` targets, which need one.
     pub ca_file: Option<std::path::PathBuf>,
+    /// A tenant's API key sent with every call (a server with `auth.required`).
+    pub api_key: Option<String>,
     /// HTTP/2 connections opened.
     pub connections: usize,
     /// Calls in flight on each connection (the workers per connection).
@@ -253,6 +255,7 @@ impl Default for Config {
         Config {
             targets: Vec::new(),
             ca_file: None,
+            api_key: None,
             connections: 4,
             concurrency: 16,
             stop: Stop::Duration(Duration::from_secs(30)),
@@ -317,6 +320,13 @@ impl From<std::io::Error> for Error {
 }
 
 impl Config {
+    /// The `authorization` metadata of every call, when an API key is given (checked by the CLI to be ASCII).
+    pub fn bearer(&self) -> Option<tonic::metadata::AsciiMetadataValue> {
+        self.api_key
+            .as_ref()
+            .and_then(|key| format!("Bearer {key}").parse().ok())
+    }
+
     /// Round `round` of `rounds` of a comparison: its share of the duration or of the requests, the whole
     /// warmup first and at most a second of it afterwards (the server is warm; the connections are new).
     fn segment(&self, round: usize, rounds: usize) -> Config {
@@ -412,7 +422,11 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
             ..config.clone()
         })
         .await?;
-        Some(attack::Attack::start(channels, config.timeout))
+        Some(attack::Attack::start(
+            channels,
+            config.timeout,
+            config.bearer(),
+        ))
     } else {
         None
     };

@@ -4,8 +4,9 @@
 use super::error::{store_failed, MatchError};
 use super::slots::{blocking, lock, now_ms, Advance, Inner, Slot};
 use super::view::Encoder;
-use super::Matches;
-use crate::store::{codec, Appended};
+use super::{Fresh, Matches};
+use crate::engine::Player;
+use crate::store::{codec, Action, Appended, ListQuery};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,23 +44,92 @@ impl<E: Encoder> Matches<E> {
         .await
     }
 
-    /// Runs [`Matches::purge_expired`] now and then (a quarter of the retention, between 1 s and
-    /// 5 min) until the returned guard is dropped.
+    /// Ends every unfinished match that has had no event for `matches.idle_expiry_ms`, as if the clock read
+    /// `now_ms`: each gets an `expire` event (no winner, end reason EXPIRED), through the same check-and-append
+    /// as a move, so that over a shared store each expires once whichever replicas sweep at the same time, and
+    /// a move that comes first wins. How many this server expired.
+    pub async fn expire_idle_at(&self, now_ms: u64) -> Result<usize, MatchError> {
+        /// Headers read at once.
+        const PAGE: usize = 500;
+        let Some(expiry) = self.inner.settings.idle_expiry else {
+            return Ok(0);
+        };
+        let cutoff = now_ms.saturating_sub(expiry.as_millis() as u64);
+        let mut idle = Vec::new();
+        let mut after = None;
+        loop {
+            let inner = self.inner.clone();
+            let query = ListQuery {
+                finished: Some(false),
+                after,
+                limit: PAGE,
+                ..ListQuery::default()
+            };
+            let page = blocking(move || {
+                inner
+                    .store
+                    .list(&query)
+                    .map_err(|e| store_failed("listing matches to expire", None, e))
+            })
+            .await?;
+            idle.extend(
+                page.iter()
+                    .filter(|record| record.active_ms <= cutoff)
+                    .map(|record| record.id),
+            );
+            match page.last() {
+                Some(last) if page.len() == PAGE => after = Some(last.id),
+                _ => break,
+            }
+        }
+        let mut expired = 0;
+        for id in idle {
+            let Ok(slot) = self.slot("match_id", &id.to_string(), Fresh::Held).await else {
+                continue;
+            };
+            let seat = lock(&slot.live).game.to_move().unwrap_or(Player::South);
+            let inner = self.inner.clone();
+            let outcome = blocking(move || {
+                inner.submit(&slot, seat, Action::Expire, None, String::new(), now_ms)
+            })
+            .await;
+            // Refused: played on meanwhile, or finished or expired by another replica.
+            if outcome.is_ok() {
+                expired += 1;
+            }
+        }
+        if expired > 0 {
+            tracing::info!(count = expired, "idle matches expired");
+        }
+        Ok(expired)
+    }
+
+    /// Runs [`Matches::purge_expired`] (every quarter of the retention, between 1 s and 5 min) and the idle
+    /// expiry (every quarter of `idle_expiry_ms`, between 50 ms and 5 min) until the returned guard is dropped.
     pub fn spawn_purger(&self) -> Purger {
         let weak = Arc::downgrade(&self.inner);
-        let period = self
-            .inner
-            .settings
-            .retention
-            .map_or(Duration::from_secs(3600), |r| {
-                (r / 4).clamp(Duration::from_secs(1), Duration::from_secs(300))
-            });
+        let settings = &self.inner.settings;
+        let purge_every = settings.retention.map_or(Duration::from_secs(3600), |r| {
+            (r / 4).clamp(Duration::from_secs(1), Duration::from_secs(300))
+        });
+        let expire_every = settings
+            .idle_expiry
+            .map(|idle| (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(300)));
         Purger(tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(period);
+            let tick = expire_every.map_or(purge_every, |every| every.min(purge_every));
+            let mut ticks = tokio::time::interval(tick);
+            let mut last_purge = None::<tokio::time::Instant>;
             loop {
                 ticks.tick().await;
                 let Some(inner) = weak.upgrade() else { break };
-                let _ = Matches { inner }.purge_expired().await;
+                let matches = Matches { inner };
+                if expire_every.is_some() {
+                    let _ = matches.expire_idle_at(now_ms()).await;
+                }
+                if last_purge.is_none_or(|at| at.elapsed() >= purge_every) {
+                    last_purge = Some(tokio::time::Instant::now());
+                    let _ = matches.purge_expired().await;
+                }
             }
         }))
     }

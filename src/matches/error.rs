@@ -2,6 +2,7 @@
 //! ([`MatchError::code`]); `crate::api::error` maps each variant to its gRPC status in one table.
 
 use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
+use crate::identity::Throttled;
 use crate::store::MatchId;
 
 /// Why a match request failed.
@@ -38,9 +39,12 @@ pub enum MatchError {
         /// The match's version.
         version: u64,
     },
-    /// A watcher limit was reached.
+    /// A watcher limit was reached, or the tenant's limit of unfinished matches.
     #[error("{0}")]
     ResourceExhausted(String),
+    /// The match's tenant is over its calls per second (a bare seat token's call).
+    #[error("tenant over its rate of calls; retry in {} ms", .0.retry_after.as_millis())]
+    Throttled(Throttled),
     /// The move's engine work stopped before it was decided (its budget spent, or the server stopping).
     #[error(transparent)]
     Unfinished(#[from] Unfinished),
@@ -64,6 +68,7 @@ impl MatchError {
             MatchError::Illegal(illegal) => illegal.reason.code(),
             MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
             MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
+            MatchError::Throttled(_) => "RATE_LIMITED",
             MatchError::Unfinished(Unfinished::Exhausted { .. }) => "WORK_BUDGET_EXHAUSTED",
             MatchError::Unfinished(Unfinished::Cancelled) => "CANCELLED",
             MatchError::Internal(_) => "INTERNAL",

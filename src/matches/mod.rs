@@ -53,13 +53,11 @@ pub use view::{
 pub use watch::WatchStream;
 
 use self::slots::{blocking, lock, now_ms, random_token, replay_all, token_hash, Inner, Slot};
-use crate::config::{MatchSettings, StoreKind};
+use crate::config::MatchSettings;
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
+use crate::identity::Identity;
 use crate::metrics::Metrics;
-use crate::store::{
-    Action, EmbeddedStore, ListQuery, MatchId, MatchRecord, MatchStore, MemoryStore, RedisStore,
-    StoreError, StoredMatch,
-};
+use crate::store::{Action, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch};
 use error::store_failed;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
@@ -71,6 +69,38 @@ pub const MAX_REQUEST_ID_BYTES: usize = 128;
 pub const DEFAULT_PAGE_SIZE: usize = 50;
 /// The largest `ListMatches` page.
 pub const MAX_PAGE_SIZE: usize = 500;
+
+/// Who asks, in the manager's terms: the service layer reads it off the call's credential.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Access<'a> {
+    /// The caller's tenant (`Some("")`: the anonymous one). `None`: a bare seat token, which opens its own
+    /// match only (and is charged to that match's tenant).
+    pub tenant: Option<&'a str>,
+    /// The player a player token speaks for, who acts for the seats bound to him.
+    pub player: Option<&'a str>,
+    /// A seat token.
+    pub seat_token: Option<&'a str>,
+}
+
+impl Access<'_> {
+    /// A caller of the anonymous tenant with `seat_token`, as every caller was before tenants.
+    pub fn anonymous(seat_token: Option<&str>) -> Access<'_> {
+        Access {
+            tenant: if seat_token.is_some() { None } else { Some("") },
+            player: None,
+            seat_token,
+        }
+    }
+}
+
+/// Whose a new match is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Owner {
+    /// The tenant creating it.
+    pub tenant: String,
+    /// The player to bind each seat to, `[South, North]`; `None`: the seat gets a token.
+    pub players: [Option<String>; 2],
+}
 
 /// The match manager: every match this server holds, over one [`MatchStore`]; what watchers are
 /// sent is encoded by `E`.
@@ -116,23 +146,7 @@ impl<E: Encoder> Matches<E> {
         metrics: Metrics,
         encoder: E,
     ) -> Result<Matches<E>, StoreError> {
-        let store: Arc<dyn MatchStore> = match settings.store {
-            StoreKind::Embedded => Arc::new(EmbeddedStore::open(&settings.data_dir)?),
-            StoreKind::Memory => Arc::new(MemoryStore::new()),
-            StoreKind::Redis => {
-                let store = RedisStore::open(
-                    &settings.redis_url,
-                    &settings.redis_key_prefix,
-                    settings.redis_request_ttl,
-                )?;
-                tracing::info!(
-                    server = %store.server(),
-                    prefix = %settings.redis_key_prefix,
-                    "match store: redis"
-                );
-                Arc::new(store)
-            }
-        };
+        let store = crate::store::Stores::open(settings)?.matches;
         Ok(Matches::with_store_and_metrics(
             store,
             settings.clone(),
@@ -164,6 +178,7 @@ impl<E: Encoder> Matches<E> {
                 slots: Mutex::new(HashMap::new()),
                 spectators: AtomicUsize::new(0),
                 move_budget: Budget::unlimited(),
+                identity: None,
                 metrics,
                 encoder,
             }),
@@ -178,6 +193,44 @@ impl<E: Encoder> Matches<E> {
             .expect("the budget is set before the manager is shared")
             .move_budget = budget;
         self
+    }
+
+    /// Counts each tenant's calls, matches and streams against its limits. Without it, none are.
+    pub fn with_identity(mut self, identity: Identity) -> Matches<E> {
+        Arc::get_mut(&mut self.inner)
+            .expect("the identity is set before the manager is shared")
+            .identity = Some(identity);
+        self
+    }
+
+    /// The match `id` if `access` may know of it ([`Slot::visible_to`]; NOT_FOUND otherwise, as for a match
+    /// that does not exist). A bare seat token's call is charged to the match's tenant here.
+    async fn visible(
+        &self,
+        access: &Access<'_>,
+        id: &str,
+        fresh: Fresh,
+    ) -> Result<Arc<Slot<E::Message>>, MatchError> {
+        let slot = self.slot("match_id", id, fresh).await?;
+        if !slot.visible_to(access) {
+            // A wrong seat token on a match of the anonymous tenant, which any caller without a credential
+            // may read anyway: refused as it always was, UNAUTHENTICATED.
+            if access.tenant.is_none() && slot.tenant.is_empty() {
+                slot.seat(access)?;
+            }
+            return Err(MatchError::NotFound(id.to_string()));
+        }
+        if let (None, Some(identity)) = (access.tenant, &self.inner.identity) {
+            // A bare seat token: its match's tenant answers for it.
+            let tenant = identity.tenant(&slot.tenant);
+            if tenant.record.disabled {
+                return Err(MatchError::Unauthenticated(
+                    "the match's tenant is disabled",
+                ));
+            }
+            identity.charge(&tenant).map_err(MatchError::Throttled)?;
+        }
+        Ok(slot)
     }
 
     /// The match `id` (parsed from the request's `field`), loading it from the store on first use;
@@ -226,21 +279,42 @@ impl<E: Encoder> Matches<E> {
         .await
     }
 
-    /// Starts a match of `kind`.
-    pub async fn create(&self, kind: GameKind, options: Options) -> Result<Created, MatchError> {
+    /// Starts a match of `kind` for `owner`: its view and a token for each seat not bound to a player.
+    pub async fn create(
+        &self,
+        kind: GameKind,
+        options: Options,
+        owner: Owner,
+    ) -> Result<Created, MatchError> {
         let game = AnyGame::new_match(kind, &options);
         let id = MatchId::random()
             .map_err(|e| store_failed("reading the OS random generator", None, e))?;
-        let tokens = [random_token()?, random_token()?];
+        let mut tokens = [None, None];
+        let mut token_hashes = [[0; 32]; 2];
+        for seat in Player::BOTH {
+            if owner.players[seat.index()].is_none() {
+                let token = random_token()?;
+                token_hashes[seat.index()] = token_hash(&token);
+                tokens[seat.index()] = Some(token);
+            }
+        }
+        let created_ms = now_ms();
         let record = MatchRecord {
             id,
             kind,
             options,
-            created_ms: now_ms(),
-            token_hashes: [token_hash(&tokens[0]), token_hash(&tokens[1])],
+            created_ms,
+            token_hashes,
+            tenant: owner.tenant,
+            players: owner.players,
+            active_ms: created_ms,
             version: 0,
             finished: None,
         };
+        let max_active = self.inner.identity.as_ref().and_then(|identity| {
+            let max = identity.tenant(&record.tenant).limits.max_active_matches;
+            (max > 0).then_some(max)
+        });
         let slot = Slot::replayed(
             StoredMatch {
                 record: record.clone(),
@@ -251,28 +325,36 @@ impl<E: Encoder> Matches<E> {
         .map_err(MatchError::Internal)?;
         let view = slot.view_of(game, 0, None, [0, 0]);
         let inner = self.inner.clone();
+        let tenant = record.tenant.clone();
         blocking(move || {
-            inner
-                .store
-                .create(&record)
-                .map_err(|e| store_failed("creating a match", Some(id), e))?;
+            match inner.store.create(&record, max_active) {
+                Ok(()) => {}
+                Err(StoreError::TooManyActive { active }) => {
+                    return Err(MatchError::ResourceExhausted(format!(
+                        "the tenant has {active} unfinished matches, its limit (limits.max_active_matches); \
+                         finish or resign some first"
+                    )))
+                }
+                Err(e) => return Err(store_failed("creating a match", Some(id), e)),
+            }
             lock(&inner.slots).insert(id, Arc::new(slot));
             inner.metrics.matches_active_add(1);
             Ok(())
         })
         .await?;
-        tracing::info!(match_id = %id, game = kind.name(), "match created");
+        tracing::info!(match_id = %id, game = kind.name(), tenant, "match created");
         Ok(Created { view, tokens })
     }
 
     /// The match as it stands.
-    pub async fn get(&self, id: &str) -> Result<MatchView, MatchError> {
-        Ok(self.slot("match_id", id, Fresh::Now).await?.view())
+    pub async fn get(&self, access: &Access<'_>, id: &str) -> Result<MatchView, MatchError> {
+        Ok(self.visible(access, id, Fresh::Now).await?.view())
     }
 
-    /// A page of match summaries, and the token of the next page (empty after the last).
+    /// A page of the summaries of `tenant`'s matches, and the token of the next page (empty after the last).
     pub async fn list(
         &self,
+        tenant: &str,
         kind: Option<GameKind>,
         finished: Option<bool>,
         page_size: usize,
@@ -293,6 +375,7 @@ impl<E: Encoder> Matches<E> {
         // One more than asked for tells whether there is a next page.
         let query = ListQuery {
             kind,
+            tenant: Some(tenant.to_string()),
             finished,
             after,
             limit: limit + 1,
@@ -319,11 +402,11 @@ impl<E: Encoder> Matches<E> {
     /// the match, the token.
     pub async fn seated(
         &self,
+        access: &Access<'_>,
         id: &str,
-        token: Option<&str>,
         request_id: String,
     ) -> Result<Seated<E>, MatchError> {
-        let seated = self.seated_unrecorded(id, token, request_id).await;
+        let seated = self.seated_unrecorded(access, id, request_id).await;
         if let Err(error) = &seated {
             self.inner.metrics.move_rejected(error.code());
         }
@@ -332,8 +415,8 @@ impl<E: Encoder> Matches<E> {
 
     async fn seated_unrecorded(
         &self,
+        access: &Access<'_>,
         id: &str,
-        token: Option<&str>,
         request_id: String,
     ) -> Result<Seated<E>, MatchError> {
         if request_id.len() > MAX_REQUEST_ID_BYTES {
@@ -343,10 +426,20 @@ impl<E: Encoder> Matches<E> {
             ));
         }
         // `Inner::submit` catches up itself, under the match's writer lock.
-        let slot = self.slot("match_id", id, Fresh::Held).await?;
-        let seat = slot.seat(token)?.ok_or(MatchError::Unauthenticated(
-            "a seat token is required: send `authorization: Bearer <token>`",
-        ))?;
+        let slot = self.visible(access, id, Fresh::Held).await?;
+        let seat = match (slot.seat(access)?, access.player) {
+            (Some(seat), _) => seat,
+            (None, Some(player)) => {
+                return Err(MatchError::PermissionDenied(format!(
+                    "player {player:?} has no seat in this match"
+                )))
+            }
+            (None, None) => {
+                return Err(MatchError::Unauthenticated(
+                    "a seat token or a player token of a seated player is required: send `authorization: Bearer <token>`",
+                ))
+            }
+        };
         Ok(Seated {
             inner: self.inner.clone(),
             slot,
@@ -359,13 +452,19 @@ impl<E: Encoder> Matches<E> {
     /// see `proto/mancala/v1/matches.proto` for the rules.
     pub async fn submit(
         &self,
+        access: &Access<'_>,
         id: &str,
-        token: Option<&str>,
         action: Action,
         expected_version: Option<u64>,
         request_id: String,
     ) -> Result<MatchEvent, MatchError> {
-        self.seated(id, token, request_id)
+        if action == Action::Expire {
+            return Err(MatchError::invalid(
+                "action",
+                "only the server expires a match",
+            ));
+        }
+        self.seated(access, id, request_id)
             .await?
             .act(action, expected_version)
             .await
@@ -374,18 +473,18 @@ impl<E: Encoder> Matches<E> {
     /// Opens a watch stream; see [`watch`].
     pub async fn watch(
         &self,
+        access: &Access<'_>,
         id: &str,
-        token: Option<&str>,
         from_seq: Option<u64>,
     ) -> Result<WatchStream<E::Message>, MatchError> {
-        let slot = self.slot("match_id", id, Fresh::Now).await?;
-        let seat = slot.seat(token)?;
+        let slot = self.visible(access, id, Fresh::Now).await?;
+        let seat = slot.seat(access)?;
         watch::start(self.inner.clone(), slot, seat, from_seq)
     }
 
     /// The whole log, replayed, and the match's notation.
-    pub async fn history(&self, id: &str) -> Result<History, MatchError> {
-        let slot = self.slot("match_id", id, Fresh::Held).await?;
+    pub async fn history(&self, access: &Access<'_>, id: &str) -> Result<History, MatchError> {
+        let slot = self.visible(access, id, Fresh::Held).await?;
         let inner = self.inner.clone();
         blocking(move || {
             // The state shown is the one the log read leads to, whatever else moves the match on.
@@ -457,8 +556,10 @@ impl<E: Encoder> Seated<E> {
             request_id,
         } = self;
         let metrics = inner.metrics.clone();
-        let result =
-            blocking(move || inner.submit(&slot, seat, action, expected_version, request_id)).await;
+        let result = blocking(move || {
+            inner.submit(&slot, seat, action, expected_version, request_id, now_ms())
+        })
+        .await;
         if let Err(error) = &result {
             metrics.move_rejected(error.code());
         }

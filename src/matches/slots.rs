@@ -5,6 +5,7 @@
 
 use super::error::{store_failed, MatchError};
 use super::view::{Encoder, MatchEvent, MatchView, Update};
+use super::Access;
 use crate::config::MatchSettings;
 use crate::engine::{self, notation, AnyGame, Budget, Event, GameKind, Options, Player, Status};
 use crate::metrics::Metrics;
@@ -64,11 +65,19 @@ fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
             at_ms: event.at_ms,
             winner: Some(event.player.opponent()),
             resigned: Some(event.player),
+            expired: false,
+        }),
+        Action::Expire => Some(Finished {
+            at_ms: event.at_ms,
+            winner: None,
+            resigned: None,
+            expired: true,
         }),
         Action::Move(_) => (game.status() == Status::MatchOver).then(|| Finished {
             at_ms: event.at_ms,
             winner: game.to_setup().winner,
             resigned: None,
+            expired: false,
         }),
     }
 }
@@ -187,6 +196,8 @@ pub(super) struct Live {
     pub(super) requests: HashMap<String, (u64, Player, Action)>,
     /// Open seated streams, `[South, North]`.
     pub(super) presence: [usize; 2],
+    /// When the last event was accepted (the creation time before the first).
+    pub(super) active_ms: u64,
 }
 
 impl Live {
@@ -209,6 +220,7 @@ impl Live {
             finished: record.finished,
             requests,
             presence: [0, 0],
+            active_ms: events.last().map_or(record.active_ms, |e| e.at_ms),
         })
     }
 }
@@ -221,6 +233,8 @@ pub(super) struct Slot<M> {
     pub(super) options: Options,
     pub(super) created_ms: u64,
     pub(super) token_hashes: [[u8; 32]; 2],
+    pub(super) tenant: String,
+    pub(super) players: [Option<String>; 2],
     pub(super) write: Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
@@ -241,6 +255,8 @@ impl<M> Slot<M> {
             options: record.options,
             created_ms: record.created_ms,
             token_hashes: record.token_hashes,
+            tenant: record.tenant,
+            players: record.players,
             write: Mutex::new(()),
             live: Mutex::new(live),
             events: broadcast::channel(buffer).0,
@@ -249,17 +265,37 @@ impl<M> Slot<M> {
         })
     }
 
-    /// The seat whose token this is; `None` without a token (a spectator).
-    pub(super) fn seat(&self, token: Option<&str>) -> Result<Option<Player>, MatchError> {
-        let Some(token) = token else { return Ok(None) };
-        let hash = token_hash(token);
-        Player::BOTH
-            .into_iter()
-            .find(|p| self.token_hashes[p.index()] == hash)
-            .map(Some)
-            .ok_or(MatchError::Unauthenticated(
-                "the token is not a seat of this match",
-            ))
+    /// The seat `access` acts for: the seat of its token, or the seat bound to its player; `None` for a
+    /// spectator (a caller of the match's tenant with neither).
+    pub(super) fn seat(&self, access: &Access<'_>) -> Result<Option<Player>, MatchError> {
+        if let Some(token) = access.seat_token {
+            let hash = token_hash(token);
+            return Player::BOTH
+                .into_iter()
+                .find(|p| self.token_hashes[p.index()] == hash)
+                .map(Some)
+                .ok_or(MatchError::Unauthenticated(
+                    "the token is not a seat of this match",
+                ));
+        }
+        Ok(access.player.and_then(|player| {
+            Player::BOTH
+                .into_iter()
+                .find(|p| self.players[p.index()].as_deref() == Some(player))
+        }))
+    }
+
+    /// Whether `access` may know of this match: a caller of its tenant, or the holder of one of its seat
+    /// tokens. Anyone else is told there is no such match, so that its existence is not revealed.
+    pub(super) fn visible_to(&self, access: &Access<'_>) -> bool {
+        match (access.tenant, access.seat_token) {
+            (Some(tenant), _) => tenant == self.tenant,
+            (None, Some(token)) => {
+                let hash = token_hash(token);
+                self.token_hashes.contains(&hash)
+            }
+            (None, None) => false,
+        }
     }
 
     pub(super) fn record(&self, version: u64, finished: Option<Finished>) -> MatchRecord {
@@ -269,6 +305,9 @@ impl<M> Slot<M> {
             options: self.options,
             created_ms: self.created_ms,
             token_hashes: self.token_hashes,
+            tenant: self.tenant.clone(),
+            players: self.players.clone(),
+            active_ms: self.created_ms,
             version,
             finished,
         }
@@ -291,6 +330,7 @@ impl<M> Slot<M> {
             version,
             finished,
             connected: presence.map(|open| open > 0),
+            players: self.players.clone(),
         }
     }
 
@@ -318,6 +358,8 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) spectators: AtomicUsize,
     /// What the engine may spend on one move ([`super::Matches::with_move_budget`]).
     pub(super) move_budget: Budget,
+    /// The tenants' limits ([`super::Matches::with_identity`]).
+    pub(super) identity: Option<crate::identity::Identity>,
     pub(super) metrics: Metrics,
     pub(super) encoder: E,
 }
@@ -329,6 +371,17 @@ impl<E: Encoder> Inner<E> {
             .load(&slot.id)
             .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
             .ok_or_else(|| MatchError::NotFound(slot.id.to_string()))
+    }
+
+    /// Whether `slot` has had no event for the idle expiry at `now_ms`.
+    pub(super) fn idle_at(&self, slot: &Slot<E::Message>, now_ms: u64) -> bool {
+        let Some(expiry) = self.settings.idle_expiry else {
+            return false;
+        };
+        lock(&slot.live)
+            .active_ms
+            .saturating_add(expiry.as_millis() as u64)
+            <= now_ms
     }
 
     /// Forgets `id` here (purged, here or by another server sharing the store).
@@ -388,6 +441,7 @@ impl<E: Encoder> Inner<E> {
             return 0;
         }
         let mut fed = 0;
+        let active_ms = advance.events.last().map(|(event, _)| event.at_ms);
         for (event, message) in advance.events {
             if event.seq <= live.version {
                 continue;
@@ -405,6 +459,9 @@ impl<E: Encoder> Inner<E> {
             fed += 1;
         }
         let newly_finished = live.finished.is_none() && advance.finished.is_some();
+        if let Some(at_ms) = active_ms {
+            live.active_ms = at_ms;
+        }
         live.game = advance.game;
         live.version = advance.version;
         live.finished = advance.finished;
@@ -434,6 +491,7 @@ impl<E: Encoder> Inner<E> {
         action: Action,
         expected_version: Option<u64>,
         request_id: String,
+        at_ms: u64,
     ) -> Result<MatchEvent, MatchError> {
         let _writer = lock(&slot.write);
         if self.store.shared() {
@@ -441,7 +499,7 @@ impl<E: Encoder> Inner<E> {
         }
         let mut current = 0;
         for _ in 0..MAX_ATTEMPTS {
-            match self.try_submit(slot, seat, action, expected_version, &request_id)? {
+            match self.try_submit(slot, seat, action, expected_version, &request_id, at_ms)? {
                 Ok(answer) => return Ok(answer),
                 Err(stored) => {
                     self.metrics.store_conflict();
@@ -464,6 +522,7 @@ impl<E: Encoder> Inner<E> {
         action: Action,
         expected_version: Option<u64>,
         request_id: &str,
+        at_ms: u64,
     ) -> Result<Result<MatchEvent, u64>, MatchError> {
         let (mut game, version, finished) = {
             let live = lock(&slot.live);
@@ -492,8 +551,11 @@ impl<E: Encoder> Inner<E> {
         if finished.is_some() {
             return Err(MatchError::match_over());
         }
-        let at_ms = now_ms();
         let mut trace = Vec::new();
+        if action == Action::Expire && !self.idle_at(slot, at_ms) {
+            // Played on meanwhile (here or on another replica): nothing to expire.
+            return Err(MatchError::invalid("action", "the match is not idle"));
+        }
         if let Action::Move(mv) = action {
             if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
                 if to_move != seat {
@@ -516,7 +578,9 @@ impl<E: Encoder> Inner<E> {
             at_ms,
         };
         let finished = finished_by(&event, &game);
-        match self.store.append(&slot.record(event.seq, finished), &event) {
+        let mut record = slot.record(event.seq, finished);
+        record.active_ms = at_ms;
+        match self.store.append(&record, &event) {
             Ok(()) => {}
             // Another server sharing the store got there first.
             Err(StoreError::Conflict { current }) => return Ok(Err(current)),

@@ -2,8 +2,9 @@
 //! (a watcher that is never polled, two servers sharing one store, the retention purge).
 
 use super::*;
-use crate::config::Settings;
+use crate::config::{Settings, StoreKind};
 use crate::engine::Move;
+use crate::store::MemoryStore;
 use std::future::Future;
 use std::time::Duration;
 use tokio_stream::StreamExt;
@@ -66,7 +67,7 @@ fn settings(buffer: usize) -> MatchSettings {
 async fn play_first(
     matches: &Matches<Plain>,
     id: &str,
-    tokens: &[String; 2],
+    tokens: &[Option<String>; 2],
 ) -> Result<MatchEvent, MatchError> {
     play_nth(matches, id, tokens, 0).await
 }
@@ -75,10 +76,10 @@ async fn play_first(
 async fn play_nth(
     matches: &Matches<Plain>,
     id: &str,
-    tokens: &[String; 2],
+    tokens: &[Option<String>; 2],
     n: usize,
 ) -> Result<MatchEvent, MatchError> {
-    let state = matches.get(id).await?;
+    let state = matches.get(&Access::anonymous(None), id).await?;
     let legal_moves = state.legal_moves();
     let mv = legal_moves[n % legal_moves.len()];
     let seat = match state.game.to_move() {
@@ -87,8 +88,8 @@ async fn play_nth(
     };
     matches
         .submit(
+            &Access::anonymous(tokens[seat].as_deref()),
             id,
-            Some(&tokens[seat]),
             Action::Move(mv),
             None,
             String::new(),
@@ -100,11 +101,14 @@ async fn play_nth(
 async fn a_watcher_that_is_never_read_is_resynchronised_and_never_delays_a_move() {
     let matches = manager(Arc::new(MemoryStore::new()), settings(2));
     let created = matches
-        .create(GameKind::BaAwa, Options::default())
+        .create(GameKind::BaAwa, Options::default(), Owner::default())
         .await
         .unwrap();
     let id = created.view.id.to_string();
-    let mut slow = matches.watch(&id, None, None).await.unwrap();
+    let mut slow = matches
+        .watch(&Access::anonymous(None), &id, None)
+        .await
+        .unwrap();
     // Take the initial snapshot first, so the watcher is known to be running and subscribed at version 0
     // before the moves (otherwise its first snapshot may already be at version 30, with nothing to resync).
     let first = within(slow.next()).await.expect("a snapshot").unwrap();
@@ -149,19 +153,28 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
     let store: Arc<dyn MatchStore> = Arc::new(MemoryStore::new());
     let a = manager(store.clone(), settings(8));
     let b = manager(store, settings(8));
-    let created = a.create(GameKind::BaAwa, Options::default()).await.unwrap();
+    let created = a
+        .create(GameKind::BaAwa, Options::default(), Owner::default())
+        .await
+        .unwrap();
     let id = created.view.id.to_string();
     // b loads the match at version 0, then a moves it on.
-    assert_eq!(b.get(&id).await.unwrap().version, 0);
-    let mut b_watcher = b.watch(&id, None, Some(0)).await.unwrap();
-    let stale = b.get(&id).await.unwrap();
+    assert_eq!(
+        b.get(&Access::anonymous(None), &id).await.unwrap().version,
+        0
+    );
+    let mut b_watcher = b
+        .watch(&Access::anonymous(None), &id, Some(0))
+        .await
+        .unwrap();
+    let stale = b.get(&Access::anonymous(None), &id).await.unwrap();
     play_first(&a, &id, &created.tokens).await.unwrap();
     // b still believes version 0: the store's check-and-append refuses its move, b catches up,
     // and the client's expected version 0 is now stale.
     let refused = b
         .submit(
+            &Access::anonymous(created.tokens[0].as_deref()),
             &id,
-            Some(&created.tokens[0]),
             Action::Move(stale.legal_moves()[0]),
             Some(0),
             String::new(),
@@ -178,14 +191,17 @@ async fn two_servers_sharing_a_store_never_both_accept_the_same_version() {
         ),
         "{refused:?}"
     );
-    assert_eq!(b.get(&id).await.unwrap().version, 1);
+    assert_eq!(
+        b.get(&Access::anonymous(None), &id).await.unwrap().version,
+        1
+    );
     assert_eq!(play_first(&b, &id, &created.tokens).await.unwrap().seq, 2);
     // Now a is behind (at version 1): a resignation sent there without an expected version is
     // refused by the store, a catches up, checks it again, and it applies to version 2.
     let resigned = a
         .submit(
+            &Access::anonymous(created.tokens[1].as_deref()),
             &id,
-            Some(&created.tokens[1]),
             Action::Resign,
             None,
             String::new(),
@@ -211,18 +227,18 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
     settings.retention = Some(Duration::from_secs(60));
     let matches = manager(Arc::new(MemoryStore::new()), settings);
     let done = matches
-        .create(GameKind::BaAwa, Options::default())
+        .create(GameKind::BaAwa, Options::default(), Owner::default())
         .await
         .unwrap();
     let active = matches
-        .create(GameKind::BaAwa, Options::default())
+        .create(GameKind::BaAwa, Options::default(), Owner::default())
         .await
         .unwrap();
     let done_id = done.view.id.to_string();
     matches
         .submit(
+            &Access::anonymous(done.tokens[1].as_deref()),
             &done_id,
-            Some(&done.tokens[1]),
             Action::Resign,
             None,
             String::new(),
@@ -239,12 +255,12 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
         1
     );
     assert!(matches!(
-        matches.get(&done_id).await,
+        matches.get(&Access::anonymous(None), &done_id).await,
         Err(MatchError::NotFound(_))
     ));
     assert_eq!(
         matches
-            .get(&active.view.id.to_string())
+            .get(&Access::anonymous(None), &active.view.id.to_string())
             .await
             .unwrap()
             .version,
@@ -256,7 +272,10 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
 async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
     for kind in GameKind::ALL {
         let matches = manager(Arc::new(MemoryStore::new()), settings(8));
-        let created = matches.create(kind, Options::default()).await.unwrap();
+        let created = matches
+            .create(kind, Options::default(), Owner::default())
+            .await
+            .unwrap();
         let id = created.view.id.to_string();
         let mut next_games = 0;
         let mut finished = false;
@@ -273,7 +292,7 @@ async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
                 break;
             }
         }
-        let state = matches.get(&id).await.unwrap();
+        let state = matches.get(&Access::anonymous(None), &id).await.unwrap();
         // A Ba-awa match always ends, after several games; the others may go on for long under
         // arbitrary play, so only what was played is checked for them.
         if kind == GameKind::BaAwa {
@@ -290,7 +309,10 @@ async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
                 "{kind:?}: played out"
             );
         }
-        let history = matches.history(&id).await.unwrap();
+        let history = matches
+            .history(&Access::anonymous(None), &id)
+            .await
+            .unwrap();
         let replayed = notation::replay(&history.notation).unwrap();
         assert_eq!(replayed.game, history.events.last().unwrap().game);
     }

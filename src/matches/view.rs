@@ -24,6 +24,8 @@ pub struct MatchView {
     pub finished: Option<Finished>,
     /// Whether each seat has a stream open, `[South, North]`.
     pub connected: [bool; 2],
+    /// The player each seat is bound to, `[South, North]` (`None`: the seat's token acts for it).
+    pub players: [Option<String>; 2],
 }
 
 impl MatchView {
@@ -86,8 +88,8 @@ pub struct MatchSummary {
 pub struct Created {
     /// The match at version 0.
     pub view: MatchView,
-    /// `[South, North]` tokens, shown once.
-    pub tokens: [String; 2],
+    /// `[South, North]` tokens, shown once; none for a seat bound to a player.
+    pub tokens: [Option<String>; 2],
 }
 
 /// A whole match read back from its log (`GetHistory`).

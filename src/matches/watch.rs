@@ -42,6 +42,8 @@ struct WatcherGuard<E: Encoder> {
     /// Whose stream this is (`None`: a spectator's); its presence is counted once the stream starts.
     seat: Option<Player>,
     present: bool,
+    /// A spectator's count in its match's tenant's streams, given back when dropped.
+    tenant_watchers: Option<Arc<AtomicUsize>>,
 }
 
 /// Takes one from `counter` unless it is at `limit`.
@@ -60,6 +62,7 @@ impl<E: Encoder> WatcherGuard<E> {
         seat: Option<Player>,
     ) -> Result<WatcherGuard<E>, MatchError> {
         let settings = &inner.settings;
+        let mut tenant_watchers = None;
         match seat {
             Some(seat) => {
                 if !take(
@@ -87,6 +90,22 @@ impl<E: Encoder> WatcherGuard<E> {
                         settings.max_watchers_per_match
                     )));
                 }
+                if let Some(identity) = &inner.identity {
+                    let tenant = identity.tenant(&slot.tenant);
+                    let max = match tenant.limits.max_watchers {
+                        0 => usize::MAX,
+                        n => n as usize,
+                    };
+                    if !take(&tenant.watchers, max) {
+                        inner.spectators.fetch_sub(1, Ordering::AcqRel);
+                        slot.spectators.fetch_sub(1, Ordering::AcqRel);
+                        return Err(MatchError::ResourceExhausted(format!(
+                            "the tenant already has {max} spectator streams open (limits.max_watchers); \
+                             its players' streams are not counted"
+                        )));
+                    }
+                    tenant_watchers = Some(tenant.watchers.clone());
+                }
             }
         }
         inner.metrics.watchers_add(1);
@@ -95,6 +114,7 @@ impl<E: Encoder> WatcherGuard<E> {
             slot: slot.clone(),
             seat,
             present: false,
+            tenant_watchers,
         })
     }
 }
@@ -108,6 +128,9 @@ impl<E: Encoder> Drop for WatcherGuard<E> {
                 self.slot.spectators.fetch_sub(1, Ordering::AcqRel)
             }
         };
+        if let Some(watchers) = &self.tenant_watchers {
+            watchers.fetch_sub(1, Ordering::AcqRel);
+        }
         self.inner.metrics.watchers_add(-1);
         if let (Some(seat), true) = (self.seat, self.present) {
             let mut live = lock(&self.slot.live);

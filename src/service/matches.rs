@@ -1,17 +1,17 @@
 //! `mancala.v1.Matches`: server-held matches. Thin handlers: decode the request and the seat token,
 //! call the match manager ([`crate::matches::Matches`]), encode the answer or the error.
 
+use super::auth::caller;
 use crate::api::matches::{event_pb, match_pb, summary_pb, Wire};
 use crate::api::{convert, error, pb};
-use crate::matches::{MatchError, Matches};
+use crate::engine::Violation;
+use crate::identity::tokens::player_id_problem;
+use crate::identity::Caller;
+use crate::matches::{Access, MatchError, Matches, Owner};
 use crate::store::Action;
 use std::pin::Pin;
 use tokio_stream::{Stream, StreamExt};
-use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
-
-/// The metadata key that carries a seat token, as `Bearer <token>`.
-pub const AUTHORIZATION: &str = "authorization";
 
 /// The Matches service.
 #[derive(Debug, Clone)]
@@ -31,25 +31,68 @@ impl MatchesService {
     }
 }
 
-/// The seat token of a request: `Ok(None)` without one; UNAUTHENTICATED when the header is not
-/// `Bearer <token>`. The token is never logged.
-fn seat_token(metadata: &MetadataMap) -> Result<Option<String>, Status> {
-    let Some(value) = metadata.get(AUTHORIZATION) else {
-        return Ok(None);
-    };
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        })
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| {
-            Status::unauthenticated("the authorization metadata must be `Bearer <token>`")
-        })?;
-    Ok(Some(token.to_string()))
+/// The match manager's view of `caller`.
+fn access(caller: &Caller) -> Access<'_> {
+    match caller {
+        Caller::Anonymous(tenant) | Caller::Tenant(tenant) => Access {
+            tenant: Some(tenant.id()),
+            ..Access::default()
+        },
+        Caller::Player { tenant, player } => Access {
+            tenant: Some(tenant.id()),
+            player: Some(player),
+            seat_token: None,
+        },
+        Caller::Seat(token) => Access {
+            seat_token: Some(token),
+            ..Access::default()
+        },
+    }
+}
+
+/// The seats to bind, `[South, North]`, from `CreateMatchRequest.players`.
+fn seat_players(players: &[pb::SeatPlayer]) -> Result<[Option<String>; 2], Vec<Violation>> {
+    let mut seats: [Option<String>; 2] = [None, None];
+    let mut violations = Vec::new();
+    for (i, binding) in players.iter().enumerate() {
+        let field = |name: &str| format!("players[{i}].{name}");
+        let seat = match convert::player_from_pb(binding.player) {
+            Some(seat) => seat,
+            None => {
+                violations.push(Violation {
+                    field: field("player"),
+                    description: "must be PLAYER_SOUTH or PLAYER_NORTH".into(),
+                });
+                continue;
+            }
+        };
+        if let Some(problem) = player_id_problem(&binding.player_id) {
+            violations.push(Violation {
+                field: field("player_id"),
+                description: problem,
+            });
+            continue;
+        }
+        if seats[seat.index()].is_some() {
+            violations.push(Violation {
+                field: field("player"),
+                description: format!("{seat} is bound twice"),
+            });
+            continue;
+        }
+        seats[seat.index()] = Some(binding.player_id.clone());
+    }
+    if seats[0].is_some() && seats[0] == seats[1] {
+        violations.push(Violation {
+            field: "players".into(),
+            description: "one player cannot hold both seats".into(),
+        });
+    }
+    if violations.is_empty() {
+        Ok(seats)
+    } else {
+        Err(violations)
+    }
 }
 
 /// Names the match in the call's log line.
@@ -67,40 +110,52 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::CreateMatchRequest>,
     ) -> Result<Response<pb::CreateMatchResponse>, Status> {
+        let caller = caller(&request)?;
+        let Some(tenant) = caller.tenant() else {
+            return Err(Status::permission_denied(
+                "a seat token cannot create matches: send an API key or a player token",
+            ));
+        };
         let request = request.into_inner();
         let kind = convert::game_kind("kind", request.kind);
         let options = convert::options(request.options.as_ref());
-        let (kind, options) = match (kind, options) {
-            (Ok(kind), Ok(options)) => (kind, options),
-            (kind, options) => {
+        let players = seat_players(&request.players);
+        let (kind, options, players) = match (kind, options, players) {
+            (Ok(kind), Ok(options), Ok(players)) => (kind, options, players),
+            (kind, options, players) => {
                 let violations = kind
                     .err()
                     .into_iter()
                     .chain(options.err())
+                    .chain(players.err())
                     .flatten()
                     .collect();
                 return Err(error::invalid_argument(violations));
             }
         };
+        let owner = Owner {
+            tenant: tenant.id().to_string(),
+            players,
+        };
         let created = self
             .matches
-            .create(kind, options)
+            .create(kind, options, owner)
             .await
             .map_err(error::match_error)?;
         record_match(&created.view.id.to_string());
-        let [south, north] = created.tokens;
+        let tokens = crate::engine::Player::BOTH
+            .into_iter()
+            .zip(created.tokens)
+            .filter_map(|(seat, token)| {
+                Some(pb::SeatToken {
+                    player: convert::player_to_pb(Some(seat)),
+                    token: token?,
+                })
+            })
+            .collect();
         Ok(Response::new(pb::CreateMatchResponse {
             r#match: Some(match_pb(&created.view)),
-            tokens: vec![
-                pb::SeatToken {
-                    player: pb::Player::South as i32,
-                    token: south,
-                },
-                pb::SeatToken {
-                    player: pb::Player::North as i32,
-                    token: north,
-                },
-            ],
+            tokens,
         }))
     }
 
@@ -108,9 +163,14 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
+        let caller = caller(&request)?;
         let id = request.into_inner().match_id;
         record_match(&id);
-        let view = self.matches.get(&id).await.map_err(error::match_error)?;
+        let view = self
+            .matches
+            .get(&access(&caller), &id)
+            .await
+            .map_err(error::match_error)?;
         Ok(Response::new(pb::GetMatchResponse {
             r#match: Some(match_pb(&view)),
         }))
@@ -120,6 +180,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::ListMatchesRequest>,
     ) -> Result<Response<pb::ListMatchesResponse>, Status> {
+        let caller = caller(&request)?;
+        let Some(tenant) = caller.tenant() else {
+            return Err(Status::permission_denied(
+                "a seat token opens its own match only: send an API key or a player token to list matches",
+            ));
+        };
         let request = request.into_inner();
         let kind = match request.kind {
             0 => None,
@@ -139,6 +205,7 @@ impl pb::matches_server::Matches for MatchesService {
         let (matches, next_page_token) = self
             .matches
             .list(
+                tenant.id(),
                 kind,
                 finished,
                 request.page_size as usize,
@@ -156,12 +223,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::SubmitMoveRequest>,
     ) -> Result<Response<pb::SubmitMoveResponse>, Status> {
-        let token = seat_token(request.metadata())?;
+        let caller = caller(&request)?;
         let request = request.into_inner();
         record_match(&request.match_id);
         let seated = self
             .matches
-            .seated(&request.match_id, token.as_deref(), request.request_id)
+            .seated(&access(&caller), &request.match_id, request.request_id)
             .await
             .map_err(error::match_error)?;
         // Decoded for the match's game once its seat is known, as the proto orders the checks.
@@ -181,14 +248,14 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
-        let token = seat_token(request.metadata())?;
+        let caller = caller(&request)?;
         let request = request.into_inner();
         record_match(&request.match_id);
         let event = self
             .matches
             .submit(
+                &access(&caller),
                 &request.match_id,
-                token.as_deref(),
                 Action::Resign,
                 request.expected_version,
                 request.request_id,
@@ -206,12 +273,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::WatchMatchRequest>,
     ) -> Result<Response<WatchMatchStream>, Status> {
-        let token = seat_token(request.metadata())?;
+        let caller = caller(&request)?;
         let request = request.into_inner();
         record_match(&request.match_id);
         let stream = self
             .matches
-            .watch(&request.match_id, token.as_deref(), request.from_seq)
+            .watch(&access(&caller), &request.match_id, request.from_seq)
             .await
             .map_err(error::match_error)?;
         let stream = stream.map(|item: Result<pb::WatchMatchResponse, MatchError>| {
@@ -224,11 +291,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
+        let caller = caller(&request)?;
         let id = request.into_inner().match_id;
         record_match(&id);
         let history = self
             .matches
-            .history(&id)
+            .history(&access(&caller), &id)
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::GetHistoryResponse {

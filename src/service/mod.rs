@@ -1,4 +1,7 @@
-//! The tonic handlers: decode the request, call the engine, encode the answer.
+//! The tonic handlers: decode the request, call the engine, encode the answer; [`auth`] in front of them.
+pub mod admin;
+pub mod auth;
 pub mod diagnostics;
 pub mod matches;
+pub mod players;
 pub mod rules;

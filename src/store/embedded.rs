@@ -7,7 +7,8 @@
 //! `Durability::Immediate` (fsync before commit returns), which is what makes a move durable before
 //! its answer is sent. The 2.x line is used because it keeps the crate's rust-version (1.85).
 //!
-//! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec.
+//! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec;
+//! `active_per_tenant` (tenant → unfinished matches); the tenants' (see `super::tenants`).
 
 use super::{
     codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
@@ -17,6 +18,9 @@ use std::path::{Path, PathBuf};
 
 const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
 const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
+/// Each tenant's unfinished matches, counted as they are created and finish (matches created before the
+/// count existed are not in it, and a count never goes below zero).
+const ACTIVE: TableDefinition<&str, u64> = TableDefinition::new("active_per_tenant");
 
 /// The file name inside the data directory.
 pub const FILE_NAME: &str = "mancala.redb";
@@ -56,6 +60,8 @@ impl EmbeddedStore {
         let txn = db.begin_write().map_err(failed)?;
         txn.open_table(MATCHES).map_err(failed)?;
         txn.open_table(EVENTS).map_err(failed)?;
+        txn.open_table(ACTIVE).map_err(failed)?;
+        super::tenants::create_embedded_tables(&txn)?;
         txn.commit().map_err(failed)?;
         Ok(EmbeddedStore { db, path })
     }
@@ -64,12 +70,28 @@ impl EmbeddedStore {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The database, for the tenants' tables.
+    pub(super) fn db(&self) -> &Database {
+        &self.db
+    }
 }
 
 impl MatchStore for EmbeddedStore {
-    fn create(&self, record: &MatchRecord) -> Result<(), StoreError> {
+    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let txn = self.db.begin_write().map_err(failed)?;
         {
+            let mut active = txn.open_table(ACTIVE).map_err(failed)?;
+            let count = active
+                .get(record.tenant.as_str())
+                .map_err(failed)?
+                .map_or(0, |count| count.value());
+            if max_active.is_some_and(|max| count >= max) {
+                return Err(StoreError::TooManyActive { active: count });
+            }
+            active
+                .insert(record.tenant.as_str(), count + 1)
+                .map_err(failed)?;
             let mut matches = txn.open_table(MATCHES).map_err(failed)?;
             matches
                 .insert(
@@ -114,12 +136,23 @@ impl MatchStore for EmbeddedStore {
         let txn = self.db.begin_write().map_err(failed)?;
         {
             let mut matches = txn.open_table(MATCHES).map_err(failed)?;
-            let current = match matches.get(key).map_err(failed)? {
+            let stored = match matches.get(key).map_err(failed)? {
                 None => return Err(StoreError::NotFound),
-                Some(header) => codec::decode_match(record.id, header.value())?.version,
+                Some(header) => codec::decode_match(record.id, header.value())?,
             };
+            let current = stored.version;
             if current + 1 != event.seq {
                 return Err(StoreError::Conflict { current });
+            }
+            if stored.finished.is_none() && record.finished.is_some() {
+                let mut active = txn.open_table(ACTIVE).map_err(failed)?;
+                let count = active
+                    .get(record.tenant.as_str())
+                    .map_err(failed)?
+                    .map_or(0, |count| count.value());
+                active
+                    .insert(record.tenant.as_str(), count.saturating_sub(1))
+                    .map_err(failed)?;
             }
             let mut events = txn.open_table(EVENTS).map_err(failed)?;
             events
@@ -207,6 +240,9 @@ mod tests {
             options: Options::default(),
             created_ms: 1,
             token_hashes: [[1; 32], [2; 32]],
+            tenant: "acme".into(),
+            players: [None, None],
+            active_ms: 1,
             version: 0,
             finished: None,
         }
@@ -225,8 +261,28 @@ mod tests {
     /// The same contract, checked on both stores.
     fn contract(store: &dyn MatchStore) {
         let mut a = record(1, GameKind::BaAwa);
-        store.create(&a).unwrap();
-        store.create(&record(2, GameKind::Bosh)).unwrap();
+        store.create(&a, Some(2)).unwrap();
+        store.create(&record(2, GameKind::Bosh), Some(2)).unwrap();
+        // The tenant's two unfinished matches are its limit; another tenant's count is its own.
+        assert!(matches!(
+            store.create(&record(4, GameKind::Bosh), Some(2)),
+            Err(StoreError::TooManyActive { active: 2 })
+        ));
+        let other = MatchRecord {
+            tenant: "other".into(),
+            ..record(5, GameKind::Bosh)
+        };
+        store.create(&other, Some(1)).unwrap();
+        assert_eq!(
+            store
+                .list(&ListQuery {
+                    tenant: Some("other".into()),
+                    limit: 10,
+                    ..Default::default()
+                })
+                .unwrap(),
+            vec![other.clone()]
+        );
         a.version = 1;
         store.append(&a, &sow(1, 3)).unwrap();
         // A second append of seq 1 is a conflict and changes nothing.
@@ -243,7 +299,15 @@ mod tests {
         assert_eq!(loaded.events, vec![sow(1, 3)]);
         assert_eq!(store.load(&MatchId([3; 16])).unwrap(), None);
 
-        let all = |query: ListQuery| store.list(&ListQuery { limit: 10, ..query }).unwrap();
+        let all = |query: ListQuery| {
+            store
+                .list(&ListQuery {
+                    limit: 10,
+                    tenant: Some("acme".into()),
+                    ..query
+                })
+                .unwrap()
+        };
         assert_eq!(all(ListQuery::default()).len(), 2);
         assert_eq!(
             all(ListQuery {
@@ -265,6 +329,7 @@ mod tests {
             store
                 .list(&ListQuery {
                     limit: 1,
+                    tenant: Some("acme".into()),
                     ..Default::default()
                 })
                 .unwrap()[0]
@@ -277,6 +342,7 @@ mod tests {
             at_ms: 50,
             winner: Some(Player::North),
             resigned: Some(Player::South),
+            expired: false,
         });
         store
             .append(
@@ -294,10 +360,12 @@ mod tests {
             }),
             vec![a.clone()]
         );
+        // Finished, it no longer counts against the tenant's limit.
+        store.create(&record(4, GameKind::Bosh), Some(2)).unwrap();
         assert!(store.purge_finished_before(50).unwrap().is_empty());
         assert_eq!(store.purge_finished_before(51).unwrap(), vec![a.id]);
         assert_eq!(store.load(&a.id).unwrap(), None);
-        assert_eq!(all(ListQuery::default()).len(), 1);
+        assert_eq!(all(ListQuery::default()).len(), 2);
     }
 
     #[test]
@@ -320,7 +388,8 @@ mod tests {
                 })
                 .unwrap()
                 .len(),
-            1
+            3,
+            "acme's two and the other tenant's one"
         );
         assert_eq!(
             reopened

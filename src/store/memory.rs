@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     matches: Mutex<BTreeMap<MatchId, StoredMatch>>,
+    pub(super) tenants: super::tenants::MemoryTenants,
 }
 
 impl MemoryStore {
@@ -24,8 +25,19 @@ impl MemoryStore {
 }
 
 impl MatchStore for MemoryStore {
-    fn create(&self, record: &MatchRecord) -> Result<(), StoreError> {
-        self.matches().insert(
+    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
+        let mut matches = self.matches();
+        if let Some(max) = max_active {
+            // A scan: this store serves tests and demos, not many matches.
+            let active = matches
+                .values()
+                .filter(|m| m.record.tenant == record.tenant && m.record.finished.is_none())
+                .count() as u64;
+            if active >= max {
+                return Err(StoreError::TooManyActive { active });
+            }
+        }
+        matches.insert(
             record.id,
             StoredMatch {
                 record: record.clone(),

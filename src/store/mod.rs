@@ -16,10 +16,54 @@
 mod embedded;
 mod memory;
 mod redis;
+pub mod tenants;
 
 pub use self::redis::RedisStore;
 pub use embedded::EmbeddedStore;
 pub use memory::MemoryStore;
+pub use tenants::{KeyRecord, LimitOverrides, TenantRecord, TenantStore};
+
+/// One store, seen as the keeper of matches and of tenants.
+#[derive(Clone)]
+pub struct Stores {
+    /// The matches.
+    pub matches: Arc<dyn MatchStore>,
+    /// The tenants.
+    pub tenants: Arc<dyn TenantStore>,
+}
+
+impl Stores {
+    /// Both views of `store`.
+    pub fn of<S: MatchStore + TenantStore>(store: S) -> Stores {
+        let store = Arc::new(store);
+        Stores {
+            matches: store.clone(),
+            tenants: store,
+        }
+    }
+
+    /// Opens the configured store (creating the data directory and file if needed, or connecting to Redis).
+    pub fn open(settings: &crate::config::MatchSettings) -> Result<Stores, StoreError> {
+        use crate::config::StoreKind;
+        Ok(match settings.store {
+            StoreKind::Embedded => Stores::of(EmbeddedStore::open(&settings.data_dir)?),
+            StoreKind::Memory => Stores::of(MemoryStore::new()),
+            StoreKind::Redis => {
+                let store = RedisStore::open(
+                    &settings.redis_url,
+                    &settings.redis_key_prefix,
+                    settings.redis_request_ttl,
+                )?;
+                tracing::info!(
+                    server = %store.server(),
+                    prefix = %settings.redis_key_prefix,
+                    "match store: redis"
+                );
+                Stores::of(store)
+            }
+        })
+    }
+}
 
 use crate::engine::{GameKind, Options, Player};
 use std::fmt;
@@ -70,6 +114,8 @@ pub struct Finished {
     pub winner: Option<Player>,
     /// The seat that resigned, when the match ended that way.
     pub resigned: Option<Player>,
+    /// Whether the server ended it for want of play (`matches.idle_expiry_ms`).
+    pub expired: bool,
 }
 
 /// A match's header: everything but the log. Rewritten with every event.
@@ -83,8 +129,18 @@ pub struct MatchRecord {
     pub options: Options,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: u64,
-    /// SHA-256 of each seat's token, `[South, North]`. The tokens themselves are never stored.
+    /// SHA-256 of each seat's token, `[South, North]`. The tokens themselves are never stored. A seat
+    /// bound to a player has no token (all zeros: no token hashes to it).
     pub token_hashes: [[u8; 32]; 2],
+    /// The tenant that created the match (`""`: the anonymous tenant of a server without required auth).
+    /// Nobody else can see it.
+    pub tenant: String,
+    /// The player each seat is bound to, `[South, North]`: any valid token of that player of the tenant acts
+    /// for it. `None`: the seat's token does.
+    pub players: [Option<String>; 2],
+    /// When the last event was accepted (the creation time before the first), in milliseconds since the
+    /// Unix epoch: what the idle expiry measures from.
+    pub active_ms: u64,
     /// The number of events in the log.
     pub version: u64,
     /// Set once the match is over.
@@ -122,6 +178,8 @@ pub struct ListQuery {
     pub kind: Option<GameKind>,
     /// `Some(true)`: only finished matches; `Some(false)`: only active ones.
     pub finished: Option<bool>,
+    /// Only the matches of this tenant (`None`: every tenant's, for the server's own background work).
+    pub tenant: Option<String>,
     /// Only ids greater than this (the previous page's last id).
     pub after: Option<MatchId>,
     /// At most this many.
@@ -132,6 +190,10 @@ impl ListQuery {
     /// Whether `record` passes the filters (not the paging).
     pub fn matches(&self, record: &MatchRecord) -> bool {
         self.kind.is_none_or(|kind| kind == record.kind)
+            && self
+                .tenant
+                .as_ref()
+                .is_none_or(|tenant| *tenant == record.tenant)
             && self
                 .finished
                 .is_none_or(|finished| finished == record.finished.is_some())
@@ -150,6 +212,12 @@ pub enum StoreError {
     /// `append` to a match the store does not have (deleted after its retention).
     #[error("no such match")]
     NotFound,
+    /// `create` found the tenant at its limit of unfinished matches.
+    #[error("the tenant has {active} unfinished matches")]
+    TooManyActive {
+        /// The tenant's unfinished matches.
+        active: u64,
+    },
     /// The storage failed (I/O, corruption, an unreadable record).
     #[error("storage failed: {0}")]
     Failed(String),
@@ -172,15 +240,16 @@ pub enum Appended {
 
 /// Keeps matches and their logs. See the module doc; every method blocks.
 pub trait MatchStore: Send + Sync + 'static {
-    /// Stores a new match (version 0, empty log).
-    fn create(&self, record: &MatchRecord) -> Result<(), StoreError>;
+    /// Stores a new match (version 0, empty log), unless its tenant already has `max_active` unfinished
+    /// matches ([`StoreError::TooManyActive`]; `None`: no limit). The check and the count are atomic.
+    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError>;
 
     /// The match and its whole log, or `None` if the store does not have it.
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError>;
 
     /// Atomically: if the stored version is `event.seq - 1`, appends `event` and replaces the header
     /// with `record` (whose version is `event.seq`); otherwise [`StoreError::Conflict`]. Durable when
-    /// it returns `Ok`.
+    /// it returns `Ok`. An append that finishes the match takes it off its tenant's count of unfinished ones.
     fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError>;
 
     /// The headers passing `query`, in id order, at most `query.limit`.
@@ -252,6 +321,18 @@ pub mod codec {
         winner: u32,
         #[prost(uint32, tag = "11")]
         resigned: u32,
+        /// Absent in records written before tenants: the anonymous tenant.
+        #[prost(string, tag = "12")]
+        tenant: String,
+        #[prost(string, optional, tag = "13")]
+        south_player: Option<String>,
+        #[prost(string, optional, tag = "14")]
+        north_player: Option<String>,
+        /// Absent in records written before the idle expiry: the creation time stands for it.
+        #[prost(uint64, tag = "15")]
+        active_ms: u64,
+        #[prost(bool, tag = "16")]
+        expired: bool,
     }
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -300,6 +381,11 @@ pub mod codec {
             finished_at_ms: record.finished.map_or(0, |f| f.at_ms),
             winner: player_code(record.finished.and_then(|f| f.winner)),
             resigned: player_code(record.finished.and_then(|f| f.resigned)),
+            tenant: record.tenant.clone(),
+            south_player: record.players[0].clone(),
+            north_player: record.players[1].clone(),
+            active_ms: record.active_ms,
+            expired: record.finished.is_some_and(|f| f.expired),
         }
         .encode_to_vec()
     }
@@ -326,11 +412,19 @@ pub mod codec {
             created_ms: h.created_ms,
             token_hashes: [hash(&h.south_token_hash)?, hash(&h.north_token_hash)?],
             version: h.version,
+            tenant: h.tenant,
+            players: [h.south_player, h.north_player],
+            active_ms: if h.active_ms == 0 {
+                h.created_ms
+            } else {
+                h.active_ms
+            },
             finished: if h.finished {
                 Some(Finished {
                     at_ms: h.finished_at_ms,
                     winner: code_player(h.winner)?,
                     resigned: code_player(h.resigned)?,
+                    expired: h.expired,
                 })
             } else {
                 None
@@ -399,11 +493,15 @@ mod tests {
             },
             created_ms: 1_700_000_000_000,
             token_hashes: [[1; 32], [2; 32]],
+            tenant: "acme".into(),
+            players: [Some("ann".into()), None],
+            active_ms: 1_700_000_000_500,
             version: 3,
             finished: Some(Finished {
                 at_ms: 1_700_000_000_999,
                 winner: Some(Player::South),
                 resigned: Some(Player::North),
+                expired: false,
             }),
         };
         assert_eq!(
@@ -431,6 +529,13 @@ mod tests {
                 action: Action::Resign,
                 request_id: String::new(),
                 at_ms: 7,
+            },
+            EventRecord {
+                seq: 4,
+                player: Player::South,
+                action: Action::Expire,
+                request_id: String::new(),
+                at_ms: 8,
             },
         ];
         for event in events {

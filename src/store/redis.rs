@@ -57,7 +57,7 @@ const LIST_BATCH: usize = 200;
 /// (the stored version is not `seq - 1`, or the request was already applied at that version), or
 /// `{2, 0}` (no such match).
 ///
-/// KEYS: 1 header hash, 2 log list, 3 request key, 4 finished set.
+/// KEYS: 1 header hash, 2 log list, 3 request key, 4 finished set, 5 the tenant's active set.
 /// ARGV: 1 seq, 2 header, 3 event, 4 "1" when there is a request id, 5 its TTL in ms ("0":
 /// none), 6 finished-at ms ("" while active), 7 the id, 8 the channel, 9 the message.
 pub const APPEND: &str = r#"
@@ -75,9 +75,26 @@ if ARGV[4] == '1' then
     redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[5])
   end
 end
-if ARGV[6] ~= '' then redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7]) end
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7])
+  redis.call('SREM', KEYS[5], ARGV[7])
+end
 redis.call('PUBLISH', ARGV[8], ARGV[9])
 return {0, tonumber(ARGV[1])}
+"#;
+
+/// Creates a match unless its tenant has `max` unfinished ones: `{0, n}` created (n: the tenant's active
+/// matches before), `{1, n}` refused.
+/// KEYS: 1 header hash, 2 ids, 3 the tenant's active set. ARGV: 1 version, 2 header, 3 the id, 4 max ("0":
+/// none).
+const CREATE: &str = r#"
+local active = redis.call('SCARD', KEYS[3])
+local max = tonumber(ARGV[4])
+if max > 0 and active >= max then return {1, active} end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'h', ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[3])
+return {0, active}
 "#;
 
 /// Deletes one finished match if it is still there; returns 1 if it deleted it.
@@ -96,6 +113,7 @@ pub struct RedisStore {
     request_ttl: Option<Duration>,
     pool: Mutex<Vec<Connection>>,
     append: Script,
+    create: Script,
     purge: Script,
 }
 
@@ -144,6 +162,7 @@ impl RedisStore {
             request_ttl,
             pool: Mutex::new(Vec::new()),
             append: Script::new(APPEND),
+            create: Script::new(CREATE),
             purge: Script::new(PURGE),
         };
         let mut con = store.connect().map_err(|e| {
@@ -155,6 +174,7 @@ impl RedisStore {
         // Load the scripts once, so that appends go by EVALSHA from the start.
         store.append.load(&mut con).map_err(failed)?;
         store.purge.load(&mut con).map_err(failed)?;
+        store.create.load(&mut con).map_err(failed)?;
         store.give_back(con);
         Ok(store)
     }
@@ -232,6 +252,11 @@ impl RedisStore {
         format!("{}ids", self.prefix)
     }
 
+    /// The set of a tenant's unfinished matches (its size is what `limits.max_active_matches` bounds).
+    fn active_key(&self, tenant: &str) -> String {
+        format!("{}active:{tenant}", self.prefix)
+    }
+
     fn finished_key(&self) -> String {
         format!("{}finished", self.prefix)
     }
@@ -272,23 +297,23 @@ impl RedisStore {
 }
 
 impl MatchStore for RedisStore {
-    fn create(&self, record: &MatchRecord) -> Result<(), StoreError> {
+    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let id = record.id;
-        self.with(false, |con| {
-            redis::pipe()
-                .atomic()
-                .hset_multiple(
-                    self.header_key(&id),
-                    &[
-                        ("v", record.version.to_string().into_bytes()),
-                        ("h", codec::encode_match(record)),
-                    ],
-                )
-                .ignore()
-                .zadd(self.ids_key(), id.to_string(), 0)
-                .ignore()
-                .query::<()>(con)
-        })
+        let (outcome, active): (u8, u64) = self.with(false, |con| {
+            self.create
+                .key(self.header_key(&id))
+                .key(self.ids_key())
+                .key(self.active_key(&record.tenant))
+                .arg(record.version)
+                .arg(codec::encode_match(record))
+                .arg(id.to_string())
+                .arg(max_active.unwrap_or(0))
+                .invoke(con)
+        })?;
+        match outcome {
+            0 => Ok(()),
+            _ => Err(StoreError::TooManyActive { active }),
+        }
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
@@ -312,6 +337,7 @@ impl MatchStore for RedisStore {
                 .key(self.log_key(&id))
                 .key(self.request_key(&id, &event.request_id))
                 .key(self.finished_key())
+                .key(self.active_key(&record.tenant))
                 .arg(event.seq)
                 .arg(codec::encode_match(record))
                 .arg(&encoded)
@@ -404,30 +430,81 @@ impl MatchStore for RedisStore {
 
     fn follow(
         &self,
-        sink: Box<dyn FnMut(Appended) + Send>,
+        mut sink: Box<dyn FnMut(Appended) + Send>,
+        stop: Arc<AtomicBool>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        self.follow_channel(
+            self.channel(),
+            "appends",
+            Box::new(move |payload: Option<&[u8]>| {
+                let Some(payload) = payload else {
+                    // Whatever was published while nobody listened is in the log: catch up now.
+                    return sink(Appended::Resumed);
+                };
+                let Some((id, event)) = payload.split_first_chunk::<16>() else {
+                    tracing::warn!(
+                        bytes = payload.len(),
+                        "ignored a malformed message on the channel of appends"
+                    );
+                    return;
+                };
+                sink(Appended::Event {
+                    id: MatchId(*id),
+                    event: event.to_vec(),
+                });
+            }),
+            stop,
+        )
+    }
+}
+
+impl RedisStore {
+    /// The key prefix.
+    pub(super) fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// [`RedisStore::with`], for the tenants' methods.
+    pub(super) fn run<T>(
+        &self,
+        retry: bool,
+        work: impl Fn(&mut Connection) -> Result<T, RedisError>,
+    ) -> Result<T, StoreError> {
+        self.with(retry, work)
+    }
+
+    /// Follows `channel` on a thread of its own until `stop`: `sink` gets each message's payload, and `None`
+    /// whenever the subscription (re)starts (what was published meanwhile was missed).
+    pub(super) fn follow_channel(
+        &self,
+        channel: String,
+        what: &'static str,
+        sink: Box<dyn FnMut(Option<&[u8]>) + Send>,
         stop: Arc<AtomicBool>,
     ) -> Option<std::thread::JoinHandle<()>> {
         let follower = Follower {
             client: self.client.clone(),
-            channel: self.channel(),
+            channel,
+            what,
             server: self.server(),
             sink,
             stop,
         };
         std::thread::Builder::new()
-            .name("mancala-redis-follow".into())
+            .name(format!("mancala-redis-{what}"))
             .spawn(move || follower.run())
-            .map_err(|e| tracing::error!(error = %e, "cannot start the Redis follower thread"))
+            .map_err(|e| tracing::error!(error = %e, what, "cannot start a Redis follower thread"))
             .ok()
     }
 }
 
-/// Reads the channel of appends and hands each to the match manager.
+/// Reads one channel and hands each message to its sink.
 struct Follower {
     client: Client,
     channel: String,
+    what: &'static str,
     server: String,
-    sink: Box<dyn FnMut(Appended) + Send>,
+    sink: Box<dyn FnMut(Option<&[u8]>) + Send>,
     stop: Arc<AtomicBool>,
 }
 
@@ -441,9 +518,10 @@ impl Follower {
                 Err(error) => {
                     tracing::warn!(
                         server = %self.server,
+                        channel = self.what,
                         error = %error,
                         retry_ms = backoff.as_millis() as u64,
-                        "lost the Redis channel of appends; watchers are caught up from the log once it is back"
+                        "lost a Redis channel; what it missed is read again once it is back"
                     );
                     std::thread::sleep(backoff);
                     backoff = (backoff * 2).min(FOLLOW_BACKOFF_MAX);
@@ -460,10 +538,9 @@ impl Follower {
         pubsub.subscribe(&self.channel)?;
         pubsub.set_read_timeout(Some(FOLLOW_POLL))?;
         if std::mem::replace(connected_before, true) {
-            tracing::info!(server = %self.server, "following the Redis channel of appends again");
+            tracing::info!(server = %self.server, channel = self.what, "following a Redis channel again");
         }
-        // Whatever was published while nobody listened is in the log: catch up now.
-        (self.sink)(Appended::Resumed);
+        (self.sink)(None);
         loop {
             if self.stop.load(Ordering::Acquire) {
                 return Ok(());
@@ -473,18 +550,7 @@ impl Follower {
                 Err(error) if error.is_timeout() => continue,
                 Err(error) => return Err(error),
             };
-            let payload = message.get_payload_bytes();
-            let Some((id, event)) = payload.split_first_chunk::<16>() else {
-                tracing::warn!(
-                    bytes = payload.len(),
-                    "ignored a malformed message on the channel of appends"
-                );
-                continue;
-            };
-            (self.sink)(Appended::Event {
-                id: MatchId(*id),
-                event: event.to_vec(),
-            });
+            (self.sink)(Some(message.get_payload_bytes()));
         }
     }
 }
@@ -505,13 +571,20 @@ mod tests {
 
     #[test]
     fn scripts_name_their_keys_and_arguments_as_append_passes_them() {
-        // A guard against editing one side only: the script reads ARGV[1]..ARGV[9], KEYS[1]..KEYS[4].
+        // A guard against editing one side only: the script reads ARGV[1]..ARGV[9], KEYS[1]..KEYS[5].
         for n in 1..=9 {
             assert!(APPEND.contains(&format!("ARGV[{n}]")), "ARGV[{n}]");
         }
         assert!(!APPEND.contains("ARGV[10]"));
-        for n in 1..=4 {
+        for n in 1..=5 {
             assert!(APPEND.contains(&format!("KEYS[{n}]")), "KEYS[{n}]");
+        }
+        assert!(!APPEND.contains("KEYS[6]"));
+        for n in 1..=4 {
+            assert!(CREATE.contains(&format!("ARGV[{n}]")), "ARGV[{n}]");
+        }
+        for n in 1..=3 {
+            assert!(CREATE.contains(&format!("KEYS[{n}]")), "KEYS[{n}]");
         }
     }
 }

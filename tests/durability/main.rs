@@ -6,3 +6,4 @@ mod support;
 
 mod matches_redis;
 mod matches_restart;
+mod tenants_redis;

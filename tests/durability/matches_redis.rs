@@ -19,7 +19,7 @@ use pb::watch_match_response::Kind;
 use tonic::Code;
 
 /// The Redis URL of the test run, or `None` (after a notice) when none is configured.
-fn redis_url(test: &str) -> Option<String> {
+pub(crate) fn redis_url(test: &str) -> Option<String> {
     match std::env::var("MANCALA_TEST_REDIS_URL") {
         Ok(url) if !url.is_empty() => Some(url),
         _ => {
@@ -35,13 +35,13 @@ fn redis_url(test: &str) -> Option<String> {
 }
 
 /// A key prefix of this test alone; its keys are deleted when dropped.
-struct Prefix {
+pub(crate) struct Prefix {
     url: String,
     prefix: String,
 }
 
 impl Prefix {
-    fn new(url: &str, test: &str) -> Prefix {
+    pub(crate) fn new(url: &str, test: &str) -> Prefix {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
@@ -54,12 +54,18 @@ impl Prefix {
 
     /// Two replicas over this prefix, with metrics.
     async fn replicas(&self) -> (Replica, Replica) {
-        let env = [
+        self.replicas_with(&[]).await
+    }
+
+    /// Two replicas over this prefix, with metrics and `extra` variables.
+    pub(crate) async fn replicas_with(&self, extra: &[(&str, &str)]) -> (Replica, Replica) {
+        let mut env = vec![
             ("MANCALA__MATCHES__STORE", "redis"),
             ("MANCALA__MATCHES__REDIS_URL", self.url.as_str()),
             ("MANCALA__MATCHES__REDIS_KEY_PREFIX", self.prefix.as_str()),
             ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
         ];
+        env.extend_from_slice(extra);
         (Replica::start(&env).await, Replica::start(&env).await)
     }
 }

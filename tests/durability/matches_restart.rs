@@ -152,6 +152,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
         client.create_match(pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
             options: None,
+            players: vec![],
         }),
     )
     .await

@@ -32,10 +32,29 @@ fn record() -> impl Strategy<Value = MatchRecord> {
             any::<u64>(),
             prop::option::of(player()),
             prop::option::of(player()),
+            any::<bool>(),
         )),
+        (
+            "[a-z0-9-]{0,12}",
+            [
+                prop::option::of("[ -~]{1,16}"),
+                prop::option::of("[ -~]{1,16}"),
+            ],
+            1u64..,
+        ),
     )
         .prop_map(
-            |(id, kind, first_player, target, created_ms, token_hashes, version, finished)| {
+            |(
+                id,
+                kind,
+                first_player,
+                target,
+                created_ms,
+                token_hashes,
+                version,
+                finished,
+                (tenant, players, active_ms),
+            )| {
                 MatchRecord {
                     id: MatchId(id),
                     kind,
@@ -45,11 +64,15 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                     },
                     created_ms,
                     token_hashes,
+                    tenant,
+                    players,
+                    active_ms,
                     version,
-                    finished: finished.map(|(at_ms, winner, resigned)| Finished {
+                    finished: finished.map(|(at_ms, winner, resigned, expired)| Finished {
                         at_ms,
                         winner,
                         resigned,
+                        expired,
                     }),
                 }
             },
@@ -123,11 +146,15 @@ fn sample_record(kind: GameKind) -> MatchRecord {
         },
         created_ms: 1_700_000_000_000,
         token_hashes: [[1; 32], [2; 32]],
+        tenant: "acme".into(),
+        players: [None, Some("bob".into())],
+        active_ms: 1_700_000_000_400,
         version: 2,
         finished: Some(Finished {
             at_ms: 1_700_000_000_500,
             winner: Some(Player::South),
             resigned: Some(Player::North),
+            expired: false,
         }),
     }
 }

@@ -11,8 +11,9 @@ use mancala::engine::{GameKind, Move, Sow};
 use mancala::matches::Matches;
 use mancala::metrics::Metrics;
 use mancala::pool::EnginePool;
+use mancala::service::auth::{Authenticate, Needs, AUTHORIZATION};
 use mancala::service::diagnostics::DiagnosticsService;
-use mancala::service::matches::{MatchesService, AUTHORIZATION};
+use mancala::service::matches::MatchesService;
 use mancala::service::rules::RulesService;
 use mancala::store::MemoryStore;
 use pb::matches_server::Matches as _;
@@ -22,6 +23,7 @@ use prost::Message;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio_stream::StreamExt;
+use tonic::service::Interceptor;
 use tonic::{Code, Request, Status};
 
 /// Every request message the server decodes.
@@ -116,7 +118,12 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         add(
             Kind::CreateMatch,
             short,
-            pb::CreateMatchRequest { kind: k, options }.encode_to_vec(),
+            pb::CreateMatchRequest {
+                kind: k,
+                options,
+                players: vec![],
+            }
+            .encode_to_vec(),
         );
         add(
             Kind::ListMatches,
@@ -226,6 +233,8 @@ struct Harness {
     rules: RulesService,
     matches: MatchesService,
     diagnostics: DiagnosticsService,
+    /// Who calls, as the server's interceptor in front of the Matches service says.
+    auth: Authenticate,
     /// One live match per game: its id, `[South, North]` tokens, and how often it was used.
     live: Mutex<Vec<(String, [String; 2], u32)>>,
 }
@@ -243,11 +252,16 @@ fn harness() -> &'static Harness {
             .enable_all()
             .build()
             .expect("a runtime");
-        let matches = MatchesService::new(Matches::with_store(
-            Arc::new(MemoryStore::new()),
-            settings.matches.clone(),
-            mancala::api::matches::Wire,
-        ));
+        let store = Arc::new(MemoryStore::new());
+        let identity =
+            mancala::identity::Identity::open(store.clone(), &settings.auth, settings.limits)
+                .expect("tenants of a memory store");
+        let matches = MatchesService::new(
+            Matches::with_store(store, settings.matches.clone(), mancala::api::matches::Wire)
+                .with_identity(identity.clone()),
+        );
+        // No call-rate limit: the fuzzer sends thousands of calls a second.
+        let auth = Authenticate::new(identity, Metrics::new(), Needs::AnyCredential);
         let mut engine = settings.engine.clone();
         engine.inline_laps = crate::FUZZ_LAPS;
         engine.rules_budget_laps = crate::FUZZ_LAPS;
@@ -256,6 +270,7 @@ fn harness() -> &'static Harness {
             rules: RulesService::new(EnginePool::new(&engine, Metrics::new())),
             matches,
             diagnostics: DiagnosticsService::new(settings.server.max_message_bytes),
+            auth,
             live: Mutex::new(Vec::new()),
         };
         let live = GameKind::ALL
@@ -269,23 +284,35 @@ fn harness() -> &'static Harness {
 
 impl Harness {
     fn create(&self, kind: GameKind) -> (String, [String; 2], u32) {
-        let created = self
-            .runtime
-            .block_on(
-                self.matches
-                    .create_match(Request::new(pb::CreateMatchRequest {
+        let created =
+            self.runtime
+                .block_on(self.matches.create_match(self.admit(Request::new(
+                    pb::CreateMatchRequest {
                         kind: convert::kind_to_pb(kind) as i32,
                         options: None,
-                    })),
-            )
-            .expect("a match is created")
-            .into_inner();
+                        players: vec![],
+                    },
+                ))))
+                .expect("a match is created")
+                .into_inner();
         let id = created.r#match.expect("the match").match_id;
         let tokens = [
             created.tokens[0].token.clone(),
             created.tokens[1].token.clone(),
         ];
         (id, tokens, 0)
+    }
+
+    /// `request` as the server's interceptor leaves it: its caller in its extensions.
+    fn admit<T>(&self, request: Request<T>) -> Request<T> {
+        let (metadata, extensions, message) = request.into_parts();
+        let head = self
+            .auth
+            .clone()
+            .call(Request::from_parts(metadata, extensions, ()))
+            .expect("the harness's credentials are valid");
+        let (metadata, extensions, ()) = head.into_parts();
+        Request::from_parts(metadata, extensions, message)
     }
 
     /// The id of live match `slot` and the token of `seat` (0: none, 1 South, 2 North, 3 a wrong one).
@@ -301,7 +328,8 @@ impl Harness {
             0 => None,
             1 => Some(tokens[0].clone()),
             2 => Some(tokens[1].clone()),
-            _ => Some("not-a-token".into()),
+            // Shaped like a seat token (as a client that mixed up its matches would send), of no seat.
+            _ => Some("0".repeat(64)),
         };
         (id.clone(), token)
     }
@@ -384,14 +412,14 @@ fn accepted_back(what: &str, state: Option<pb::GameState>) -> Result<(), TestCas
     Ok(())
 }
 
-/// `message` with the seat token, if any.
+/// `message` with the seat token, if any, admitted as the server would.
 fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
     let mut request = Request::new(message);
     if let Some(token) = token {
         let value = format!("Bearer {token}").parse().expect("an ASCII token");
         request.metadata_mut().insert(AUTHORIZATION, value);
     }
-    request
+    harness().admit(request)
 }
 
 /// Decodes `bytes` as a `kind` request and, if it decodes, answers it.
@@ -468,7 +496,7 @@ pub fn exercise(kind: Kind, bytes: &[u8], aim: &Aim) -> Result<(), TestCaseError
             };
             let result = h
                 .runtime
-                .block_on(h.matches.create_match(Request::new(request)));
+                .block_on(h.matches.create_match(h.admit(Request::new(request))));
             matches("CreateMatch", result.map(drop))?;
         }
         Kind::GetMatch => {
@@ -487,7 +515,7 @@ pub fn exercise(kind: Kind, bytes: &[u8], aim: &Aim) -> Result<(), TestCaseError
             };
             let result = h
                 .runtime
-                .block_on(h.matches.list_matches(Request::new(request)));
+                .block_on(h.matches.list_matches(h.admit(Request::new(request))));
             matches("ListMatches", result.map(drop))?;
         }
         Kind::SubmitMove => {

@@ -366,6 +366,50 @@ fn environment_variable_names_are_pinned() {
             "engine",
             "match_budget_laps",
         ),
+        (
+            "MANCALA__MATCHES__IDLE_EXPIRY_MS",
+            "73",
+            "matches",
+            "idle_expiry_ms",
+        ),
+        ("MANCALA__AUTH__REQUIRED", "true", "auth", "required"),
+        (
+            "MANCALA__AUTH__OPERATOR_KEY_SHA256",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "auth",
+            "operator_key_sha256",
+        ),
+        (
+            "MANCALA__AUTH__PLAYER_TOKEN_SECRET",
+            "a-secret-of-thirty-two-bytes-or-more",
+            "auth",
+            "player_token_secret",
+        ),
+        (
+            "MANCALA__AUTH__PLAYER_TOKEN_MAX_TTL_MS",
+            "79000",
+            "auth",
+            "player_token_max_ttl_ms",
+        ),
+        (
+            "MANCALA__LIMITS__CALLS_PER_SECOND",
+            "83",
+            "limits",
+            "calls_per_second",
+        ),
+        ("MANCALA__LIMITS__BURST", "89", "limits", "burst"),
+        (
+            "MANCALA__LIMITS__MAX_ACTIVE_MATCHES",
+            "97",
+            "limits",
+            "max_active_matches",
+        ),
+        (
+            "MANCALA__LIMITS__MAX_WATCHERS",
+            "101",
+            "limits",
+            "max_watchers",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()
@@ -424,6 +468,30 @@ fn environment_variable_names_are_pinned() {
     assert_eq!(s.server.health_listen, Some("127.0.0.1:3".parse().unwrap()));
     assert_eq!(s.log.format, LogFormat::Json);
     assert_eq!(s.log.filter, "debug");
+    assert!(s.auth.required);
+    assert_eq!(s.auth.player_token_max_ttl, Duration::from_millis(79000));
+    assert_eq!(s.limits.calls_per_second, 83);
+    assert_eq!(s.limits.max_watchers, 101);
+    assert_eq!(s.matches.idle_expiry, Some(Duration::from_millis(73)));
+}
+
+#[test]
+fn bad_auth_settings_are_refused_naming_the_key() {
+    refused(
+        None,
+        &[("MANCALA__AUTH__OPERATOR_KEY_SHA256", "not-a-hash")],
+        "auth.operator_key_sha256",
+    );
+    refused(
+        None,
+        &[("MANCALA__AUTH__PLAYER_TOKEN_SECRET", "short")],
+        "auth.player_token_secret",
+    );
+    refused(
+        Some("[limits]\ncalls_per_second = -1\n"),
+        &[],
+        "calls_per_second",
+    );
 }
 
 #[test]

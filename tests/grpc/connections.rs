@@ -129,6 +129,7 @@ async fn an_idle_connection_is_closed_but_one_with_an_open_stream_is_kept() {
     let created = within(idle_client.create_match(pb::CreateMatchRequest {
         kind: pb::GameKind::BaAwa as i32,
         options: None,
+        players: vec![],
     }))
     .await
     .expect("created")

@@ -17,4 +17,5 @@ mod matches_api;
 mod metrics;
 mod rules_api;
 mod server;
+mod tenants;
 mod tls;

@@ -113,6 +113,7 @@ async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, [String; 2])
         client.create_match(pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
             options: None,
+            players: vec![],
         }),
     )
     .await
@@ -254,6 +255,7 @@ async fn create_get_and_list_with_filters_and_paging() {
         pb::CreateMatchRequest {
             kind: 0,
             options: None,
+            players: vec![],
         },
         pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
@@ -261,6 +263,7 @@ async fn create_get_and_list_with_filters_and_paging() {
                 first_player: 0,
                 ba_awa_target: 9,
             }),
+            players: vec![],
         },
     ] {
         let status = within("bad create", client.create_match(request))

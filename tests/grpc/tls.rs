@@ -56,6 +56,7 @@ async fn play_a_match(channel: Channel, moves: usize) {
     let created = within(client.create_match(pb::CreateMatchRequest {
         kind: pb::GameKind::BaAwa as i32,
         options: None,
+        players: vec![],
     }))
     .await
     .expect("created")

@@ -158,6 +158,7 @@ pub async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, Vec<Stri
         client.create_match(pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
             options: None,
+            players: vec![],
         }),
     )
     .await

@@ -1,0 +1,722 @@
+//! Who is calling: tenants (the operator's customers) and their API keys, the players a tenant vouches for
+//! (player tokens), the operator, and what each tenant may use (its limits).
+//!
+//! Every tenant is held in memory, with a map from key hash to tenant, so that checking a call's key is one
+//! SHA-256 and one lookup, with no I/O. The store is the truth: every change is written there first (its
+//! revision checked), then the whole set is read again. Over a shared store the other replicas hear of each
+//! change on the store's channel and read again too (milliseconds); a key the map does not know is looked up
+//! again in the store, at most [`REFRESH_EVERY`] apart, in case it was made on another replica a moment ago.
+//!
+//! A credential arrives as `authorization: Bearer <credential>` and is told apart by its shape: a tenant key
+//! (`mk_…`, [`keys`]), a player token (a JWT, [`tokens`]) or a match's seat token (64 hex digits, checked by
+//! the match itself).
+
+pub mod keys;
+pub mod tokens;
+
+use crate::config::{AuthSettings, TenantLimits};
+use crate::store::{KeyRecord, LimitOverrides, StoreError, TenantRecord, TenantStore};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+pub use tokens::{PlayerClaims, TokenError, TokenSigner};
+
+/// The shortest time between two reads of every tenant prompted by an unknown key.
+pub const REFRESH_EVERY: Duration = Duration::from_millis(200);
+
+/// The id of the tenant that calls without a credential when auth is not required.
+pub const ANONYMOUS: &str = "";
+
+/// One tenant as the server holds it: its record, its limits resolved, its bucket and its open streams.
+#[derive(Debug)]
+pub struct Tenant {
+    /// The stored record.
+    pub record: TenantRecord,
+    /// Its limits: its own where set, else the server's.
+    pub limits: TenantLimits,
+    bucket: Arc<Bucket>,
+    /// `WatchMatch` streams of its matches open on this replica.
+    pub watchers: Arc<AtomicUsize>,
+}
+
+impl Tenant {
+    /// The tenant id (`""` for the anonymous one).
+    pub fn id(&self) -> &str {
+        &self.record.id
+    }
+}
+
+/// A tenant's token bucket, with the limits it was made for.
+struct Bucket {
+    rate: u32,
+    burst: u32,
+    limiter: Option<DefaultDirectRateLimiter>,
+}
+
+impl std::fmt::Debug for Bucket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bucket")
+            .field("rate", &self.rate)
+            .field("burst", &self.burst)
+            .finish()
+    }
+}
+
+impl Bucket {
+    fn new(limits: &TenantLimits) -> Bucket {
+        let limiter = NonZeroU32::new(limits.calls_per_second).map(|rate| {
+            let burst = NonZeroU32::new(limits.burst.max(1)).expect("at least 1");
+            RateLimiter::direct(Quota::per_second(rate).allow_burst(burst))
+        });
+        Bucket {
+            rate: limits.calls_per_second,
+            burst: limits.burst,
+            limiter,
+        }
+    }
+}
+
+/// Who a call comes from.
+#[derive(Debug, Clone)]
+pub enum Caller {
+    /// No credential, on a server that does not require one: the anonymous tenant.
+    Anonymous(Arc<Tenant>),
+    /// A tenant's API key.
+    Tenant(Arc<Tenant>),
+    /// A player token: one of the tenant's players.
+    Player {
+        /// The tenant.
+        tenant: Arc<Tenant>,
+        /// The player id.
+        player: String,
+    },
+    /// A match's seat token: whose match it opens is for the match to say.
+    Seat(String),
+}
+
+impl Caller {
+    /// The tenant, when the credential names one.
+    pub fn tenant(&self) -> Option<&Arc<Tenant>> {
+        match self {
+            Caller::Anonymous(tenant) | Caller::Tenant(tenant) => Some(tenant),
+            Caller::Player { tenant, .. } => Some(tenant),
+            Caller::Seat(_) => None,
+        }
+    }
+}
+
+/// Why a credential was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuthError {
+    /// None sent where one is required.
+    #[error(
+        "this server requires a credential: send `authorization: Bearer <API key or player token>`"
+    )]
+    Missing,
+    /// Not a credential this server knows (or a revoked key).
+    #[error("{0}")]
+    Refused(&'static str),
+    /// A player token past its expiry.
+    #[error("the player token has expired: ask the app's backend for a new one")]
+    Expired,
+    /// A key this replica does not know yet: read the store again ([`Identity::refresh`]), then ask again.
+    #[error("unknown API key")]
+    Unknown,
+}
+
+/// A call over its tenant's rate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Throttled {
+    /// The tenant.
+    pub tenant: String,
+    /// When a call would be accepted again.
+    pub retry_after: Duration,
+    /// The tenant's calls per second.
+    pub calls_per_second: u32,
+    /// The tenant's burst.
+    pub burst: u32,
+}
+
+/// Why an operator's change could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    /// A field of the request is wrong.
+    #[error("{field}: {description}")]
+    Invalid {
+        /// The field.
+        field: &'static str,
+        /// What is wrong.
+        description: String,
+    },
+    /// No such tenant (or key).
+    #[error("{0}")]
+    NotFound(String),
+    /// A tenant of that id exists.
+    #[error("tenant {0:?} exists already")]
+    Exists(String),
+    /// The store failed, or another change won the race too often.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+}
+
+/// Who may call, and what each tenant may use. Cheap to clone.
+#[derive(Clone)]
+pub struct Identity {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Identity")
+            .field("required", &self.inner.required)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    store: Arc<dyn TenantStore>,
+    required: bool,
+    operator: Option<[u8; 32]>,
+    defaults: TenantLimits,
+    signer: TokenSigner,
+    max_ttl: Duration,
+    registry: RwLock<Registry>,
+    anonymous: Arc<Tenant>,
+    last_refresh: Mutex<Option<Instant>>,
+}
+
+#[derive(Default)]
+struct Registry {
+    tenants: HashMap<String, Arc<Tenant>>,
+    keys: HashMap<[u8; 32], Arc<Tenant>>,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `overrides` over `defaults`.
+pub fn resolve(defaults: &TenantLimits, overrides: &LimitOverrides) -> TenantLimits {
+    TenantLimits {
+        calls_per_second: overrides
+            .calls_per_second
+            .unwrap_or(defaults.calls_per_second),
+        burst: overrides.burst.unwrap_or(defaults.burst),
+        max_active_matches: overrides
+            .max_active_matches
+            .unwrap_or(defaults.max_active_matches),
+        max_watchers: overrides.max_watchers.unwrap_or(defaults.max_watchers),
+    }
+}
+
+/// A tenant id's problem, if it has one.
+pub fn tenant_id_problem(id: &str) -> Option<&'static str> {
+    let ok = (1..=32).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-');
+    (!ok).then_some("1 to 32 of a-z, 0-9 and '-', not starting with '-'")
+}
+
+impl Identity {
+    /// The tenants of `store`, read now (blocking), with `auth`'s settings and `defaults` for limits.
+    pub fn open(
+        store: Arc<dyn TenantStore>,
+        auth: &AuthSettings,
+        defaults: TenantLimits,
+    ) -> Result<Identity, StoreError> {
+        let secret = if auth.player_token_secret.is_empty() {
+            let fresh = keys::random_bytes::<32>()
+                .map_err(|e| StoreError::Failed(format!("the OS random generator: {e}")))?;
+            store.token_secret(fresh)?.to_vec()
+        } else {
+            auth.player_token_secret.as_bytes().to_vec()
+        };
+        let anonymous = Arc::new(Tenant {
+            record: TenantRecord {
+                id: ANONYMOUS.into(),
+                name: "anonymous".into(),
+                created_ms: 0,
+                disabled: false,
+                keys: Vec::new(),
+                limits: LimitOverrides::default(),
+                revision: 0,
+            },
+            limits: defaults,
+            bucket: Arc::new(Bucket::new(&defaults)),
+            watchers: Arc::default(),
+        });
+        let identity = Identity {
+            inner: Arc::new(Inner {
+                store,
+                required: auth.required,
+                operator: auth.operator_key_hash(),
+                defaults,
+                signer: TokenSigner::new(&secret),
+                max_ttl: auth.player_token_max_ttl,
+                registry: RwLock::default(),
+                anonymous,
+                last_refresh: Mutex::new(None),
+            }),
+        };
+        identity.reload()?;
+        Ok(identity)
+    }
+
+    /// Whether every call needs a credential.
+    pub fn required(&self) -> bool {
+        self.inner.required
+    }
+
+    fn registry(&self) -> std::sync::RwLockReadGuard<'_, Registry> {
+        self.inner
+            .registry
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Reads every tenant from the store again (blocking). Buckets and stream counts of tenants whose limits
+    /// did not change carry over.
+    pub fn reload(&self) -> Result<(), StoreError> {
+        let records = self.inner.store.tenants()?;
+        let mut next = Registry::default();
+        {
+            let current = self.registry();
+            for record in records {
+                let limits = resolve(&self.inner.defaults, &record.limits);
+                let (bucket, watchers) = match current.tenants.get(&record.id) {
+                    Some(old) if old.limits == limits => (old.bucket.clone(), old.watchers.clone()),
+                    Some(old) => (Arc::new(Bucket::new(&limits)), old.watchers.clone()),
+                    None => (Arc::new(Bucket::new(&limits)), Arc::default()),
+                };
+                let tenant = Arc::new(Tenant {
+                    record,
+                    limits,
+                    bucket,
+                    watchers,
+                });
+                if !tenant.record.disabled {
+                    for key in tenant.record.keys.iter().filter(|k| k.revoked_ms.is_none()) {
+                        next.keys.insert(key.hash, tenant.clone());
+                    }
+                }
+                next.tenants.insert(tenant.record.id.clone(), tenant);
+            }
+        }
+        *self
+            .inner
+            .registry
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = next;
+        Ok(())
+    }
+
+    /// After [`AuthError::Unknown`]: reads the store again unless that was done less than
+    /// [`REFRESH_EVERY`] ago (so that a flood of made-up keys costs the store little). Blocking.
+    pub fn refresh(&self) -> Result<bool, StoreError> {
+        {
+            let mut last = self
+                .inner
+                .last_refresh
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if last.is_some_and(|at| at.elapsed() < REFRESH_EVERY) {
+                return Ok(false);
+            }
+            *last = Some(Instant::now());
+        }
+        self.reload()?;
+        Ok(true)
+    }
+
+    /// Over a shared store: reads the tenants again whenever any replica changes one, until the guard is
+    /// dropped. `None` for a store of this server alone.
+    pub fn follow_store(&self) -> Option<Following> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let weak = Arc::downgrade(&self.inner);
+        let thread = self.inner.store.follow_tenants(
+            Box::new(move || {
+                if let Some(inner) = weak.upgrade() {
+                    if let Err(error) = (Identity { inner }).reload() {
+                        tracing::warn!(error = %error, "cannot read the tenants again");
+                    }
+                }
+            }),
+            stop.clone(),
+        )?;
+        Some(Following {
+            stop,
+            _thread: thread,
+        })
+    }
+
+    /// Who `credential` (the bearer of the `authorization` metadata, `None` without one) is. No I/O.
+    pub fn authenticate(&self, credential: Option<&str>) -> Result<Caller, AuthError> {
+        let Some(credential) = credential else {
+            return if self.inner.required {
+                Err(AuthError::Missing)
+            } else {
+                Ok(Caller::Anonymous(self.inner.anonymous.clone()))
+            };
+        };
+        if keys::looks_like_key(credential) {
+            let hash = keys::hash(credential);
+            return match self.registry().keys.get(&hash) {
+                Some(tenant) => Ok(Caller::Tenant(tenant.clone())),
+                None => Err(AuthError::Unknown),
+            };
+        }
+        if keys::looks_like_seat_token(credential) {
+            return Ok(Caller::Seat(credential.to_string()));
+        }
+        if tokens::looks_like_token(credential) {
+            let claims = self.inner.signer.check(credential).map_err(|e| match e {
+                TokenError::Expired => AuthError::Expired,
+                TokenError::Invalid => AuthError::Refused("the player token is not valid"),
+            })?;
+            let tenant = self
+                .registry()
+                .tenants
+                .get(&claims.tenant)
+                .filter(|t| !t.record.disabled)
+                .cloned()
+                .ok_or(AuthError::Refused(
+                    "the player token's tenant is disabled or unknown",
+                ))?;
+            return Ok(Caller::Player {
+                tenant,
+                player: claims.player,
+            });
+        }
+        Err(AuthError::Refused(
+            "the credential is neither an API key (mk_…), a player token nor a seat token",
+        ))
+    }
+
+    /// Whether `credential` is the operator's key (never, when none is configured).
+    pub fn is_operator(&self, credential: Option<&str>) -> bool {
+        match (self.inner.operator, credential) {
+            (Some(hash), Some(credential)) => keys::same_hash(&hash, &keys::hash(credential)),
+            _ => false,
+        }
+    }
+
+    /// Whether an operator key is configured.
+    pub fn has_operator(&self) -> bool {
+        self.inner.operator.is_some()
+    }
+
+    /// Takes one call from `tenant`'s bucket.
+    pub fn charge(&self, tenant: &Tenant) -> Result<(), Throttled> {
+        let Some(limiter) = &tenant.bucket.limiter else {
+            return Ok(());
+        };
+        limiter.check().map_err(|not_until| Throttled {
+            tenant: tenant.record.id.clone(),
+            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            calls_per_second: tenant.bucket.rate,
+            burst: tenant.bucket.burst,
+        })
+    }
+
+    /// The tenant `id` as held (the anonymous one for `""`); a tenant this replica does not know (yet)
+    /// gets the server's limits.
+    pub fn tenant(&self, id: &str) -> Arc<Tenant> {
+        if id == ANONYMOUS {
+            return self.inner.anonymous.clone();
+        }
+        if let Some(tenant) = self.registry().tenants.get(id) {
+            return tenant.clone();
+        }
+        let limits = self.inner.defaults;
+        Arc::new(Tenant {
+            record: TenantRecord {
+                id: id.into(),
+                name: String::new(),
+                created_ms: 0,
+                disabled: false,
+                keys: Vec::new(),
+                limits: LimitOverrides::default(),
+                revision: 0,
+            },
+            limits,
+            bucket: Arc::new(Bucket::new(&limits)),
+            watchers: Arc::default(),
+        })
+    }
+
+    /// A player token for `player` of `tenant`, valid for `ttl` (capped by `auth.player_token_max_ttl_ms`;
+    /// `None`: one hour, or the cap if shorter), and when it expires (seconds since the epoch).
+    pub fn issue_token(
+        &self,
+        tenant: &Tenant,
+        player: &str,
+        ttl: Option<Duration>,
+    ) -> Result<(String, u64), AdminError> {
+        if let Some(problem) = tokens::player_id_problem(player) {
+            return Err(AdminError::Invalid {
+                field: "player_id",
+                description: problem,
+            });
+        }
+        let ttl = ttl
+            .unwrap_or(Duration::from_secs(3600))
+            .min(self.inner.max_ttl)
+            .as_secs()
+            .max(1);
+        let now = now_ms() / 1000;
+        let token = self.inner.signer.issue(tenant.id(), player, now, ttl);
+        Ok((token, now + ttl))
+    }
+
+    /// Every tenant, by id.
+    pub fn tenants(&self) -> Vec<Arc<Tenant>> {
+        let mut all: Vec<_> = self.registry().tenants.values().cloned().collect();
+        all.sort_by(|a, b| a.record.id.cmp(&b.record.id));
+        all
+    }
+
+    /// Creates tenant `id` with its first key (blocking). The key is in the answer only.
+    pub fn create_tenant(
+        &self,
+        id: &str,
+        name: &str,
+        limits: LimitOverrides,
+    ) -> Result<(TenantRecord, keys::NewKey), AdminError> {
+        if let Some(problem) = tenant_id_problem(id) {
+            return Err(AdminError::Invalid {
+                field: "tenant_id",
+                description: problem.into(),
+            });
+        }
+        let key = new_key()?;
+        let record = TenantRecord {
+            id: id.into(),
+            name: name.into(),
+            created_ms: now_ms(),
+            disabled: false,
+            keys: vec![key_record(&key)],
+            limits,
+            revision: 1,
+        };
+        match self.inner.store.put_tenant(&record) {
+            Ok(()) => {}
+            Err(StoreError::Conflict { .. }) => return Err(AdminError::Exists(id.into())),
+            Err(e) => return Err(e.into()),
+        }
+        self.reload()?;
+        tracing::info!(tenant = id, key_id = %key.id, "tenant created");
+        Ok((record, key))
+    }
+
+    /// Changes tenant `id` with `change` (blocking), again if another replica changed it meanwhile.
+    pub fn update_tenant(
+        &self,
+        id: &str,
+        mut change: impl FnMut(&mut TenantRecord) -> Result<(), AdminError>,
+    ) -> Result<TenantRecord, AdminError> {
+        for _ in 0..8 {
+            let stored = self
+                .inner
+                .store
+                .tenants()?
+                .into_iter()
+                .find(|t| t.id == id)
+                .ok_or_else(|| AdminError::NotFound(format!("no tenant {id:?}")))?;
+            let mut record = stored.clone();
+            change(&mut record)?;
+            record.revision = stored.revision + 1;
+            match self.inner.store.put_tenant(&record) {
+                Ok(()) => {
+                    self.reload()?;
+                    return Ok(record);
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(AdminError::Store(StoreError::Failed(format!(
+            "tenant {id:?} kept changing under this change; try again"
+        ))))
+    }
+
+    /// A new key for tenant `id`; with `revoke_others`, every other key is revoked at once (a rotation).
+    pub fn create_key(
+        &self,
+        id: &str,
+        revoke_others: bool,
+    ) -> Result<(TenantRecord, keys::NewKey), AdminError> {
+        let key = new_key()?;
+        let at = now_ms();
+        let record = self.update_tenant(id, |record| {
+            if revoke_others {
+                for old in record.keys.iter_mut().filter(|k| k.revoked_ms.is_none()) {
+                    old.revoked_ms = Some(at);
+                }
+            }
+            record.keys.push(key_record(&key));
+            Ok(())
+        })?;
+        tracing::info!(tenant = id, key_id = %key.id, revoke_others, "API key created");
+        Ok((record, key))
+    }
+
+    /// Revokes key `key_id` of tenant `id`: refused from now on by this replica, by the others as soon as
+    /// they hear of it.
+    pub fn revoke_key(&self, id: &str, key_id: &str) -> Result<TenantRecord, AdminError> {
+        let at = now_ms();
+        let record = self.update_tenant(id, |record| {
+            let key = record
+                .keys
+                .iter_mut()
+                .find(|k| k.id == key_id)
+                .ok_or_else(|| {
+                    AdminError::NotFound(format!("tenant {id:?} has no key {key_id:?}"))
+                })?;
+            key.revoked_ms.get_or_insert(at);
+            Ok(())
+        })?;
+        tracing::info!(tenant = id, key_id, "API key revoked");
+        Ok(record)
+    }
+}
+
+fn new_key() -> Result<keys::NewKey, AdminError> {
+    keys::new_key()
+        .map_err(|e| AdminError::Store(StoreError::Failed(format!("the OS random generator: {e}"))))
+}
+
+fn key_record(key: &keys::NewKey) -> KeyRecord {
+    KeyRecord {
+        id: key.id.clone(),
+        hash: key.hash,
+        created_ms: now_ms(),
+        revoked_ms: None,
+    }
+}
+
+/// The store's feed of tenant changes being followed ([`Identity::follow_store`]); stops when dropped.
+#[derive(Debug)]
+pub struct Following {
+    stop: Arc<AtomicBool>,
+    _thread: std::thread::JoinHandle<()>,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::MemoryStore;
+
+    fn identity(required: bool) -> Identity {
+        let mut auth = crate::config::Settings::default().auth;
+        auth.required = required;
+        let limits = TenantLimits {
+            calls_per_second: 2,
+            burst: 2,
+            max_active_matches: 5,
+            max_watchers: 5,
+        };
+        Identity::open(Arc::new(MemoryStore::new()), &auth, limits).unwrap()
+    }
+
+    #[test]
+    fn a_key_names_its_tenant_until_revoked() {
+        let identity = identity(true);
+        let (_, key) = identity
+            .create_tenant("acme", "Acme", LimitOverrides::default())
+            .unwrap();
+        let caller = identity.authenticate(Some(&key.key)).unwrap();
+        assert_eq!(caller.tenant().unwrap().id(), "acme");
+        identity.revoke_key("acme", &key.id).unwrap();
+        assert_eq!(
+            identity.authenticate(Some(&key.key)).unwrap_err(),
+            AuthError::Unknown
+        );
+        assert_eq!(identity.authenticate(None).unwrap_err(), AuthError::Missing);
+    }
+
+    #[test]
+    fn a_rotation_revokes_the_other_keys() {
+        let identity = identity(true);
+        let (_, first) = identity
+            .create_tenant("acme", "Acme", LimitOverrides::default())
+            .unwrap();
+        let (record, second) = identity.create_key("acme", true).unwrap();
+        assert_eq!(record.keys.len(), 2);
+        assert!(identity.authenticate(Some(&first.key)).is_err());
+        assert!(identity.authenticate(Some(&second.key)).is_ok());
+        assert!(matches!(
+            identity.create_tenant("acme", "Again", LimitOverrides::default()),
+            Err(AdminError::Exists(_))
+        ));
+        assert!(matches!(
+            identity.create_tenant("Acme!", "Bad", LimitOverrides::default()),
+            Err(AdminError::Invalid {
+                field: "tenant_id",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn without_required_auth_no_credential_is_the_anonymous_tenant() {
+        let identity = identity(false);
+        let caller = identity.authenticate(None).unwrap();
+        assert_eq!(caller.tenant().unwrap().id(), ANONYMOUS);
+        assert!(matches!(
+            identity.authenticate(Some("nonsense")),
+            Err(AuthError::Refused(_))
+        ));
+    }
+
+    #[test]
+    fn player_tokens_name_a_player_of_an_enabled_tenant() {
+        let identity = identity(true);
+        identity
+            .create_tenant("acme", "Acme", LimitOverrides::default())
+            .unwrap();
+        let acme = identity.tenant("acme");
+        let (token, _) = identity.issue_token(&acme, "ann", None).unwrap();
+        match identity.authenticate(Some(&token)).unwrap() {
+            Caller::Player { tenant, player } => {
+                assert_eq!((tenant.id(), player.as_str()), ("acme", "ann"))
+            }
+            other => panic!("{other:?}"),
+        }
+        identity
+            .update_tenant("acme", |t| {
+                t.disabled = true;
+                Ok(())
+            })
+            .unwrap();
+        assert!(matches!(
+            identity.authenticate(Some(&token)),
+            Err(AuthError::Refused(_))
+        ));
+    }
+
+    #[test]
+    fn the_bucket_refuses_past_the_burst_and_says_when_to_retry() {
+        let identity = identity(true);
+        let tenant = identity.tenant(ANONYMOUS);
+        assert!(identity.charge(&tenant).is_ok());
+        assert!(identity.charge(&tenant).is_ok());
+        let throttled = identity.charge(&tenant).unwrap_err();
+        assert!(throttled.retry_after > Duration::ZERO);
+        assert!(throttled.retry_after <= Duration::from_millis(500));
+        assert_eq!((throttled.calls_per_second, throttled.burst), (2, 2));
+    }
+}

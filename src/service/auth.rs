@@ -1,0 +1,157 @@
+//! Who is calling, in front of every service: the `authorization` metadata read, the credential checked
+//! ([`crate::identity`]), the tenant charged one call, and the [`Caller`] left in the request's extensions for
+//! the handler. Health and reflection are not behind it (probes and tools need no credential).
+//!
+//! A tonic interceptor, not a tower layer: it runs inside the call's span (so it can name the tenant there)
+//! and after the server's own layers, and it has the request's metadata as tonic parses it.
+
+use crate::api::error;
+use crate::identity::{AuthError, Caller, Identity};
+use crate::metrics::Metrics;
+use tonic::metadata::MetadataMap;
+use tonic::service::Interceptor;
+use tonic::{Request, Status};
+
+/// The metadata key of every credential, as `Bearer <credential>`.
+pub const AUTHORIZATION: &str = "authorization";
+
+/// What a service asks of its callers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// A tenant: an API key or a player token (or nothing, where auth is not required: the anonymous tenant).
+    /// A bare seat token is refused where auth is required, and is the anonymous tenant's elsewhere.
+    Tenant,
+    /// Any credential, seat tokens included (the Matches service: a seat token opens its match).
+    AnyCredential,
+    /// The operator's key (the Admin service).
+    Operator,
+}
+
+/// The interceptor. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Authenticate {
+    identity: Identity,
+    metrics: Metrics,
+    needs: Needs,
+}
+
+impl Authenticate {
+    /// An interceptor asking `needs` of every call.
+    pub fn new(identity: Identity, metrics: Metrics, needs: Needs) -> Authenticate {
+        Authenticate {
+            identity,
+            metrics,
+            needs,
+        }
+    }
+
+    fn admit(&self, metadata: &MetadataMap) -> Result<Option<Caller>, Status> {
+        let credential = bearer(metadata)?;
+        if self.needs == Needs::Operator {
+            return if self.identity.is_operator(credential) {
+                self.record("operator", "admitted");
+                Ok(None)
+            } else {
+                self.record("unknown", "unauthenticated");
+                Err(Status::unauthenticated(if self.identity.has_operator() {
+                    "the Admin service needs the operator key: `authorization: Bearer <operator key>`"
+                } else {
+                    "the Admin service is off: no operator key is configured (auth.operator_key_sha256)"
+                }))
+            };
+        }
+        let caller = match self.identity.authenticate(credential) {
+            // Perhaps made on another replica a moment ago: read the tenants again (at most every 200 ms).
+            Err(AuthError::Unknown) if self.refreshed() => self.identity.authenticate(credential),
+            other => other,
+        };
+        let caller = match caller {
+            Ok(Caller::Seat(_)) if self.needs == Needs::Tenant => {
+                if self.identity.required() {
+                    Err(AuthError::Refused(
+                        "this service needs an API key or a player token, not a seat token",
+                    ))
+                } else {
+                    self.identity.authenticate(None)
+                }
+            }
+            other => other,
+        };
+        let caller = caller.map_err(|e| {
+            self.record("unknown", "unauthenticated");
+            error::unauthenticated(&e)
+        })?;
+        if let Some(tenant) = caller.tenant() {
+            let label = if tenant.id().is_empty() {
+                "anonymous"
+            } else {
+                tenant.id()
+            };
+            tracing::Span::current().record("tenant", label);
+            if let Err(throttled) = self.identity.charge(tenant) {
+                self.record(label, "rate_limited");
+                return Err(error::rate_limited(&throttled));
+            }
+            self.record(label, "admitted");
+        }
+        Ok(Some(caller))
+    }
+
+    fn record(&self, tenant: &str, outcome: &str) {
+        self.metrics.tenant_call(tenant, outcome);
+    }
+
+    /// Reads the tenants again, off the async worker where the runtime allows it; whether it did.
+    fn refreshed(&self) -> bool {
+        let refresh = || match self.identity.refresh() {
+            Ok(done) => done,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the tenants again");
+                false
+            }
+        };
+        match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+            Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(refresh),
+            _ => refresh(),
+        }
+    }
+}
+
+impl Interceptor for Authenticate {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        if let Some(caller) = self.admit(request.metadata())? {
+            request.extensions_mut().insert(caller);
+        }
+        Ok(request)
+    }
+}
+
+/// The credential of a request: `None` without one; UNAUTHENTICATED when the header is not
+/// `Bearer <credential>`. It is never logged.
+pub fn bearer(metadata: &MetadataMap) -> Result<Option<&str>, Status> {
+    let Some(value) = metadata.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(Some)
+        .ok_or_else(|| {
+            Status::unauthenticated("the authorization metadata must be `Bearer <credential>`")
+        })
+}
+
+/// The caller the interceptor admitted.
+pub fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
+    request
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .ok_or_else(|| Status::internal("the call was not authenticated (a server wiring error)"))
+}

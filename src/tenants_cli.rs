@@ -1,0 +1,268 @@
+//! `mancala tenants …` and `mancala operator-key`: the operator's command line, a gRPC client of the `Admin`
+//! service of a running server (so that it works whatever the store, while the server holds the embedded
+//! store's file, and every change takes effect at once).
+
+use crate::api::pb;
+use crate::api::pb::admin_client::AdminClient;
+use clap::{Args, Subcommand};
+use tonic::metadata::MetadataValue;
+use tonic::transport::Channel;
+
+/// `mancala tenants`: the server and the operator's key, then what to do.
+#[derive(Debug, Args)]
+pub struct TenantsArgs {
+    /// The server's address.
+    #[arg(long, default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// The operator's key (whose SHA-256 is the server's auth.operator_key_sha256).
+    #[arg(long, env = "MANCALA_OPERATOR_KEY", hide_env_values = true)]
+    operator_key: String,
+    #[command(subcommand)]
+    command: TenantsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TenantsCommand {
+    /// Create a tenant; prints its first API key (shown once).
+    Create {
+        /// The tenant id: 1 to 32 of a-z, 0-9 and '-'.
+        tenant_id: String,
+        /// A display name.
+        #[arg(long, default_value = "")]
+        name: String,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// List the tenants, their keys (ids only) and limits.
+    List,
+    /// Give a tenant a new API key (printed once); --revoke-others makes it a rotation.
+    AddKey {
+        /// The tenant.
+        tenant_id: String,
+        /// Revoke every other key of the tenant at the same time.
+        #[arg(long)]
+        revoke_others: bool,
+    },
+    /// Revoke one key of a tenant (its id, as `list` shows it).
+    RevokeKey {
+        /// The tenant.
+        tenant_id: String,
+        /// The key's id.
+        key_id: String,
+    },
+    /// Set a tenant's own limits (a limit not given: the server's).
+    Limits {
+        /// The tenant.
+        tenant_id: String,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Refuse a tenant's keys and player tokens (its matches stay).
+    Disable {
+        /// The tenant.
+        tenant_id: String,
+    },
+    /// Accept a disabled tenant's keys and tokens again.
+    Enable {
+        /// The tenant.
+        tenant_id: String,
+    },
+}
+
+/// A tenant's own limits (0: no limit; absent: the server's `[limits]`).
+#[derive(Debug, Args)]
+struct LimitArgs {
+    /// Calls per second (per replica).
+    #[arg(long)]
+    calls_per_second: Option<u32>,
+    /// Calls at once after a quiet spell.
+    #[arg(long)]
+    burst: Option<u32>,
+    /// Unfinished matches at once.
+    #[arg(long)]
+    max_active_matches: Option<u64>,
+    /// Spectators' streams open at once (per replica).
+    #[arg(long)]
+    max_watchers: Option<u32>,
+}
+
+impl LimitArgs {
+    fn to_pb(&self) -> pb::TenantLimits {
+        pb::TenantLimits {
+            calls_per_second: self.calls_per_second,
+            burst: self.burst,
+            max_active_matches: self.max_active_matches,
+            max_watchers: self.max_watchers,
+        }
+    }
+}
+
+/// `mancala operator-key`: a new operator key and the hash to configure.
+pub fn operator_key() -> Result<(), String> {
+    let (key, hash) = crate::identity::keys::new_operator_key()
+        .map_err(|e| format!("cannot read the OS random generator: {e}"))?;
+    println!(
+        "operator key (keep it secret; give it to `mancala tenants` as MANCALA_OPERATOR_KEY):"
+    );
+    println!("  {key}");
+    println!("its hash, for the server's configuration:");
+    println!(
+        "  auth.operator_key_sha256 = \"{hash}\"   (or MANCALA__AUTH__OPERATOR_KEY_SHA256={hash})"
+    );
+    Ok(())
+}
+
+/// Runs `mancala tenants …`; an error is one line for stderr.
+pub fn run(args: TenantsArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(run_async(args))
+}
+
+async fn run_async(args: TenantsArgs) -> Result<(), String> {
+    let channel = Channel::from_shared(args.server.clone())
+        .map_err(|e| format!("{:?} is not a server address: {e}", args.server))?
+        .connect()
+        .await
+        .map_err(|e| format!("cannot connect to {}: {e}", args.server))?;
+    let bearer: MetadataValue<_> = format!("Bearer {}", args.operator_key)
+        .parse()
+        .map_err(|_| "the operator key is not valid metadata".to_string())?;
+    let mut client =
+        AdminClient::with_interceptor(channel, move |mut request: tonic::Request<()>| {
+            request
+                .metadata_mut()
+                .insert("authorization", bearer.clone());
+            Ok(request)
+        });
+    let status = |e: tonic::Status| format!("{:?}: {}", e.code(), e.message());
+    match args.command {
+        TenantsCommand::Create {
+            tenant_id,
+            name,
+            limits,
+        } => {
+            let answer = client
+                .create_tenant(pb::CreateTenantRequest {
+                    tenant_id,
+                    name,
+                    limits: Some(limits.to_pb()),
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            print_tenant(answer.tenant.as_ref());
+            print_key(&answer.api_key);
+        }
+        TenantsCommand::List => {
+            let answer = client
+                .list_tenants(pb::ListTenantsRequest {})
+                .await
+                .map_err(status)?
+                .into_inner();
+            if answer.tenants.is_empty() {
+                println!("no tenants");
+            }
+            for tenant in &answer.tenants {
+                print_tenant(Some(tenant));
+            }
+        }
+        TenantsCommand::AddKey {
+            tenant_id,
+            revoke_others,
+        } => {
+            let answer = client
+                .create_api_key(pb::CreateApiKeyRequest {
+                    tenant_id,
+                    revoke_others,
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            print_tenant(answer.tenant.as_ref());
+            print_key(&answer.api_key);
+        }
+        TenantsCommand::RevokeKey { tenant_id, key_id } => {
+            let answer = client
+                .revoke_api_key(pb::RevokeApiKeyRequest { tenant_id, key_id })
+                .await
+                .map_err(status)?
+                .into_inner();
+            print_tenant(answer.tenant.as_ref());
+        }
+        TenantsCommand::Limits { tenant_id, limits } => {
+            let answer = client
+                .set_tenant_limits(pb::SetTenantLimitsRequest {
+                    tenant_id,
+                    limits: Some(limits.to_pb()),
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            print_tenant(answer.tenant.as_ref());
+        }
+        TenantsCommand::Disable { tenant_id } => {
+            set_disabled(&mut client, tenant_id, true, status).await?;
+        }
+        TenantsCommand::Enable { tenant_id } => {
+            set_disabled(&mut client, tenant_id, false, status).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn set_disabled<F: tonic::service::Interceptor>(
+    client: &mut AdminClient<tonic::service::interceptor::InterceptedService<Channel, F>>,
+    tenant_id: String,
+    disabled: bool,
+    status: impl Fn(tonic::Status) -> String,
+) -> Result<(), String> {
+    let answer = client
+        .set_tenant_disabled(pb::SetTenantDisabledRequest {
+            tenant_id,
+            disabled,
+        })
+        .await
+        .map_err(status)?
+        .into_inner();
+    print_tenant(answer.tenant.as_ref());
+    Ok(())
+}
+
+fn print_key(key: &str) {
+    println!("API key (shown once; the server keeps only its hash):");
+    println!("  {key}");
+}
+
+fn print_tenant(tenant: Option<&pb::Tenant>) {
+    let Some(t) = tenant else { return };
+    let limits = t.effective_limits.unwrap_or_default();
+    println!(
+        "tenant {}{}{}: {} calls/s, burst {}, {} active matches, {} spectator streams (0: no limit)",
+        t.tenant_id,
+        if t.name.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", t.name)
+        },
+        if t.disabled { " [disabled]" } else { "" },
+        limits.calls_per_second.unwrap_or(0),
+        limits.burst.unwrap_or(0),
+        limits.max_active_matches.unwrap_or(0),
+        limits.max_watchers.unwrap_or(0),
+    );
+    for key in &t.keys {
+        println!(
+            "  key {} created {} ms{}",
+            key.key_id,
+            key.created_at_ms,
+            if key.revoked_at_ms > 0 {
+                format!(", revoked {} ms", key.revoked_at_ms)
+            } else {
+                String::new()
+            }
+        );
+    }
+}
