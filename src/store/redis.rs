@@ -479,7 +479,7 @@ impl RedisStore {
         &self,
         channel: String,
         what: &'static str,
-        sink: Box<dyn FnMut(Option<&[u8]>) + Send>,
+        sink: ChannelSink,
         stop: Arc<AtomicBool>,
     ) -> Option<std::thread::JoinHandle<()>> {
         let follower = Follower {
@@ -498,13 +498,16 @@ impl RedisStore {
     }
 }
 
+/// What a followed channel's messages go to: each payload, and `None` when the subscription (re)starts.
+pub(super) type ChannelSink = Box<dyn FnMut(Option<&[u8]>) + Send>;
+
 /// Reads one channel and hands each message to its sink.
 struct Follower {
     client: Client,
     channel: String,
     what: &'static str,
     server: String,
-    sink: Box<dyn FnMut(Option<&[u8]>) + Send>,
+    sink: ChannelSink,
     stop: Arc<AtomicBool>,
 }
 

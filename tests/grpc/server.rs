@@ -122,8 +122,10 @@ async fn reflection_lists_every_service_in_both_versions() {
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "grpc.reflection.v1alpha.ServerReflection",
+        "mancala.v1.Admin",
         "mancala.v1.Diagnostics",
         "mancala.v1.Matches",
+        "mancala.v1.Players",
         "mancala.v1.Rules",
     ];
 
