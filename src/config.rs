@@ -39,6 +39,7 @@ handshake_timeout_ms = 10000
 idle_timeout_ms = 300000
 max_connection_age_ms = 1800000
 max_connection_age_grace_ms = 30000
+health_listen = ""
 
 [log]
 format = "plain"
@@ -79,6 +80,11 @@ queue_limit = 64
 inline_laps = 100000
 rules_budget_laps = 500000000
 match_budget_laps = 2000000000
+
+[tls]
+cert_file = ""
+key_file = ""
+client_ca_file = ""
 "#;
 
 /// The prefix of the environment variables read as configuration.
@@ -100,6 +106,8 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     /// `[engine]`: how much rules work a call may do, and where it runs.
     pub engine: EngineSettings,
+    /// `[tls]`: TLS on the gRPC listener, and client certificates.
+    pub tls: TlsSettings,
     /// `[auth]`: who may call: tenants' API keys, player tokens, the operator's key.
     pub auth: AuthSettings,
     /// `[limits]`: what one tenant may use, unless the operator set the tenant's own limits.
@@ -162,6 +170,23 @@ pub struct TenantLimits {
     pub max_watchers: u32,
 }
 
+/// `[tls]`: TLS on the gRPC listener (plaintext unless a certificate and its key are given). The files are
+/// read and checked when the configuration loads, so a bad one stops the server before it binds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsSettings {
+    /// The server's certificate chain, PEM, leaf first; `None` (`""`): plaintext.
+    #[serde(deserialize_with = "optional_path")]
+    pub cert_file: Option<PathBuf>,
+    /// The private key of `cert_file`, PEM (PKCS#8, PKCS#1 or SEC1); set exactly when `cert_file` is.
+    #[serde(deserialize_with = "optional_path")]
+    pub key_file: Option<PathBuf>,
+    /// CA certificates, PEM: when set, every client must present a certificate signed by one of them
+    /// (mutual TLS); a client without one is refused in the handshake.
+    #[serde(deserialize_with = "optional_path")]
+    pub client_ca_file: Option<PathBuf>,
+}
+
 /// `[engine]`: bounded engine work. A call first runs inline on the async worker under `inline_laps`; the few
 /// that need more (a long relay to decide, README "Security and limits") run again on the engine pool under
 /// their full budget, or are refused when the pool's queue is full.
@@ -190,6 +215,30 @@ impl EngineSettings {
         }
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         (cores / 2).max(1)
+    }
+}
+
+impl TlsSettings {
+    /// The files of a TLS listener, or `None` for plaintext. A key without a certificate (or the other way
+    /// round), or client CAs without either, is an error naming the missing key.
+    pub fn files(&self) -> Result<Option<crate::tls::Files<'_>>, ConfigError> {
+        match (&self.cert_file, &self.key_file) {
+            (Some(cert), Some(key)) => Ok(Some(crate::tls::Files {
+                cert,
+                key,
+                client_ca: self.client_ca_file.as_deref(),
+            })),
+            (Some(_), None) => Err(ConfigError::new(
+                "tls.key_file must be set with tls.cert_file (the certificate's private key)",
+            )),
+            (None, Some(_)) => Err(ConfigError::new(
+                "tls.cert_file must be set with tls.key_file (the certificate of that key)",
+            )),
+            (None, None) if self.client_ca_file.is_some() => Err(ConfigError::new(
+                "tls.client_ca_file needs tls.cert_file and tls.key_file (client certificates are part of TLS)",
+            )),
+            (None, None) => Ok(None),
+        }
     }
 }
 
@@ -273,6 +322,12 @@ pub struct ServerSettings {
         deserialize_with = "millis_zero_is_none"
     )]
     pub max_connection_age_grace: Option<Duration>,
+    /// A second listener serving `grpc.health.v1` alone, always in plaintext, with the same statuses
+    /// (NOT_SERVING from the start of a drain); `None` (`""` or `"off"`): none. For Kubernetes' `grpc`
+    /// probes, which cannot speak TLS, when `[tls]` is on. Port 0 picks a free port, logged as
+    /// `health listening addr=…`.
+    #[serde(deserialize_with = "optional_socket_addr")]
+    pub health_listen: Option<SocketAddr>,
 }
 
 /// `[log]`: the log format and filter.
@@ -542,6 +597,10 @@ impl Settings {
                 ));
             }
         }
+        // Reads and parses the PEM files: a missing or bad one is reported now, not at the first connection.
+        if let Some(files) = self.tls.files()? {
+            crate::tls::server_config(&files).map_err(ConfigError::new)?;
+        }
         let auth = &self.auth;
         if !auth.operator_key_sha256.is_empty() && auth.operator_key_hash().is_none() {
             return Err(ConfigError::new(
@@ -621,6 +680,12 @@ fn optional_socket_addr<'de, D: Deserializer<'de>>(
             ))
         }),
     }
+}
+
+/// A path, or nothing for `""`.
+fn optional_path<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<PathBuf>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    Ok((!text.trim().is_empty()).then(|| PathBuf::from(text)))
 }
 
 fn millis<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {

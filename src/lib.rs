@@ -14,6 +14,7 @@
 //! | [`store`] | where matches live: the `MatchStore` trait, embedded (redb), in-memory and Redis stores | domain |
 //! | [`identity`] | who is calling: tenants and their API keys, player tokens, the operator, each tenant's limits | domain |
 //! | [`pool`] | where long engine work runs: inline under a small budget, else on a bounded pool, cancellable | domain |
+//! | [`tls`] | the rustls server configuration from the `[tls]` PEM files, and the client certificate a handler can read | domain |
 //! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | matches |
 //! | [`api`] | the protocol: generated code, protocol ⇄ engine conversions, the error → status mapping | api |
 //! | [`service`] | thin tonic handlers: decode the request, call the engine or the matches, encode the answer | service |
@@ -133,3 +134,5 @@ pub mod store;
 pub mod telemetry;
 #[cfg(feature = "server")]
 pub mod tenants_cli;
+#[cfg(feature = "server")]
+pub mod tls;

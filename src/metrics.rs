@@ -25,7 +25,7 @@
 //! | series | type | labels |
 //! |---|---|---|
 //! | `mancala_connections` | gauge | open client connections |
-//! | `mancala_connections_closed_total` | counter | `reason` (`handshake_timeout`, `idle_timeout`): connections the server closed |
+//! | `mancala_connections_closed_total` | counter | `reason` (`handshake_timeout`, `idle_timeout`, `tls_handshake_failed`): connections the server closed |
 //! | `mancala_tenant_calls_total` | counter | `tenant` (a tenant id the server holds, `anonymous`, `operator` or `unknown`), `outcome` (`admitted`, `rate_limited`, `unauthenticated`): calls by who made them |
 //! | `mancala_accept_paused_total` | counter | `reason` (`max_connections`, `accept_error`): times accepting stopped, once per episode |
 //!
@@ -212,7 +212,7 @@ impl Metrics {
         );
         let connections_closed = counters(
             "mancala_connections_closed_total",
-            "Client connections closed by the server for saying nothing, by reason.",
+            "Client connections closed by the server for saying nothing or failing the TLS handshake, by reason.",
             &["reason"],
         );
         let accept_paused = counters(
@@ -369,7 +369,7 @@ impl Metrics {
         self.inner.connections.add(delta);
     }
 
-    /// The server closed a connection for `reason` (`handshake_timeout`, `idle_timeout`).
+    /// The server closed a connection for `reason` (`handshake_timeout`, `idle_timeout`, `tls_handshake_failed`).
     pub fn connection_closed(&self, reason: &str) {
         self.inner
             .connections_closed

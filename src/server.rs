@@ -69,6 +69,10 @@ pub enum ServeError {
     Store(StoreError),
     /// The metrics endpoint could not listen (`[metrics] listen`).
     Metrics(std::io::Error),
+    /// The `[tls]` files cannot be used (one line naming the setting).
+    Tls(String),
+    /// The plaintext health listener could not listen (`[server] health_listen`).
+    Health(std::io::Error),
 }
 
 impl fmt::Display for ServeError {
@@ -78,6 +82,8 @@ impl fmt::Display for ServeError {
             ServeError::Transport(e) => write!(f, "server failed: {e}"),
             ServeError::Store(e) => write!(f, "cannot open the match store: {e}"),
             ServeError::Metrics(e) => write!(f, "cannot serve metrics: {e}"),
+            ServeError::Tls(e) => write!(f, "cannot serve TLS: {e}"),
+            ServeError::Health(e) => write!(f, "cannot serve health (server.health_listen): {e}"),
         }
     }
 }
@@ -89,6 +95,8 @@ impl std::error::Error for ServeError {
             ServeError::Transport(e) => Some(e),
             ServeError::Store(e) => Some(e),
             ServeError::Metrics(e) => Some(e),
+            ServeError::Tls(_) => None,
+            ServeError::Health(e) => Some(e),
         }
     }
 }
@@ -104,6 +112,31 @@ pub async fn run(
 ) -> Result<(), ServeError> {
     let server = &settings.server;
     let limit = server.max_message_bytes;
+
+    // Checked again here: the settings may not have come through `Settings::load` (tests change them).
+    let tls = match settings
+        .tls
+        .files()
+        .map_err(|e| ServeError::Tls(e.to_string()))?
+    {
+        Some(files) => {
+            let config =
+                crate::tls::server_config(&files).map_err(|e| ServeError::Tls(e.to_string()))?;
+            match files.client_ca {
+                None => tracing::info!(cert_file = %files.cert.display(), "serving TLS"),
+                Some(ca) => tracing::info!(
+                    cert_file = %files.cert.display(),
+                    client_ca_file = %ca.display(),
+                    "serving TLS with client certificates required (mTLS)"
+                ),
+            }
+            Some(config)
+        }
+        None => {
+            tracing::info!("serving plaintext (no tls.cert_file)");
+            None
+        }
+    };
 
     let (health, health_service) = tonic_health::server::health_reporter();
     for name in SERVICE_NAMES {
@@ -184,6 +217,12 @@ pub async fn run(
         gate(Needs::AnyCredential),
     );
     let health_service = health_service.max_decoding_message_size(limit);
+    let _health_endpoint = match server.health_listen {
+        Some(addr) => {
+            Some(serve_health(addr, server, health_service.clone(), metrics.clone()).await?)
+        }
+        None => None,
+    };
     let reflection_v1 = reflection()
         .build_v1()
         .map_err(ServeError::Reflection)?
@@ -214,7 +253,7 @@ pub async fn run(
         }
     };
 
-    let connections = connections::Connections::new(server, metrics.clone());
+    let connections = connections::Connections::new(server, tls, metrics.clone());
     let incoming = connections.incoming(
         TcpIncoming::from(listener)
             .with_nodelay(Some(server.tcp_nodelay))
@@ -265,6 +304,52 @@ pub async fn run(
     served.map_err(ServeError::Transport)?;
     tracing::info!("stopped: every connection closed");
     Ok(())
+}
+
+/// Connections the plaintext health listener holds at once: a kubelet's probes and a balancer's checks,
+/// with room to spare, and never a way around `max_connections`.
+const HEALTH_MAX_CONNECTIONS: usize = 16;
+
+/// Serves `health` alone, in plaintext, on `addr` until the returned task is dropped (when [`run`]
+/// returns, so it answers NOT_SERVING through the whole drain). Kubernetes' `grpc` probes cannot speak
+/// TLS; this is what they ask when the main listener does.
+async fn serve_health<S>(
+    addr: std::net::SocketAddr,
+    settings: &crate::config::ServerSettings,
+    health: S,
+    metrics: Metrics,
+) -> Result<AbortOnDrop, ServeError>
+where
+    S: tower_service::Service<
+            http::Request<tonic::body::Body>,
+            Response = http::Response<tonic::body::Body>,
+            Error = std::convert::Infallible,
+        > + tonic::server::NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let listener = TcpListener::bind(addr).await.map_err(ServeError::Health)?;
+    let addr = listener.local_addr().map_err(ServeError::Health)?;
+    tracing::info!(%addr, "health listening (plaintext, grpc.health.v1 only)");
+    let limits = crate::config::ServerSettings {
+        max_connections: HEALTH_MAX_CONNECTIONS,
+        ..settings.clone()
+    };
+    let connections = connections::Connections::new(&limits, None, metrics);
+    let incoming = connections.incoming(TcpIncoming::from(listener).with_nodelay(Some(true)));
+    let serve = connections
+        .configure(Server::builder())
+        .layer(connections.layer())
+        .add_service(health)
+        .serve_with_incoming(incoming);
+    Ok(AbortOnDrop(tokio::spawn(async move {
+        if let Err(error) = serve.await {
+            tracing::warn!(%error, "the health listener failed");
+        }
+    })))
 }
 
 /// Says so at start-up when anyone who can reach the port can call without a credential.

@@ -7,7 +7,7 @@ use super::{corpus::Corpus, dump, parse_games, Config, Load, Mix, Stop};
 /// Load a running server with the rules mix (or the Echo baseline) and report throughput and latency.
 #[derive(Debug, clap::Args)]
 pub struct LoadtestArgs {
-    /// Server to load; repeat it, or separate with commas, to spread the connections over several servers.
+    /// Server to load (`http://HOST:PORT`, or `https://HOST:PORT` with `--ca`); repeat it, or separate with commas, to spread the connections over several servers.
     /// Only what is given here is loaded.
     #[arg(
         long = "target",
@@ -16,6 +16,10 @@ pub struct LoadtestArgs {
         default_value = "http://127.0.0.1:50051"
     )]
     pub targets: Vec<String>,
+    /// The CA certificate (PEM) that signed the servers' certificates: the generator trusts it, and nothing
+    /// else, for `https://` targets, which need it.
+    #[arg(long = "ca", value_name = "FILE")]
+    pub ca_file: Option<PathBuf>,
     /// A tenant's API key, sent with every call (for a server with auth.required; give the tenant a high rate
     /// limit: `mancala tenants create loadtest --calls-per-second 0`).
     #[arg(
@@ -109,6 +113,7 @@ impl LoadtestArgs {
         let games = parse_games(&self.games.join(","))?;
         Ok(Config {
             targets: self.targets.clone(),
+            ca_file: self.ca_file.clone(),
             api_key: self.api_key.clone(),
             connections: self.connections,
             concurrency: self.concurrency,

@@ -28,7 +28,7 @@ use prost::Message;
 use tonic::{
     client::Grpc,
     codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder},
-    transport::{Channel, Endpoint},
+    transport::{Certificate, Channel, ClientTlsConfig, Endpoint},
     Code, Status,
 };
 
@@ -42,14 +42,14 @@ use crate::{api::pb, engine::Rng};
 /// Latencies are recorded in microseconds, up to a minute (longer ones count as a minute).
 const MAX_LATENCY_US: u64 = 60_000_000;
 
-/// Parses a target URI; only `http://HOST:PORT` (plaintext HTTP/2) is supported.
+/// Parses a target URI: `http://HOST:PORT` (plaintext HTTP/2) or `https://HOST:PORT` (TLS).
 pub fn parse_target(target: &str) -> Result<Uri, Error> {
     let uri: Uri = target
         .parse()
         .map_err(|e| Error::Config(format!("target `{target}` is not a URI: {e}")))?;
-    if uri.scheme_str() != Some("http") || uri.host().is_none() {
+    if !matches!(uri.scheme_str(), Some("http" | "https")) || uri.host().is_none() {
         return Err(Error::Config(format!(
-            "target `{target}` must look like http://127.0.0.1:50051 (plaintext HTTP/2)"
+            "target `{target}` must look like http://127.0.0.1:50051 (plaintext HTTP/2) or https://HOST:PORT (TLS)"
         )));
     }
     Ok(uri)
@@ -141,14 +141,32 @@ pub async fn measure(
 
 /// Opens the connections, spread over the targets in turn.
 pub(super) async fn connect(config: &Config) -> Result<Vec<Channel>, Error> {
+    // Only the given CA is trusted: a load test targets one deployment, whose CA the operator has.
+    let tls = match &config.ca_file {
+        Some(path) => {
+            let pem = std::fs::read(path)
+                .map_err(|e| Error::Config(format!("cannot read --ca {}: {e}", path.display())))?;
+            Some(ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem)))
+        }
+        None => None,
+    };
     let mut channels = Vec::with_capacity(config.connections);
     for i in 0..config.connections {
         let target = &config.targets[i % config.targets.len()];
         let uri = parse_target(target)?;
-        let endpoint = Endpoint::from(uri)
+        let https = uri.scheme_str() == Some("https");
+        let mut endpoint = Endpoint::from(uri)
             .tcp_nodelay(true)
             .connect_timeout(Duration::from_secs(5))
             .timeout(config.timeout);
+        if let (true, Some(tls)) = (https, &tls) {
+            endpoint = endpoint
+                .tls_config(tls.clone())
+                .map_err(|error| Error::Connect {
+                    target: target.clone(),
+                    error,
+                })?;
+        }
         let channel = endpoint.connect().await.map_err(|error| Error::Connect {
             target: target.clone(),
             error,

@@ -120,7 +120,7 @@ pub fn dump(dir: &Path, corpus: &Corpus, config: &Config) -> Result<Vec<PathBuf>
             })
             .collect::<Result<Vec<Value>, Error>>()?;
         let call = rpc.path().trim_start_matches('/').replace('/', ".");
-        let ghz = json!({
+        let mut ghz = json!({
             "proto": proto,
             "import-paths": ["proto"],
             "call": call,
@@ -132,6 +132,11 @@ pub fn dump(dir: &Path, corpus: &Corpus, config: &Config) -> Result<Vec<PathBuf>
             "timeout": "10s",
             "data": data,
         });
+        // ghz speaks TLS trusting the same CA as the generator would.
+        if let Some(ca) = &config.ca_file {
+            ghz["insecure"] = json!(false);
+            ghz["cacert"] = json!(ca.display().to_string());
+        }
         let path = dir.join(format!("ghz-{name}.json"));
         let mut text = serde_json::to_string_pretty(&ghz)
             .map_err(|e| Error::Config(format!("cannot write {}: {e}", path.display())))?;

@@ -209,6 +209,8 @@ pub enum Load {
 pub struct Config {
     /// Servers to load (`http://127.0.0.1:50051`); connections are spread over them in turn.
     pub targets: Vec<String>,
+    /// The CA certificate (PEM) trusted for `https://` targets, which need one.
+    pub ca_file: Option<std::path::PathBuf>,
     /// A tenant's API key sent with every call (a server with `auth.required`).
     pub api_key: Option<String>,
     /// HTTP/2 connections opened.
@@ -252,6 +254,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             targets: Vec::new(),
+            ca_file: None,
             api_key: None,
             connections: 4,
             concurrency: 16,
@@ -351,8 +354,18 @@ impl Config {
         if self.targets.is_empty() {
             return fail("no target: give --target http://HOST:PORT");
         }
+        let mut https = false;
         for target in &self.targets {
-            driver::parse_target(target)?;
+            https |= driver::parse_target(target)?.scheme_str() == Some("https");
+        }
+        match (https, &self.ca_file) {
+            (true, None) => return fail(
+                "an https:// target needs --ca FILE, the CA certificate that signed the server's",
+            ),
+            (false, Some(_)) => {
+                return fail("--ca is for https:// targets, and every target is http://")
+            }
+            _ => {}
         }
         if self.connections == 0 || self.concurrency == 0 {
             return fail("--connections and --concurrency must be at least 1");

@@ -9,9 +9,15 @@
 //! - [`Connection`] wraps each socket. It closes one that has not sent the HTTP/2 preface and its
 //!   first frame within `server.handshake_timeout_ms`, and one that has had no call in flight for
 //!   `server.idle_timeout_ms`.
+//! - With `[tls]`, each [`Connection`] runs its own TLS handshake, driven by hyper's first reads and
+//!   writes in the connection's task: the accept loop never waits for a handshake, the handshake
+//!   counts within the handshake timeout, and the timers see the decrypted HTTP/2 bytes. (tonic's
+//!   own TLS would wrap these connections from outside, so the preface and idle accounting would
+//!   see ciphertext, and the connection info the calls need would be hidden in its own type.)
 //! - [`CallsLayer`] counts each connection's calls in flight, which the idle timeout reads. It
 //!   finds the connection's counter in the request's extensions, where tonic puts the
-//!   [`ConnectionInfo`] of the connection ([`Connected`]).
+//!   [`ConnectionInfo`] of the connection ([`Connected`]). It also puts the client's certificate
+//!   chain there ([`PeerCertificates`], with mutual TLS).
 //!
 //! The maximum connection age is tonic's own (`Server::max_connection_age`): it sends the GOAWAY
 //! that lets calls in flight finish, which a socket wrapper could not.
@@ -22,7 +28,7 @@ use std::{
     pin::Pin,
     sync::{
         atomic::{AtomicU64, AtomicUsize, Ordering},
-        Arc,
+        Arc, OnceLock,
     },
     task::{ready, Context, Poll},
     time::{Duration, Instant},
@@ -35,6 +41,7 @@ use tokio::{
     sync::{OwnedSemaphorePermit, Semaphore},
     time::Sleep,
 };
+use tokio_rustls::{rustls::ServerConfig, server::TlsStream, Accept, TlsAcceptor};
 use tokio_stream::Stream;
 use tokio_util::sync::PollSemaphore;
 use tonic::transport::server::{Connected, TcpConnectInfo, TcpIncoming};
@@ -42,6 +49,7 @@ use tonic::transport::Server;
 
 use crate::config::ServerSettings;
 use crate::metrics::Metrics;
+use crate::tls::PeerCertificates;
 
 /// The connection limits of a server, shared by its accept loop and its connections.
 #[derive(Debug, Clone)]
@@ -56,12 +64,18 @@ struct Limits {
     idle_timeout: Option<Duration>,
     max_connection_age: Option<Duration>,
     max_connection_age_grace: Option<Duration>,
+    /// The TLS every connection starts with; `None`: plaintext.
+    tls: Option<Arc<ServerConfig>>,
     metrics: Metrics,
 }
 
 impl Connections {
-    /// The limits of `settings`, counted in `metrics`.
-    pub(crate) fn new(settings: &ServerSettings, metrics: Metrics) -> Connections {
+    /// The limits of `settings`, counted in `metrics`; connections speak TLS with `tls`.
+    pub(crate) fn new(
+        settings: &ServerSettings,
+        tls: Option<Arc<ServerConfig>>,
+        metrics: Metrics,
+    ) -> Connections {
         Connections {
             limits: Arc::new(Limits {
                 max_connections: settings.max_connections,
@@ -69,6 +83,7 @@ impl Connections {
                 idle_timeout: settings.idle_timeout,
                 max_connection_age: settings.max_connection_age,
                 max_connection_age_grace: settings.max_connection_age_grace,
+                tls,
                 metrics,
             }),
         }
@@ -343,6 +358,9 @@ impl CallCount {
 pub struct ConnectionInfo {
     tcp: TcpConnectInfo,
     calls: Arc<CallCount>,
+    /// The client's certificates, once the TLS handshake has verified them. tonic asks for the
+    /// info when it accepts the connection, before the handshake, hence the cell.
+    peer: Arc<OnceLock<PeerCertificates>>,
 }
 
 /// An accepted client connection: a TCP stream that closes itself when the client says nothing.
@@ -350,7 +368,7 @@ pub struct ConnectionInfo {
 /// The timers are polled whenever hyper waits to read (or write), which it always does on an
 /// open HTTP/2 connection, so they need no task of their own.
 pub struct Connection {
-    stream: TcpStream,
+    stream: Transport,
     info: ConnectionInfo,
     /// Until the client has sent the preface and its first frame.
     handshake: Option<Handshake>,
@@ -387,6 +405,13 @@ impl Connection {
         let accepted = Instant::now();
         let tcp = stream.connect_info();
         limits.metrics.connections_add(1);
+        let stream = match &limits.tls {
+            None => Transport::Plain(stream),
+            // Only starts the handshake: its bytes flow when hyper first reads or writes.
+            Some(config) => {
+                Transport::Accepting(Box::new(TlsAcceptor::from(config.clone()).accept(stream)))
+            }
+        };
         Connection {
             stream,
             info: ConnectionInfo {
@@ -396,6 +421,7 @@ impl Connection {
                     in_flight: AtomicUsize::new(0),
                     idle_since_ms: AtomicU64::new(0),
                 }),
+                peer: Arc::new(OnceLock::new()),
             },
             handshake: Some(Handshake {
                 progress: Preface::default(),
@@ -462,6 +488,48 @@ impl Connection {
             "closing a connection"
         );
         Poll::Ready(reason)
+    }
+
+    /// Drives the TLS handshake, if one is under way: ready once the stream carries HTTP/2 bytes.
+    /// Pending until then (with the handshake timeout running, as for a slow HTTP/2 preface).
+    fn poll_established(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let Transport::Accepting(accept) = &mut self.stream else {
+            return match self.stream {
+                Transport::Failed => Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::ConnectionAborted,
+                    "the TLS handshake failed",
+                ))),
+                _ => Poll::Ready(Ok(())),
+            };
+        };
+        let accepted = match Pin::new(accept.as_mut()).poll(cx) {
+            Poll::Ready(accepted) => accepted,
+            Poll::Pending => return self.pending_or_closed(cx),
+        };
+        match accepted {
+            Ok(tls) => {
+                if let Some(chain) = tls.get_ref().1.peer_certificates() {
+                    if let Some(peer) = PeerCertificates::new(chain) {
+                        let _ = self.info.peer.set(peer);
+                    }
+                }
+                self.stream = Transport::Tls(Box::new(tls));
+                Poll::Ready(Ok(()))
+            }
+            Err(error) => {
+                // A plaintext client, an untrusted or missing client certificate, no common
+                // protocol: the client's problem, so only a debug line, and a count.
+                self.stream = Transport::Failed;
+                self.closed = Some("tls_handshake_failed");
+                self.metrics.connection_closed("tls_handshake_failed");
+                tracing::debug!(
+                    %error,
+                    remote = ?self.info.tcp.remote_addr(),
+                    "closing a connection: the TLS handshake failed"
+                );
+                Poll::Ready(Err(error))
+            }
+        }
     }
 
     /// Turns a pending inner poll into the closing error once a timeout has passed.
@@ -533,6 +601,7 @@ impl AsyncRead for Connection {
         if this.closed.is_some() {
             return this.pending_or_closed(cx);
         }
+        ready!(this.poll_established(cx))?;
         let before = buf.filled().len();
         match Pin::new(&mut this.stream).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
@@ -552,6 +621,7 @@ impl AsyncWrite for Connection {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        ready!(this.poll_established(cx))?;
         // A client that never reads must not hold the connection by blocking our writes either.
         match Pin::new(&mut this.stream).poll_write(cx, buf) {
             Poll::Pending => this.pending_or_closed(cx),
@@ -565,6 +635,7 @@ impl AsyncWrite for Connection {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        ready!(this.poll_established(cx))?;
         match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
             Poll::Pending => this.pending_or_closed(cx),
             ready => ready,
@@ -577,6 +648,7 @@ impl AsyncWrite for Connection {
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        ready!(this.poll_established(cx))?;
         match Pin::new(&mut this.stream).poll_flush(cx) {
             Poll::Pending => this.pending_or_closed(cx),
             ready => ready,
@@ -586,6 +658,89 @@ impl AsyncWrite for Connection {
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
     }
+}
+
+/// The bytes under a [`Connection`]: TCP, or TLS over TCP once its handshake is done.
+enum Transport {
+    Plain(TcpStream),
+    /// The TLS handshake, under way (boxed: rustls' connection state is large).
+    Accepting(Box<Accept<TcpStream>>),
+    Tls(Box<TlsStream<TcpStream>>),
+    /// The TLS handshake failed; the stream is gone.
+    Failed,
+}
+
+impl AsyncRead for Transport {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Transport::Plain(tcp) => Pin::new(tcp).poll_read(cx, buf),
+            Transport::Tls(tls) => Pin::new(tls.as_mut()).poll_read(cx, buf),
+            Transport::Accepting(_) | Transport::Failed => Poll::Ready(Err(not_established())),
+        }
+    }
+}
+
+impl AsyncWrite for Transport {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Transport::Plain(tcp) => Pin::new(tcp).poll_write(cx, buf),
+            Transport::Tls(tls) => Pin::new(tls.as_mut()).poll_write(cx, buf),
+            Transport::Accepting(_) | Transport::Failed => Poll::Ready(Err(not_established())),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Transport::Plain(tcp) => Pin::new(tcp).poll_write_vectored(cx, bufs),
+            Transport::Tls(tls) => Pin::new(tls.as_mut()).poll_write_vectored(cx, bufs),
+            Transport::Accepting(_) | Transport::Failed => Poll::Ready(Err(not_established())),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match self {
+            Transport::Plain(tcp) => tcp.is_write_vectored(),
+            Transport::Tls(tls) => tls.is_write_vectored(),
+            Transport::Accepting(_) | Transport::Failed => false,
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Transport::Plain(tcp) => Pin::new(tcp).poll_flush(cx),
+            Transport::Tls(tls) => Pin::new(tls.as_mut()).poll_flush(cx),
+            Transport::Accepting(_) | Transport::Failed => Poll::Ready(Err(not_established())),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Transport::Plain(tcp) => Pin::new(tcp).poll_shutdown(cx),
+            Transport::Tls(tls) => Pin::new(tls.as_mut()).poll_shutdown(cx),
+            // Nothing to close politely: dropping the connection closes the socket.
+            Transport::Accepting(_) | Transport::Failed => Poll::Ready(Ok(())),
+        }
+    }
+}
+
+/// [`Connection`] establishes the transport before any read or write reaches it.
+fn not_established() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotConnected,
+        "the TLS handshake has not completed",
+    )
 }
 
 /// The HTTP/2 client preface (RFC 9113 §3.4).
@@ -623,7 +778,8 @@ impl Preface {
 /// Counts each connection's calls in flight; see [`Connections::layer`].
 ///
 /// It also puts the connection's [`TcpConnectInfo`] in the request, where
-/// `tonic::Request::remote_addr` looks for it.
+/// `tonic::Request::remote_addr` looks for it, and the client's verified certificates
+/// ([`PeerCertificates`]) when it presented some.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CallsLayer;
 
@@ -655,6 +811,9 @@ where
     fn call(&mut self, mut request: http::Request<ReqBody>) -> Self::Future {
         let info = request.extensions().get::<ConnectionInfo>().cloned();
         let call = info.map(|info| {
+            if let Some(peer) = info.peer.get() {
+                request.extensions_mut().insert(peer.clone());
+            }
             request.extensions_mut().insert(info.tcp);
             InFlight::new(info.calls)
         });
@@ -740,6 +899,7 @@ impl<B: Body> Body for CallBody<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio_rustls::rustls::pki_types::CertificateDer;
 
     const CLIENT_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
@@ -861,6 +1021,80 @@ mod tests {
             backoff.on_error(&io::Error::other("unheard of")),
             AcceptAction::Pause { .. }
         ));
+    }
+
+    /// Answers with what the request's extensions held: the client's certificates, the TCP info.
+    struct Extensions;
+
+    impl tower_service::Service<http::Request<()>> for Extensions {
+        type Response = http::Response<(Option<PeerCertificates>, bool)>;
+        type Error = std::convert::Infallible;
+        type Future = std::future::Ready<Result<Self::Response, Self::Error>>;
+
+        fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn call(&mut self, request: http::Request<()>) -> Self::Future {
+            let peer = request.extensions().get::<PeerCertificates>().cloned();
+            let tcp = request.extensions().get::<TcpConnectInfo>().is_some();
+            std::future::ready(Ok(http::Response::new((peer, tcp))))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_verified_client_certificate_reaches_the_request_and_plaintext_has_none() {
+        use tower_layer::Layer;
+        use tower_service::Service;
+        let info = ConnectionInfo {
+            tcp: TcpConnectInfo {
+                local_addr: None,
+                remote_addr: None,
+            },
+            calls: Arc::new(CallCount {
+                accepted: Instant::now(),
+                in_flight: AtomicUsize::new(0),
+                idle_since_ms: AtomicU64::new(0),
+            }),
+            peer: Arc::new(OnceLock::new()),
+        };
+        let mut service = CallsLayer.layer(Extensions);
+        let request = || {
+            let mut request = http::Request::new(());
+            request.extensions_mut().insert(info.clone());
+            request
+        };
+        let (peer, tcp) = service
+            .call(request())
+            .await
+            .expect("answered")
+            .into_body()
+            .inner;
+        assert_eq!(
+            peer, None,
+            "no certificate before (or without) a TLS handshake"
+        );
+        assert!(tcp, "the TCP info is there for tonic's remote_addr");
+
+        // The handshake fills the cell after tonic took the connection's info: later calls see it.
+        let chain = [CertificateDer::from(vec![0x30, 0x03, 0x02, 0x01, 0x01])];
+        let _ = info
+            .peer
+            .set(PeerCertificates::new(&chain).expect("a chain"));
+        let (peer, _) = service
+            .call(request())
+            .await
+            .expect("answered")
+            .into_body()
+            .inner;
+        let peer = peer.expect("the client's certificates");
+        assert_eq!(peer.end_entity(), &chain[0]);
+        assert_eq!(peer.chain().len(), 1);
+        assert_eq!(
+            PeerCertificates::new(&[]),
+            None,
+            "no certificate is no chain"
+        );
     }
 
     #[test]

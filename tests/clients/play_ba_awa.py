@@ -8,8 +8,10 @@ errors. Exit status 0 means every check passed.
 
     pip install grpcio grpcio-reflection grpcio-health-checking
     python3 tests/clients/play_ba_awa.py 127.0.0.1:50051
+    python3 tests/clients/play_ba_awa.py --ca ca.pem 127.0.0.1:50051    # a server with [tls]
 """
 
+import argparse
 import random
 import sys
 
@@ -49,8 +51,17 @@ def check(condition, what):
     print(f"ok: {what}")
 
 
-def main(address):
-    channel = grpc.insecure_channel(address)
+def connect(address, ca_file):
+    """A plaintext channel, or with `ca_file` a TLS one trusting only that CA (PEM)."""
+    if ca_file is None:
+        return grpc.insecure_channel(address)
+    with open(ca_file, "rb") as ca:
+        credentials = grpc.ssl_channel_credentials(root_certificates=ca.read())
+    return grpc.secure_channel(address, credentials)
+
+
+def main(address, ca_file=None):
+    channel = connect(address, ca_file)
     grpc.channel_ready_future(channel).result(timeout=10)
 
     services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
@@ -118,4 +129,8 @@ def main(address):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1:50051")
+    parser = argparse.ArgumentParser(description="Play Ba-awa against a mancala server.")
+    parser.add_argument("address", nargs="?", default="127.0.0.1:50051", help="HOST:PORT of the server")
+    parser.add_argument("--ca", metavar="FILE", help="connect over TLS, trusting this CA certificate (PEM)")
+    arguments = parser.parse_args()
+    main(arguments.address, arguments.ca)

@@ -77,6 +77,7 @@ fn defaults_load_without_file_or_environment() {
         server.max_connection_age_grace,
         Some(Duration::from_secs(30))
     );
+    assert_eq!(server.health_listen, None, "no health listener by default");
     assert_eq!(settings.log.format, LogFormat::Plain);
     assert_eq!(settings.log.filter, "info");
 }
@@ -265,6 +266,12 @@ fn environment_variable_names_are_pinned() {
             "server",
             "max_connection_age_grace_ms",
         ),
+        (
+            "MANCALA__SERVER__HEALTH_LISTEN",
+            "127.0.0.1:3",
+            "server",
+            "health_listen",
+        ),
         ("MANCALA__LOG__FORMAT", "json", "log", "format"),
         ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
         ("MANCALA__MATCHES__STORE", "memory", "matches", "store"),
@@ -408,11 +415,13 @@ fn environment_variable_names_are_pinned() {
         .iter()
         .map(|(_, _, section, key)| format!("{section}.{key}"))
         .collect();
-    assert_eq!(
-        pinned_keys,
-        keys(DEFAULTS),
-        "every key has a pinned variable"
-    );
+    // The [tls] keys name files that must exist and go together: they are pinned in
+    // `tls_settings_name_readable_pem_files_and_go_together`.
+    let untls: BTreeSet<String> = keys(DEFAULTS)
+        .into_iter()
+        .filter(|k| !k.starts_with("tls."))
+        .collect();
+    assert_eq!(pinned_keys, untls, "every key has a pinned variable");
 
     for (var, value, section, key) in pinned {
         assert_eq!(env_var_name(section, key), var);
@@ -456,6 +465,7 @@ fn environment_variable_names_are_pinned() {
         s.server.max_connection_age_grace,
         Some(Duration::from_millis(59))
     );
+    assert_eq!(s.server.health_listen, Some("127.0.0.1:3".parse().unwrap()));
     assert_eq!(s.log.format, LogFormat::Json);
     assert_eq!(s.log.filter, "debug");
     assert!(s.auth.required);
@@ -653,6 +663,14 @@ fn binary_refuses_a_bad_environment_value_with_one_line() {
         &[("MANCALA__SERVER__SHUTDOWN_GRACE_MS", "-5")],
         "shutdown_grace_ms",
     );
+    run_binary_expecting_failure(
+        &[],
+        &[
+            ("MANCALA__TLS__CERT_FILE", "/nonexistent/tls.crt"),
+            ("MANCALA__TLS__KEY_FILE", "/nonexistent/tls.key"),
+        ],
+        "tls.cert_file /nonexistent/tls.crt: cannot read",
+    );
 }
 
 #[test]
@@ -696,4 +714,79 @@ fn redis_store_and_metrics_settings_load_and_bad_ones_are_refused() {
     );
     assert!(!error.contains("hunter2"), "{error}");
     refused(None, &[("MANCALA__MATCHES__STORE", "mongo")], "redis");
+}
+
+#[test]
+fn tls_settings_name_readable_pem_files_and_go_together() {
+    let pki = crate::support::tls::TestPki::new();
+    let (cert, key, ca) = (
+        pki.server_cert_file.to_str().expect("UTF-8 path"),
+        pki.server_key_file.to_str().expect("UTF-8 path"),
+        pki.ca_file.to_str().expect("UTF-8 path"),
+    );
+    assert!(
+        matches!(Settings::default().tls.files(), Ok(None)),
+        "plaintext by default"
+    );
+    let vars = [
+        ("MANCALA__TLS__CERT_FILE", cert, "tls", "cert_file"),
+        ("MANCALA__TLS__KEY_FILE", key, "tls", "key_file"),
+        ("MANCALA__TLS__CLIENT_CA_FILE", ca, "tls", "client_ca_file"),
+    ];
+    for (var, _, section, key) in vars {
+        assert_eq!(env_var_name(section, key), var);
+    }
+    let all: Vec<(&str, &str)> = vars.iter().map(|(var, value, ..)| (*var, *value)).collect();
+    let s = load(None, &all).expect("a certificate, its key and client CAs");
+    assert_eq!(s.tls.cert_file.as_deref(), Some(Path::new(cert)));
+    assert_eq!(s.tls.key_file.as_deref(), Some(Path::new(key)));
+    assert_eq!(s.tls.client_ca_file.as_deref(), Some(Path::new(ca)));
+    load(None, &all[..2]).expect("TLS without client certificates");
+
+    // One without the other names the missing key.
+    refused(None, &all[..1], "tls.key_file");
+    refused(None, &all[1..2], "tls.cert_file");
+    refused(None, &all[2..], "tls.client_ca_file needs tls.cert_file");
+    // Missing, unreadable or wrong files are named, with the setting, before anything binds.
+    let missing = pki.dir.path().join("missing.pem");
+    let missing = missing.to_str().expect("UTF-8 path");
+    refused(
+        None,
+        &[("MANCALA__TLS__CERT_FILE", missing), all[1]],
+        "tls.cert_file",
+    );
+    refused(
+        None,
+        &[all[0], ("MANCALA__TLS__KEY_FILE", missing)],
+        "tls.key_file",
+    );
+    // A key where the certificate should be, and a certificate where the key should be.
+    refused(
+        None,
+        &[
+            ("MANCALA__TLS__CERT_FILE", key),
+            ("MANCALA__TLS__KEY_FILE", key),
+        ],
+        "no PEM certificate",
+    );
+    refused(
+        None,
+        &[
+            ("MANCALA__TLS__CERT_FILE", cert),
+            ("MANCALA__TLS__KEY_FILE", cert),
+        ],
+        "no PEM private key",
+    );
+    // The client's key does not go with the server's certificate.
+    let client_key = pki.client_key_file.to_str().expect("UTF-8 path");
+    refused(
+        None,
+        &[all[0], ("MANCALA__TLS__KEY_FILE", client_key)],
+        "does not go with tls.cert_file",
+    );
+    refused(
+        None,
+        &[all[0], all[1], ("MANCALA__TLS__CLIENT_CA_FILE", missing)],
+        "tls.client_ca_file",
+    );
 }

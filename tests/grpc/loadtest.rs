@@ -222,3 +222,40 @@ fn the_dump_is_real_requests_in_ghz_configurations() {
         assert_eq!((frame[0], frame.len()), (0, 5 + len));
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_generator_loads_a_tls_server_trusting_the_given_ca() {
+    let pki = crate::support::tls::TestPki::new();
+    let server = TestServer::start_as(
+        |s| pki.configure(s, false),
+        Some(
+            tonic::transport::ClientTlsConfig::new()
+                .ca_certificate(tonic::transport::Certificate::from_pem(&pki.ca_pem)),
+        ),
+    )
+    .await;
+    let https = Config {
+        targets: vec![format!("https://{}", server.addr)],
+        ca_file: Some(pki.ca_file.clone()),
+        ..config(&server)
+    };
+    let summary = run(&https).await;
+    check_report(summary.rules.as_ref().expect("a rules report"), REQUESTS);
+
+    // An https:// target without the CA, or the CA for plaintext targets, is a mistake said at once.
+    let no_ca = Config {
+        ca_file: None,
+        ..https.clone()
+    };
+    let error = loadtest::run(&no_ca).await.expect_err("no CA").to_string();
+    assert!(error.contains("--ca"), "{error}");
+    let plaintext = Config {
+        ca_file: Some(pki.ca_file.clone()),
+        ..config(&server)
+    };
+    let error = loadtest::run(&plaintext)
+        .await
+        .expect_err("CA for http")
+        .to_string();
+    assert!(error.contains("--ca"), "{error}");
+}

@@ -18,3 +18,4 @@ mod metrics;
 mod rules_api;
 mod server;
 mod tenants;
+mod tls;

@@ -5,3 +5,4 @@
 pub mod examples;
 pub mod replica;
 pub mod server;
+pub mod tls;

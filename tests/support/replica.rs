@@ -27,6 +27,10 @@ pub struct Replica {
     pub addr: SocketAddr,
     /// Where `/metrics` answers, when `MANCALA__METRICS__LISTEN` was given.
     pub metrics: Option<SocketAddr>,
+    /// Where the plaintext health listener answers, when `MANCALA__SERVER__HEALTH_LISTEN` was given.
+    pub health: Option<SocketAddr>,
+    /// The messages the server logged until it was ready, in order.
+    pub startup_messages: Vec<String>,
 }
 
 impl Drop for Replica {
@@ -52,12 +56,17 @@ impl Replica {
             command.env(key, value);
         }
         let wants_metrics = env.iter().any(|(k, _)| *k == "MANCALA__METRICS__LISTEN");
+        let wants_health = env
+            .iter()
+            .any(|(k, _)| *k == "MANCALA__SERVER__HEALTH_LISTEN");
         let child = command.spawn().expect("start the mancala binary");
         // Owned by a Replica from now on, so that a panic below (no listening line) kills it.
         let mut replica = Replica {
             child,
             addr: SocketAddr::from(([0, 0, 0, 0], 0)),
             metrics: None,
+            health: None,
+            startup_messages: Vec::new(),
         };
         let stdout = replica.child.stdout.take().expect("piped stdout");
         let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
@@ -69,8 +78,11 @@ impl Replica {
                 }
             }
         });
-        let (mut addr, mut metrics) = (None, None);
-        while addr.is_none() || (wants_metrics && metrics.is_none()) {
+        let (mut addr, mut metrics, mut health) = (None, None, None);
+        while addr.is_none()
+            || (wants_metrics && metrics.is_none())
+            || (wants_health && health.is_none())
+        {
             let line = within("the listening lines", lines.recv())
                 .await
                 .expect("the server logs before it exits");
@@ -82,16 +94,20 @@ impl Replica {
                     .parse()
                     .expect("an address")
             };
-            match json["message"].as_str() {
-                Some("listening") => addr = Some(parsed()),
-                Some("metrics listening") => metrics = Some(parsed()),
+            let message = json["message"].as_str().unwrap_or_default();
+            match message {
+                "listening" => addr = Some(parsed()),
+                "metrics listening" => metrics = Some(parsed()),
+                m if m.starts_with("health listening") => health = Some(parsed()),
                 _ => {}
             }
+            replica.startup_messages.push(message.to_string());
         }
         // Keep draining stdout so the server never blocks on a full pipe.
         tokio::spawn(async move { while lines.recv().await.is_some() {} });
         replica.addr = addr.expect("listening");
         replica.metrics = metrics;
+        replica.health = health;
         replica
     }
 

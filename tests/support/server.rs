@@ -5,7 +5,7 @@ use mancala::config::Settings;
 use std::future::Future;
 use std::time::Duration;
 use tokio::sync::oneshot;
-use tonic::transport::Channel;
+use tonic::transport::{Channel, ClientTlsConfig};
 
 /// Every await in a test is bounded by this.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
@@ -25,6 +25,15 @@ impl TestServer {
 
     /// Starts the server with the built-in defaults as changed by `configure`.
     pub async fn start_with(configure: impl FnOnce(&mut Settings)) -> TestServer {
+        TestServer::start_as(configure, None).await
+    }
+
+    /// Starts the server as [`TestServer::start_with`] does, its own channel connecting with `tls`
+    /// (to `https://127.0.0.1:PORT`) when given, or in plaintext.
+    pub async fn start_as(
+        configure: impl FnOnce(&mut Settings),
+        tls: Option<ClientTlsConfig>,
+    ) -> TestServer {
         let mut settings = Settings::load_from(None, Vec::new()).expect("defaults load");
         configure(&mut settings);
         // Tests share the working directory: no database file in it.
@@ -41,13 +50,14 @@ impl TestServer {
             .await
             .expect("server runs");
         });
-        let channel = within(
-            Channel::from_shared(format!("http://{addr}"))
+        let endpoint = match tls {
+            None => Channel::from_shared(format!("http://{addr}")).expect("uri"),
+            Some(tls) => Channel::from_shared(format!("https://{addr}"))
                 .expect("uri")
-                .connect(),
-        )
-        .await
-        .expect("connect");
+                .tls_config(tls)
+                .expect("client TLS"),
+        };
+        let channel = within(endpoint.connect()).await.expect("connect");
         TestServer {
             addr,
             channel,
