@@ -69,7 +69,7 @@ player_token_max_ttl_ms = 86400000
 calls_per_second = 1000
 burst = 2000
 max_active_matches = 10000
-max_watchers = 10000
+max_watchers = 1000
 
 [metrics]
 listen = ""

@@ -162,6 +162,7 @@ pub async fn run(
     .map_err(ServeError::Store)?;
     warn_if_open(&listener, &identity);
     let _following_tenants = identity.follow_store();
+    let _reloading_tenants = AbortOnDrop(identity.spawn_reloads(TENANT_RELOAD_EVERY));
     let gate = |needs| Authenticate::new(identity.clone(), metrics.clone(), needs);
     let rules = InterceptedService::new(
         RulesService::new(pool.clone())
@@ -351,6 +352,9 @@ where
         }
     })))
 }
+
+/// How often the tenants are read again whatever the store's channel said (a lost message, a failed reload).
+const TENANT_RELOAD_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Says so at start-up when anyone who can reach the port can call without a credential.
 fn warn_if_open(listener: &TcpListener, identity: &Identity) {

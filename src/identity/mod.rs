@@ -80,13 +80,18 @@ impl Bucket {
     }
 }
 
-/// Who a call comes from.
-#[derive(Debug, Clone)]
+/// Who a call comes from. Its `Debug` never shows a seat token.
+#[derive(Clone)]
 pub enum Caller {
     /// No credential, on a server that does not require one: the anonymous tenant.
     Anonymous(Arc<Tenant>),
     /// A tenant's API key.
-    Tenant(Arc<Tenant>),
+    Tenant {
+        /// The tenant.
+        tenant: Arc<Tenant>,
+        /// The key's public id.
+        key_id: String,
+    },
     /// A player token: one of the tenant's players.
     Player {
         /// The tenant.
@@ -102,9 +107,20 @@ impl Caller {
     /// The tenant, when the credential names one.
     pub fn tenant(&self) -> Option<&Arc<Tenant>> {
         match self {
-            Caller::Anonymous(tenant) | Caller::Tenant(tenant) => Some(tenant),
+            Caller::Anonymous(tenant) | Caller::Tenant { tenant, .. } => Some(tenant),
             Caller::Player { tenant, .. } => Some(tenant),
             Caller::Seat(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Caller {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Caller::Anonymous(_) => f.write_str("Anonymous"),
+            Caller::Tenant { tenant, key_id } => write!(f, "Tenant({}, key {key_id})", tenant.id()),
+            Caller::Player { tenant, player } => write!(f, "Player({}, {player:?})", tenant.id()),
+            Caller::Seat(_) => f.write_str("Seat(..)"),
         }
     }
 }
@@ -185,14 +201,41 @@ struct Inner {
     signer: TokenSigner,
     max_ttl: Duration,
     registry: RwLock<Registry>,
+    /// Held across a reload's read and swap, so that an older read never replaces a newer one.
+    reloading: Mutex<()>,
     anonymous: Arc<Tenant>,
+    /// The bucket of every call made with a bare seat token, which names no tenant until its match is found:
+    /// charged before any store read (see [`Identity::seat_tokens`]).
+    seat_tokens: Arc<Tenant>,
     last_refresh: Mutex<Option<Instant>>,
 }
 
 #[derive(Default)]
 struct Registry {
     tenants: HashMap<String, Arc<Tenant>>,
-    keys: HashMap<[u8; 32], Arc<Tenant>>,
+    /// Key hash → the tenant and the key's id.
+    keys: HashMap<[u8; 32], (Arc<Tenant>, String)>,
+}
+
+/// Tenant ids that stand for something else in logs, metrics and quota details.
+const RESERVED_IDS: [&str; 4] = ["anonymous", "operator", "unknown", "seat-tokens"];
+
+/// A stand-in tenant (the anonymous one, the seat tokens' bucket) with `limits`.
+fn pseudo_tenant(id: &str, name: &str, limits: TenantLimits) -> Arc<Tenant> {
+    Arc::new(Tenant {
+        record: TenantRecord {
+            id: id.into(),
+            name: name.into(),
+            created_ms: 0,
+            disabled: false,
+            keys: Vec::new(),
+            limits: LimitOverrides::default(),
+            revision: 0,
+        },
+        limits,
+        bucket: Arc::new(Bucket::new(&limits)),
+        watchers: Arc::default(),
+    })
 }
 
 fn now_ms() -> u64 {
@@ -221,8 +264,9 @@ pub fn tenant_id_problem(id: &str) -> Option<&'static str> {
         && id
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !id.starts_with('-');
-    (!ok).then_some("1 to 32 of a-z, 0-9 and '-', not starting with '-'")
+        && !id.starts_with('-')
+        && !RESERVED_IDS.contains(&id);
+    (!ok).then_some("1 to 32 of a-z, 0-9 and '-', not starting with '-' (and not anonymous, operator, unknown or seat-tokens)")
 }
 
 impl Identity {
@@ -239,20 +283,17 @@ impl Identity {
         } else {
             auth.player_token_secret.as_bytes().to_vec()
         };
-        let anonymous = Arc::new(Tenant {
-            record: TenantRecord {
-                id: ANONYMOUS.into(),
-                name: "anonymous".into(),
-                created_ms: 0,
-                disabled: false,
-                keys: Vec::new(),
-                limits: LimitOverrides::default(),
-                revision: 0,
+        let anonymous = pseudo_tenant(ANONYMOUS, "anonymous", defaults);
+        // Seat tokens are spread over many tenants' matches: their shared bucket is ten tenants' worth.
+        let seat_tokens = pseudo_tenant(
+            "seat-tokens",
+            "calls with a bare seat token",
+            TenantLimits {
+                calls_per_second: defaults.calls_per_second.saturating_mul(10),
+                burst: defaults.burst.saturating_mul(10),
+                ..defaults
             },
-            limits: defaults,
-            bucket: Arc::new(Bucket::new(&defaults)),
-            watchers: Arc::default(),
-        });
+        );
         let identity = Identity {
             inner: Arc::new(Inner {
                 store,
@@ -262,7 +303,9 @@ impl Identity {
                 signer: TokenSigner::new(&secret),
                 max_ttl: auth.player_token_max_ttl,
                 registry: RwLock::default(),
+                reloading: Mutex::new(()),
                 anonymous,
+                seat_tokens,
                 last_refresh: Mutex::new(None),
             }),
         };
@@ -285,6 +328,11 @@ impl Identity {
     /// Reads every tenant from the store again (blocking). Buckets and stream counts of tenants whose limits
     /// did not change carry over.
     pub fn reload(&self) -> Result<(), StoreError> {
+        let _one_at_a_time = self
+            .inner
+            .reloading
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let records = self.inner.store.tenants()?;
         let mut next = Registry::default();
         {
@@ -304,7 +352,7 @@ impl Identity {
                 });
                 if !tenant.record.disabled {
                     for key in tenant.record.keys.iter().filter(|k| k.revoked_ms.is_none()) {
-                        next.keys.insert(key.hash, tenant.clone());
+                        next.keys.insert(key.hash, (tenant.clone(), key.id.clone()));
                     }
                 }
                 next.tenants.insert(tenant.record.id.clone(), tenant);
@@ -316,6 +364,39 @@ impl Identity {
             .write()
             .unwrap_or_else(PoisonError::into_inner) = next;
         Ok(())
+    }
+
+    /// Whether [`Identity::refresh`] would read the store now (a cheap check, before leaving the worker).
+    pub fn refresh_due(&self) -> bool {
+        self.inner
+            .last_refresh
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none_or(|at| at.elapsed() >= REFRESH_EVERY)
+    }
+
+    /// Reads the tenants again every `period`, until the returned task is aborted: what a lost message of
+    /// the store's channel (or a failed reload) leaves stale is stale for one period at most.
+    pub fn spawn_reloads(&self, period: Duration) -> tokio::task::JoinHandle<()> {
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(period);
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let Some(inner) = weak.upgrade() else { break };
+                let identity = Identity { inner };
+                let reloaded = tokio::task::spawn_blocking(move || identity.reload()).await;
+                if let Ok(Err(error)) = reloaded {
+                    tracing::warn!(error = %error, "cannot read the tenants again");
+                }
+            }
+        })
+    }
+
+    /// The bucket that calls with a bare seat token are charged to.
+    pub fn seat_tokens(&self) -> &Tenant {
+        &self.inner.seat_tokens
     }
 
     /// After [`AuthError::Unknown`]: reads the store again unless that was done less than
@@ -366,7 +447,10 @@ impl Identity {
         if keys::looks_like_key(credential) {
             let hash = keys::hash(credential);
             return match self.registry().keys.get(&hash) {
-                Some(tenant) => Ok(Caller::Tenant(tenant.clone())),
+                Some((tenant, key_id)) => Ok(Caller::Tenant {
+                    tenant: tenant.clone(),
+                    key_id: key_id.clone(),
+                }),
                 None => Err(AuthError::Unknown),
             };
         }
@@ -387,6 +471,17 @@ impl Identity {
                 .ok_or(AuthError::Refused(
                     "the player token's tenant is disabled or unknown",
                 ))?;
+            // Revoking (or rotating) a key revokes the tokens issued to it.
+            let key_valid = tenant
+                .record
+                .keys
+                .iter()
+                .any(|k| k.id == claims.key_id && k.revoked_ms.is_none());
+            if !key_valid {
+                return Err(AuthError::Refused(
+                    "the API key that issued this player token was revoked",
+                ));
+            }
             return Ok(Caller::Player {
                 tenant,
                 player: claims.player,
@@ -432,21 +527,7 @@ impl Identity {
         if let Some(tenant) = self.registry().tenants.get(id) {
             return tenant.clone();
         }
-        let limits = self.inner.defaults;
-        Arc::new(Tenant {
-            record: TenantRecord {
-                id: id.into(),
-                name: String::new(),
-                created_ms: 0,
-                disabled: false,
-                keys: Vec::new(),
-                limits: LimitOverrides::default(),
-                revision: 0,
-            },
-            limits,
-            bucket: Arc::new(Bucket::new(&limits)),
-            watchers: Arc::default(),
-        })
+        pseudo_tenant(id, "", self.inner.defaults)
     }
 
     /// A player token for `player` of `tenant`, valid for `ttl` (capped by `auth.player_token_max_ttl_ms`;
@@ -454,6 +535,7 @@ impl Identity {
     pub fn issue_token(
         &self,
         tenant: &Tenant,
+        key_id: &str,
         player: &str,
         ttl: Option<Duration>,
     ) -> Result<(String, u64), AdminError> {
@@ -469,7 +551,10 @@ impl Identity {
             .as_secs()
             .max(1);
         let now = now_ms() / 1000;
-        let token = self.inner.signer.issue(tenant.id(), player, now, ttl);
+        let token = self
+            .inner
+            .signer
+            .issue(tenant.id(), key_id, player, now, ttl);
         Ok((token, now + ttl))
     }
 
@@ -672,14 +757,25 @@ mod tests {
         identity
             .create_tenant("acme", "Acme", LimitOverrides::default())
             .unwrap();
+        let (_, key) = identity.create_key("acme", false).unwrap();
         let acme = identity.tenant("acme");
-        let (token, _) = identity.issue_token(&acme, "ann", None).unwrap();
+        let (token, _) = identity.issue_token(&acme, &key.id, "ann", None).unwrap();
         match identity.authenticate(Some(&token)).unwrap() {
             Caller::Player { tenant, player } => {
                 assert_eq!((tenant.id(), player.as_str()), ("acme", "ann"))
             }
             other => panic!("{other:?}"),
         }
+        identity.revoke_key("acme", &key.id).unwrap();
+        assert!(
+            matches!(
+                identity.authenticate(Some(&token)),
+                Err(AuthError::Refused(_))
+            ),
+            "a token dies with its key"
+        );
+        let (_, other) = identity.create_key("acme", false).unwrap();
+        let (token, _) = identity.issue_token(&acme, &other.id, "ann", None).unwrap();
         identity
             .update_tenant("acme", |t| {
                 t.disabled = true;

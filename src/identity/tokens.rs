@@ -21,6 +21,8 @@ struct Claims {
     sub: String,
     /// The tenant.
     tnt: String,
+    /// The id of the API key that asked for it: revoking the key revokes the token.
+    kid: String,
     /// Issued at, seconds since the Unix epoch.
     iat: u64,
     /// Expires at, seconds since the Unix epoch.
@@ -34,6 +36,8 @@ pub struct PlayerClaims {
     pub tenant: String,
     /// The player id, the tenant's own name for its user.
     pub player: String,
+    /// The id of the API key the token was issued to.
+    pub key_id: String,
     /// When the token stops being valid, in seconds since the Unix epoch.
     pub expires_at: u64,
 }
@@ -78,12 +82,21 @@ impl TokenSigner {
         }
     }
 
-    /// A token for `player` of `tenant`, valid from `now` (seconds since the epoch) for `ttl_secs`.
-    pub fn issue(&self, tenant: &str, player: &str, now: u64, ttl_secs: u64) -> String {
+    /// A token for `player` of `tenant`, asked for with key `key_id`, valid from `now` (seconds since the
+    /// epoch) for `ttl_secs`.
+    pub fn issue(
+        &self,
+        tenant: &str,
+        key_id: &str,
+        player: &str,
+        now: u64,
+        ttl_secs: u64,
+    ) -> String {
         let claims = Claims {
             iss: ISSUER.into(),
             sub: player.into(),
             tnt: tenant.into(),
+            kid: key_id.into(),
             iat: now,
             exp: now + ttl_secs,
         };
@@ -104,6 +117,7 @@ impl TokenSigner {
         Ok(PlayerClaims {
             tenant: claims.tnt,
             player: claims.sub,
+            key_id: claims.kid,
             expires_at: claims.exp,
         })
     }
@@ -144,27 +158,27 @@ mod tests {
     #[test]
     fn a_token_names_its_tenant_and_player_until_it_expires() {
         let signer = TokenSigner::new(&[7; 32]);
-        let token = signer.issue("acme", "ann", now(), 60);
+        let token = signer.issue("acme", "k1", "ann", now(), 60);
         assert!(looks_like_token(&token));
         let claims = signer.check(&token).unwrap();
         assert_eq!(
             (claims.tenant.as_str(), claims.player.as_str()),
             ("acme", "ann")
         );
-        let old = signer.issue("acme", "ann", now() - 120, 60);
+        let old = signer.issue("acme", "k1", "ann", now() - 120, 60);
         assert_eq!(signer.check(&old), Err(TokenError::Expired));
     }
 
     #[test]
     fn a_token_of_another_secret_or_altered_is_refused() {
         let signer = TokenSigner::new(&[7; 32]);
-        let forged = TokenSigner::new(&[8; 32]).issue("acme", "ann", now(), 60);
+        let forged = TokenSigner::new(&[8; 32]).issue("acme", "k1", "ann", now(), 60);
         assert_eq!(signer.check(&forged), Err(TokenError::Invalid));
-        let token = signer.issue("acme", "ann", now(), 60);
+        let token = signer.issue("acme", "k1", "ann", now(), 60);
         let (head, rest) = token.split_once('.').unwrap();
         let (_, signature) = rest.split_once('.').unwrap();
         // The claims of another player under the first one's signature.
-        let other = signer.issue("acme", "bob", now(), 60);
+        let other = signer.issue("acme", "k1", "bob", now(), 60);
         let other_claims = other.split('.').nth(1).unwrap();
         let spliced = format!("{head}.{other_claims}.{signature}");
         assert_eq!(signer.check(&spliced), Err(TokenError::Invalid));

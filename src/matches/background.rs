@@ -74,7 +74,8 @@ impl<E: Encoder> Matches<E> {
             .await?;
             idle.extend(
                 page.iter()
-                    .filter(|record| record.active_ms <= cutoff)
+                    // 0: written before the expiry existed, so its idle time is unknown.
+                    .filter(|record| record.active_ms != 0 && record.active_ms <= cutoff)
                     .map(|record| record.id),
             );
             match page.last() {

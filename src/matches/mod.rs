@@ -205,7 +205,7 @@ impl<E: Encoder> Matches<E> {
     }
 
     /// The match `id` if `access` may know of it ([`Slot::visible_to`]; NOT_FOUND otherwise, as for a match
-    /// that does not exist). A bare seat token's call is charged to the match's tenant here.
+    /// that does not exist).
     async fn visible(
         &self,
         access: &Access<'_>,
@@ -222,14 +222,12 @@ impl<E: Encoder> Matches<E> {
             return Err(MatchError::NotFound(id.to_string()));
         }
         if let (None, Some(identity)) = (access.tenant, &self.inner.identity) {
-            // A bare seat token: its match's tenant answers for it.
-            let tenant = identity.tenant(&slot.tenant);
-            if tenant.record.disabled {
+            // A bare seat token (charged to the seat tokens' bucket already): not for a disabled tenant's match.
+            if identity.tenant(&slot.tenant).record.disabled {
                 return Err(MatchError::Unauthenticated(
                     "the match's tenant is disabled",
                 ));
             }
-            identity.charge(&tenant).map_err(MatchError::Throttled)?;
         }
         Ok(slot)
     }

@@ -62,7 +62,9 @@ impl Authenticate {
         }
         let caller = match self.identity.authenticate(credential) {
             // Perhaps made on another replica a moment ago: read the tenants again (at most every 200 ms).
-            Err(AuthError::Unknown) if self.refreshed() => self.identity.authenticate(credential),
+            Err(AuthError::Unknown) if self.identity.refresh_due() && self.refreshed() => {
+                self.identity.authenticate(credential)
+            }
             other => other,
         };
         let caller = match caller {
@@ -81,7 +83,11 @@ impl Authenticate {
             self.record("unknown", "unauthenticated");
             error::unauthenticated(&e)
         })?;
-        if let Some(tenant) = caller.tenant() {
+        // A bare seat token names no tenant until its match is read: its calls share one bucket, charged
+        // before any store read, so that made-up tokens cost the store nothing past it.
+        let charged = caller.tenant().map_or(self.identity.seat_tokens(), |t| t);
+        {
+            let tenant = charged;
             let label = if tenant.id().is_empty() {
                 "anonymous"
             } else {

@@ -34,7 +34,7 @@ impl MatchesService {
 /// The match manager's view of `caller`.
 fn access(caller: &Caller) -> Access<'_> {
     match caller {
-        Caller::Anonymous(tenant) | Caller::Tenant(tenant) => Access {
+        Caller::Anonymous(tenant) | Caller::Tenant { tenant, .. } => Access {
             tenant: Some(tenant.id()),
             ..Access::default()
         },
@@ -117,6 +117,12 @@ impl pb::matches_server::Matches for MatchesService {
             ));
         };
         let request = request.into_inner();
+        if tenant.id().is_empty() && !request.players.is_empty() {
+            return Err(error::invalid_argument(vec![Violation {
+                field: "players".into(),
+                description: "seats are bound to players of a tenant: send its API key (the anonymous tenant has no players)".into(),
+            }]));
+        }
         let kind = convert::game_kind("kind", request.kind);
         let options = convert::options(request.options.as_ref());
         let players = seat_players(&request.players);

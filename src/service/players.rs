@@ -31,7 +31,7 @@ impl pb::players_server::Players for PlayersService {
         request: Request<pb::IssuePlayerTokenRequest>,
     ) -> Result<Response<pb::IssuePlayerTokenResponse>, Status> {
         // Only the tenant's own backend, holding its key, vouches for its players.
-        let Caller::Tenant(tenant) = caller(&request)? else {
+        let Caller::Tenant { tenant, key_id } = caller(&request)? else {
             return Err(Status::permission_denied(
                 "player tokens are issued to a tenant's API key only (not to a player token, a seat token or an anonymous caller)",
             ));
@@ -41,7 +41,7 @@ impl pb::players_server::Players for PlayersService {
             (request.ttl_seconds > 0).then(|| Duration::from_secs(request.ttl_seconds.into()));
         let (token, expires_at) = self
             .identity
-            .issue_token(&tenant, &request.player_id, ttl)
+            .issue_token(&tenant, &key_id, &request.player_id, ttl)
             .map_err(error::admin_error)?;
         Ok(Response::new(pb::IssuePlayerTokenResponse {
             token,

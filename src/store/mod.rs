@@ -164,7 +164,8 @@ pub struct MatchRecord {
     /// for it. `None`: the seat's token does.
     pub players: [Option<String>; 2],
     /// When the last event was accepted (the creation time before the first), in milliseconds since the
-    /// Unix epoch: what the idle expiry measures from.
+    /// Unix epoch: what the idle expiry measures from. 0 in a header written before the idle expiry existed:
+    /// such a match is not expired until its next event writes the header again.
     pub active_ms: u64,
     /// The number of events in the log.
     pub version: u64,
@@ -353,7 +354,7 @@ pub mod codec {
         south_player: Option<String>,
         #[prost(string, optional, tag = "14")]
         north_player: Option<String>,
-        /// Absent in records written before the idle expiry: the creation time stands for it.
+        /// Absent (0) in records written before the idle expiry.
         #[prost(uint64, tag = "15")]
         active_ms: u64,
         #[prost(bool, tag = "16")]
@@ -439,11 +440,7 @@ pub mod codec {
             version: h.version,
             tenant: h.tenant,
             players: [h.south_player, h.north_player],
-            active_ms: if h.active_ms == 0 {
-                h.created_ms
-            } else {
-                h.active_ms
-            },
+            active_ms: h.active_ms,
             finished: if h.finished {
                 Some(Finished {
                     at_ms: h.finished_at_ms,

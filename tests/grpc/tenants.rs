@@ -314,18 +314,20 @@ async fn expired_forged_and_other_tenants_player_tokens_are_refused() {
     new_game(channel, with(new_game_request(), &token))
         .await
         .expect("a fresh player token works");
-    let expired = TokenSigner::new(TOKEN_SECRET.as_bytes()).issue("acme", "ann", now - 600, 60);
+    let key_id = key.split('_').nth(1).unwrap();
+    let signer = TokenSigner::new(TOKEN_SECRET.as_bytes());
+    let expired = signer.issue("acme", key_id, "ann", now - 600, 60);
     let refused = new_game(channel, with(new_game_request(), &expired))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::Unauthenticated);
     assert!(refused.message().contains("expired"), "{refused:?}");
-    let forged = TokenSigner::new(&[9; 32]).issue("acme", "ann", now, 600);
+    let forged = TokenSigner::new(&[9; 32]).issue("acme", key_id, "ann", now, 600);
     let refused = new_game(channel, with(new_game_request(), &forged))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::Unauthenticated);
-    let unknown_tenant = TokenSigner::new(TOKEN_SECRET.as_bytes()).issue("nobody", "ann", now, 600);
+    let unknown_tenant = signer.issue("nobody", key_id, "ann", now, 600);
     let refused = new_game(channel, with(new_game_request(), &unknown_tenant))
         .await
         .unwrap_err();
@@ -341,6 +343,21 @@ async fn expired_forged_and_other_tenants_player_tokens_are_refused() {
     .await
     .unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied);
+    // Rotating the key that issued a token revokes the token too.
+    within(AdminClient::new(channel.clone()).create_api_key(with(
+        pb::CreateApiKeyRequest {
+            tenant_id: "acme".into(),
+            revoke_others: true,
+        },
+        OPERATOR_KEY,
+    )))
+    .await
+    .unwrap();
+    let refused = new_game(channel, with(new_game_request(), &token))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated);
+    assert!(refused.message().contains("revoked"), "{refused:?}");
 }
 
 #[tokio::test]
