@@ -6,14 +6,17 @@ use crate::api::pb;
 use crate::api::pb::admin_client::AdminClient;
 use clap::{Args, Subcommand};
 use tonic::metadata::MetadataValue;
-use tonic::transport::Channel;
+use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 
 /// `mancala tenants`: the server and the operator's key, then what to do.
 #[derive(Debug, Args)]
 pub struct TenantsArgs {
-    /// The server's address.
+    /// The server's address (`https://…` for a server with TLS, with `--ca`).
     #[arg(long, default_value = "http://127.0.0.1:50051")]
     server: String,
+    /// Trust this CA certificate (PEM) for an `https://` server.
+    #[arg(long, value_name = "FILE")]
+    ca: Option<std::path::PathBuf>,
     /// The operator's key (whose SHA-256 is the server's auth.operator_key_sha256).
     #[arg(long, env = "MANCALA_OPERATOR_KEY", hide_env_values = true)]
     operator_key: String,
@@ -122,8 +125,16 @@ pub fn run(args: TenantsArgs) -> Result<(), String> {
 }
 
 async fn run_async(args: TenantsArgs) -> Result<(), String> {
-    let channel = Channel::from_shared(args.server.clone())
-        .map_err(|e| format!("{:?} is not a server address: {e}", args.server))?
+    let mut endpoint = Channel::from_shared(args.server.clone())
+        .map_err(|e| format!("{:?} is not a server address: {e}", args.server))?;
+    if let Some(ca) = &args.ca {
+        let pem =
+            std::fs::read(ca).map_err(|e| format!("cannot read --ca {}: {e}", ca.display()))?;
+        endpoint = endpoint
+            .tls_config(ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem)))
+            .map_err(|e| format!("--ca {}: {e}", ca.display()))?;
+    }
+    let channel = endpoint
         .connect()
         .await
         .map_err(|e| format!("cannot connect to {}: {e}", args.server))?;

@@ -12,6 +12,7 @@ errors. Exit status 0 means every check passed.
 """
 
 import argparse
+import os
 import random
 import sys
 
@@ -25,13 +26,14 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 class Service:
     """Calls one service with message classes built from the server's own reflection answers."""
 
-    def __init__(self, channel, name="mancala.v1.Rules"):
+    def __init__(self, channel, name="mancala.v1.Rules", api_key=None):
         self.pool = DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
         self.service = self.pool.FindServiceByName(name)
         self.name = name
         self.channel = channel
+        self.metadata = [("authorization", f"Bearer {api_key}")] if api_key else []
 
-    def call(self, method_name, **fields):
+    def call(self, method_name, metadata=None, **fields):
         method = self.service.FindMethodByName(method_name)
         request_class = message_factory.GetMessageClass(method.input_type)
         response_class = message_factory.GetMessageClass(method.output_type)
@@ -41,7 +43,7 @@ class Service:
             response_deserializer=response_class.FromString,
         )
         request = json_format.ParseDict(fields, request_class())
-        return stub(request, timeout=10)
+        return stub(request, timeout=10, metadata=self.metadata if metadata is None else metadata)
 
 
 def check(condition, what):
@@ -60,7 +62,7 @@ def connect(address, ca_file):
     return grpc.secure_channel(address, credentials)
 
 
-def main(address, ca_file=None):
+def main(address, ca_file=None, api_key=None):
     channel = connect(address, ca_file)
     grpc.channel_ready_future(channel).result(timeout=10)
 
@@ -72,7 +74,22 @@ def main(address, ca_file=None):
         status = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5).status
         check(status == health_pb2.HealthCheckResponse.SERVING, f"health of {name!r} is SERVING")
 
-    rules = Service(channel)
+    rules = Service(channel, api_key=api_key)
+    if api_key:
+        # The server requires a tenant's key: without one, nothing but health and reflection answers.
+        try:
+            rules.call("DescribeGame", metadata=[], kind="GAME_KIND_BA_AWA")
+            check(False, "a call without the API key is refused")
+        except grpc.RpcError as error:
+            check(error.code() == grpc.StatusCode.UNAUTHENTICATED,
+                  f"no API key, no answer: {error.code().name}: {error.details()}")
+        try:
+            rules.call("DescribeGame", metadata=[("authorization", "Bearer mk_00000000_forged")],
+                       kind="GAME_KIND_BA_AWA")
+            check(False, "a made-up API key is refused")
+        except grpc.RpcError as error:
+            check(error.code() == grpc.StatusCode.UNAUTHENTICATED,
+                  f"a made-up key is refused: {error.details()}")
     description = rules.call("DescribeGame", kind="GAME_KIND_BA_AWA")
     check(description.rows == 2 and description.pits_per_row == 6, "DescribeGame: Ba-awa is 2 rows of 6")
 
@@ -102,7 +119,7 @@ def main(address, ca_file=None):
     check(bare.state == full.state and len(full.events) > 0 and len(bare.events) == 0,
           f"ApplyMove with skipEvents: the same state, no events ({len(full.events)} otherwise)")
 
-    diagnostics = Service(channel, "mancala.v1.Diagnostics")
+    diagnostics = Service(channel, "mancala.v1.Diagnostics", api_key=api_key)
     echo = diagnostics.call("Echo", payload="c2VlZHM=", responsePayloadBytes=8)  # "seeds"
     check(echo.payload == b"seedsZZZ", f"Echo answers with the bytes asked for: {echo.payload!r}")
     try:
@@ -132,5 +149,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Play Ba-awa against a mancala server.")
     parser.add_argument("address", nargs="?", default="127.0.0.1:50051", help="HOST:PORT of the server")
     parser.add_argument("--ca", metavar="FILE", help="connect over TLS, trusting this CA certificate (PEM)")
+    parser.add_argument("--api-key", metavar="KEY", default=os.environ.get("MANCALA_API_KEY"),
+                        help="a tenant's API key, sent with every call (default: $MANCALA_API_KEY)")
     arguments = parser.parse_args()
-    main(arguments.address, arguments.ca)
+    main(arguments.address, arguments.ca, arguments.api_key)
