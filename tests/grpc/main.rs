@@ -9,6 +9,7 @@ mod bad_input;
 mod bao_la_kete_api;
 mod config;
 mod connections;
+mod descriptors;
 mod diagnostics;
 mod engine_work;
 mod examples;

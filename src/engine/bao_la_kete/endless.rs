@@ -15,26 +15,25 @@
 //!   (a hole is relayed only with 2 or more seeds), so at most 4 of the 8 consecutive front holes can be empty:
 //!   the own-front-row check (§2.7 A) never ends such a move and the rotated sequel is the true sequel.
 //!
-//! The circuit is packed into a `relay_ring::PackedRing` and checked with `cycle::repeats_before_end`.
+//! The circuit is packed into a `relay_ring::Ring16` and checked with `cycle::repeats_before_end`.
 
 use super::{circuit_index, Direction, CIRCUIT, PITS, ROW};
 use crate::engine::cycle::repeats_before_end;
-use crate::engine::relay_ring::PackedRing;
+use crate::engine::relay_ring::Ring16;
 
 /// Laps a move plays before the check is worth making (and at least one revolution: 16 laps are ≥ 32 drops).
 pub(super) const LAPS_BEFORE_CHECK: u32 = 16;
 
-/// The mover's circuit.
-const CIRCUIT_RING: PackedRing = PackedRing::new(CIRCUIT as u32);
+const _: () = assert!(CIRCUIT == 16, "the circuit is a `Ring16`");
 
 /// Whether a pure-relay takata whose lap just ended in `at` (holding ≥ 2 seeds, about to be relayed) goes on
 /// for ever. `pits` is the board; only the circuit of the player whose holes start at `base` is read.
 pub(super) fn relay_never_ends(pits: &[u8; PITS], base: u8, at: u8, dir: Direction) -> bool {
-    repeats_before_end(pack_from(pits, base, at, dir), |relative| {
+    let first = Ring16::pack(pack_from(pits, base, at, dir).to_le_bytes());
+    repeats_before_end(first, |ring| {
         // §2.7 F then C: lift the hole and sow; a lap whose last seed lands in an empty hole ends the move.
-        let hand = (relative & 0xFF) as u32;
-        let relative = CIRCUIT_RING.sow(relative & !0xFF, hand, 0);
-        (relative & 0xFF != 1).then_some(relative)
+        let ring = Ring16::lap(ring);
+        (Ring16::hand(ring) != 1).then_some(ring)
     })
 }
 
