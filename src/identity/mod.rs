@@ -283,15 +283,25 @@ impl Identity {
         } else {
             auth.player_token_secret.as_bytes().to_vec()
         };
-        let anonymous = pseudo_tenant(ANONYMOUS, "anonymous", defaults);
+        // A server without required auth is one party's own (a laptop, a load test): its callers are not
+        // held to a call rate. Its matches and streams are limited as any tenant's.
+        let unrated = TenantLimits {
+            calls_per_second: 0,
+            ..defaults
+        };
+        let anonymous = pseudo_tenant(ANONYMOUS, "anonymous", unrated);
         // Seat tokens are spread over many tenants' matches: their shared bucket is ten tenants' worth.
         let seat_tokens = pseudo_tenant(
             "seat-tokens",
             "calls with a bare seat token",
-            TenantLimits {
-                calls_per_second: defaults.calls_per_second.saturating_mul(10),
-                burst: defaults.burst.saturating_mul(10),
-                ..defaults
+            if auth.required {
+                TenantLimits {
+                    calls_per_second: defaults.calls_per_second.saturating_mul(10),
+                    burst: defaults.burst.saturating_mul(10),
+                    ..defaults
+                }
+            } else {
+                unrated
             },
         );
         let identity = Identity {
@@ -791,12 +801,19 @@ mod tests {
     #[test]
     fn the_bucket_refuses_past_the_burst_and_says_when_to_retry() {
         let identity = identity(true);
-        let tenant = identity.tenant(ANONYMOUS);
+        identity
+            .create_tenant("acme", "Acme", LimitOverrides::default())
+            .unwrap();
+        let tenant = identity.tenant("acme");
         assert!(identity.charge(&tenant).is_ok());
         assert!(identity.charge(&tenant).is_ok());
         let throttled = identity.charge(&tenant).unwrap_err();
         assert!(throttled.retry_after > Duration::ZERO);
         assert!(throttled.retry_after <= Duration::from_millis(500));
         assert_eq!((throttled.calls_per_second, throttled.burst), (2, 2));
+        // The anonymous tenant of a server without required auth is not held to a rate.
+        let open = self::identity(false);
+        let anonymous = open.tenant(ANONYMOUS);
+        assert!((0..10).all(|_| open.charge(&anonymous).is_ok()));
     }
 }
