@@ -2,10 +2,14 @@
 //! from its bytes, handled by the service, and its response encoded — in process, on one core, no HTTP/2. The
 //! baseline is `Diagnostics/Echo` with a request and an answer of the same mean sizes, through the same steps.
 //!
+//! `authentication` times what the interceptor in front of every service adds to a call (`service::auth`): the
+//! credential read, checked and charged to its tenant, for each kind of caller.
+//!
 //!     cargo bench --bench rules_calls
 
 use std::future::Future;
 use std::pin::pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
@@ -105,5 +109,76 @@ fn handlers(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, handlers);
+/// A call's metadata with `credential` as its bearer (none for `None`).
+fn head(credential: Option<&str>) -> Request<()> {
+    let mut request = Request::new(());
+    if let Some(credential) = credential {
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {credential}").parse().expect("ASCII"),
+        );
+    }
+    request
+}
+
+fn authentication(c: &mut Criterion) {
+    use mancala::identity::Identity;
+    use mancala::service::auth::{Authenticate, Needs};
+    use mancala::store::{LimitOverrides, MemoryStore};
+    use tonic::service::Interceptor;
+
+    let mut settings =
+        mancala::config::Settings::load_from(None, Vec::new()).expect("defaults load");
+    let mut open = |required: bool| {
+        settings.auth.required = required;
+        let identity = Identity::open(
+            Arc::new(MemoryStore::new()),
+            &settings.auth,
+            settings.limits,
+        )
+        .expect("a memory store");
+        let gate = Authenticate::new(identity.clone(), Default::default(), Needs::AnyCredential);
+        (identity, gate)
+    };
+    let (_, mut anonymous) = open(false);
+    let (identity, mut gate) = open(true);
+    let unrated = LimitOverrides {
+        calls_per_second: Some(0),
+        ..LimitOverrides::default()
+    };
+    let rated = LimitOverrides {
+        calls_per_second: Some(u32::MAX),
+        burst: Some(u32::MAX),
+        ..LimitOverrides::default()
+    };
+    let (_, unrated_key) = identity
+        .create_tenant("unrated", "", unrated)
+        .expect("created");
+    let (_, rated_key) = identity.create_tenant("rated", "", rated).expect("created");
+    let (token, _) = identity
+        .issue_token(&identity.tenant("unrated"), &unrated_key.id, "ann", None)
+        .expect("a token");
+    let seat = "ab".repeat(32);
+    let mut group = c.benchmark_group("authentication");
+    group.bench_function("anonymous", |b| {
+        b.iter(|| black_box(anonymous.call(head(None)).is_ok()))
+    });
+    for (name, credential) in [
+        ("api_key", unrated_key.key.as_str()),
+        ("api_key_rate_limited", rated_key.key.as_str()),
+        ("player_token", token.as_str()),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(gate.call(head(Some(credential))).is_ok()))
+        });
+    }
+    // Where auth is required, seat tokens share a bucket of 10,000 calls/s, which this loop would empty in a
+    // moment and then time refusals: timed where they are not held to a rate.
+    group.bench_function("seat_token", |b| {
+        b.iter(|| black_box(anonymous.call(head(Some(&seat))).is_ok()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, handlers, authentication);
 criterion_main!(benches);
