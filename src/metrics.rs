@@ -26,7 +26,7 @@
 //! |---|---|---|
 //! | `mancala_connections` | gauge | open client connections |
 //! | `mancala_connections_closed_total` | counter | `reason` (`handshake_timeout`, `idle_timeout`, `tls_handshake_failed`): connections the server closed |
-//! | `mancala_tenant_calls_total` | counter | `tenant` (a tenant id the server holds, `anonymous`, `operator` or `unknown`), `outcome` (`admitted`, `rate_limited`, `unauthenticated`): calls by who made them |
+//! | `mancala_tenant_calls_total` | counter | `tenant` (a tenant id the server holds, `anonymous`, `seat-tokens`, `operator` or `unknown`), `outcome` (`admitted`, `rate_limited`, `unauthenticated`): calls by who made them |
 //! | `mancala_accept_paused_total` | counter | `reason` (`max_connections`, `accept_error`): times accepting stopped, once per episode |
 //!
 //! Method labels come from the served protocol's descriptors (given by the server,

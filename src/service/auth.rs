@@ -85,21 +85,18 @@ impl Authenticate {
         })?;
         // A bare seat token names no tenant until its match is read: its calls share one bucket, charged
         // before any store read, so that made-up tokens cost the store nothing past it.
-        let charged = caller.tenant().map_or(self.identity.seat_tokens(), |t| t);
-        {
-            let tenant = charged;
-            let label = if tenant.id().is_empty() {
-                "anonymous"
-            } else {
-                tenant.id()
-            };
-            tracing::Span::current().record("tenant", label);
-            if let Err(throttled) = self.identity.charge(tenant) {
-                self.record(label, "rate_limited");
-                return Err(error::rate_limited(&throttled));
-            }
-            self.record(label, "admitted");
+        let tenant = caller.tenant().map_or(self.identity.seat_tokens(), |t| t);
+        let label = if tenant.id().is_empty() {
+            "anonymous"
+        } else {
+            tenant.id()
+        };
+        tracing::Span::current().record("tenant", label);
+        if let Err(throttled) = self.identity.charge(tenant) {
+            self.record(label, "rate_limited");
+            return Err(error::rate_limited(&throttled));
         }
+        self.record(label, "admitted");
         Ok(Some(caller))
     }
 
