@@ -8,11 +8,11 @@ use super::view::{Encoder, MatchEvent, MatchView, Update};
 use super::Access;
 use crate::config::MatchSettings;
 use crate::engine::{self, notation, AnyGame, Budget, Event, GameKind, Options, Player, Status};
+use crate::identity::keys;
 use crate::metrics::Metrics;
 use crate::store::{
     Action, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
 };
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -46,15 +46,16 @@ pub(super) async fn blocking<T: Send + 'static>(
     })
 }
 
+/// A new seat token: 64 lowercase hex digits (256 random bits).
 pub(super) fn random_token() -> Result<String, MatchError> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)
+    let bytes = keys::random_bytes::<32>()
         .map_err(|e| store_failed("reading the OS random generator", None, e))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(keys::hex(&bytes))
 }
 
+/// What is kept of a seat token: its SHA-256, as of every credential.
 pub(super) fn token_hash(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
+    keys::hash(token)
 }
 
 /// How `event` leaves the match, `game` being the state after it: a resignation ends it, a move
