@@ -638,6 +638,10 @@ impl Game for BaAwa {
         self.to_move
     }
 
+    fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => {

@@ -520,6 +520,10 @@ impl Game for BaoLaKete {
         self.to_move
     }
 
+    fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => self.collect_legal_moves(mover, out),

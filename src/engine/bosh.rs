@@ -732,6 +732,10 @@ impl Game for Bosh {
         self.to_move
     }
 
+    fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => self.list_sows(mover, out),

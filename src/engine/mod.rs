@@ -16,6 +16,7 @@ mod illegal;
 pub mod notation;
 mod playout;
 mod relay_ring;
+pub mod search;
 mod setup;
 mod sow;
 mod work;
@@ -255,6 +256,8 @@ pub trait Game: Clone + Sized {
     fn status(&self) -> Status;
     /// Whose turn it is (`None` unless the status is `InProgress`).
     fn to_move(&self) -> Option<Player>;
+    /// The winner of the finished game, round or match (`None` while one is played, or for a draw).
+    fn winner(&self) -> Option<Player>;
     /// Every legal move, in a fixed order.
     fn legal_moves(&self, out: &mut MoveList);
     /// Plays `mv`, recording events into `trace`. On error the state is untouched.
@@ -400,6 +403,11 @@ impl AnyGame {
     /// Whose turn it is.
     pub fn to_move(&self) -> Option<Player> {
         dispatch!(self, g => g.to_move())
+    }
+
+    /// The winner of the finished game, round or match.
+    pub fn winner(&self) -> Option<Player> {
+        dispatch!(self, g => g.winner())
     }
 
     /// Every legal move.

@@ -158,3 +158,19 @@ pub(crate) fn spend(laps: u64) -> bool {
         true
     })
 }
+
+/// Whether the running call has been stopped or cancelled: for searches, which run many short moves that never
+/// reach [`spend`], to look between moves. A cancellation seen here stops the meter as [`spend`] would.
+pub(crate) fn interrupted() -> bool {
+    METER.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.stopped.is_some() {
+            return true;
+        }
+        if m.cancel.iter().any(|flag| flag.load(Ordering::Relaxed)) {
+            m.stopped = Some(Unfinished::Cancelled);
+            return true;
+        }
+        false
+    })
+}

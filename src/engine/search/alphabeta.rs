@@ -1,0 +1,264 @@
+//! Alpha-beta search to a depth, deepened one ply at a time while the budget lasts, over the game's estimate
+//! ([`Judge::estimate`]). Moves are tried best first: the one the transposition table remembers, then the rest by
+//! the estimate one ply down. A move does not always hand the turn over, so every node asks who is to move and
+//! maximises or minimises the searched side's value accordingly (no negamax sign flips).
+
+use super::judge::Judge;
+use super::mcts::{Found, RootMove};
+use super::{Limits, Stop, Work};
+use crate::engine::{Move, MoveList, NoTrace, Player, Status};
+use arrayvec::ArrayVec;
+use std::collections::HashMap;
+
+/// The table is emptied when it grows past this many positions (about 40 MB).
+const MAX_ENTRIES: usize = 1 << 21;
+/// No search goes deeper than this (the budget stops it long before in any real position).
+const MAX_DEPTH: u32 = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The value is at least this.
+    Lower,
+    /// The value is at most this.
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    depth: u8,
+    bound: Bound,
+    value: f32,
+    /// Index of the best move in the position's listing.
+    best: u8,
+}
+
+struct Search<'a> {
+    side: Player,
+    table: HashMap<u64, Entry>,
+    node_limit: u64,
+    stop: &'a mut Stop,
+    work: &'a mut Work,
+    aborted: bool,
+}
+
+/// Searches `state` (a position in play) for `side`. With `every_move`, each root move gets its exact value (for
+/// analysis); otherwise moves that cannot be best are only bounded.
+pub(super) fn search<G: Judge>(
+    state: &G,
+    side: Player,
+    limits: &Limits,
+    every_move: bool,
+    stop: &mut Stop,
+    work: &mut Work,
+) -> Found {
+    let mut listed = MoveList::new();
+    state.legal_moves(&mut listed);
+    let mut root: Vec<(Move, G)> = listed
+        .iter()
+        .filter_map(|mv| {
+            let mut child = state.clone();
+            child.play(mv, &mut NoTrace).ok().map(|()| (*mv, child))
+        })
+        .collect();
+    let mut results: Vec<RootMove> = root
+        .iter()
+        .map(|(mv, child)| RootMove {
+            mv: *mv,
+            value: value_now(child, side),
+            visits: 0,
+        })
+        .collect();
+    sort_results(&mut results);
+    let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
+    let mut search = Search {
+        side,
+        table: HashMap::new(),
+        node_limit: limits.iterations,
+        stop,
+        work,
+        aborted: false,
+    };
+    for depth in 1..=max_depth {
+        // The last iteration's order: its best move first.
+        root.sort_by_key(|(mv, _)| results.iter().position(|r| r.mv == *mv));
+        let mut this: Vec<RootMove> = Vec::with_capacity(root.len());
+        let mut alpha = 0.0f64;
+        for (mv, child) in &root {
+            let low = if every_move { 0.0 } else { alpha };
+            let value = search.value(child, depth - 1, low, 1.0);
+            if search.aborted {
+                break;
+            }
+            alpha = alpha.max(value);
+            this.push(RootMove {
+                mv: *mv,
+                value,
+                visits: depth,
+            });
+        }
+        if search.aborted {
+            break;
+        }
+        sort_results(&mut this);
+        results = this;
+        search.work.depth = depth;
+        // A decided root (every move ends the game) gains nothing from deeper search.
+        if root.iter().all(|(_, child)| child.status() != Status::InProgress) {
+            break;
+        }
+    }
+    let pv = principal_variation(state, results.first().map(|r| r.mv), &search.table, search.work.depth);
+    Found { moves: results, pv }
+}
+
+/// The value of a position as it stands: its outcome once play stopped, its estimate otherwise.
+fn value_now<G: Judge>(state: &G, side: Player) -> f64 {
+    if state.status() == Status::InProgress {
+        state.estimate(side)
+    } else {
+        state.outcome(side)
+    }
+}
+
+/// Best value first; a stable sort keeps the listing order among equals.
+fn sort_results(results: &mut [RootMove]) {
+    results.sort_by(|a, b| b.value.total_cmp(&a.value));
+}
+
+impl Search<'_> {
+    /// The value of `state` for the searched side, searched `depth` plies deep within the window.
+    fn value<G: Judge>(&mut self, state: &G, depth: u32, mut alpha: f64, mut beta: f64) -> f64 {
+        self.work.nodes += 1;
+        if self.work.nodes >= self.node_limit || (self.work.nodes % 256 == 0 && self.stop.now(self.work)) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0.5;
+        }
+        if state.status() != Status::InProgress || depth == 0 {
+            return value_now(state, self.side);
+        }
+        let Some(mover) = state.to_move() else {
+            return value_now(state, self.side);
+        };
+        let key = state.key();
+        let remembered = self.table.get(&key).copied();
+        if let Some(entry) = remembered {
+            if entry.depth as u32 >= depth {
+                let v = entry.value as f64;
+                match entry.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower => alpha = alpha.max(v),
+                    Bound::Upper => beta = beta.min(v),
+                }
+                if alpha >= beta {
+                    return v;
+                }
+            }
+        }
+        let mut listed = MoveList::new();
+        state.legal_moves(&mut listed);
+        let mut children: ArrayVec<(u8, f64, G), 64> = ArrayVec::new();
+        for (i, mv) in listed.iter().enumerate() {
+            let mut child = state.clone();
+            if child.play(mv, &mut NoTrace).is_ok() {
+                self.work.plies += 1;
+                let guess = if depth >= 2 { value_now(&child, self.side) } else { 0.0 };
+                children.push((i as u8, guess, child));
+            }
+        }
+        if children.is_empty() {
+            return value_now(state, self.side);
+        }
+        let maximising = mover == self.side;
+        // Move ordering: the remembered best move, then the most promising for the mover by the estimate.
+        if depth >= 2 {
+            children.sort_by(|a, b| {
+                if maximising {
+                    b.1.total_cmp(&a.1)
+                } else {
+                    a.1.total_cmp(&b.1)
+                }
+            });
+        }
+        if let Some(entry) = remembered {
+            if let Some(at) = children.iter().position(|c| c.0 == entry.best) {
+                children[..=at].rotate_right(1);
+            }
+        }
+        let (start_alpha, start_beta) = (alpha, beta);
+        let mut best_index = children[0].0;
+        let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
+        for (index, _, child) in &children {
+            let v = self.value(child, depth - 1, alpha, beta);
+            if self.aborted {
+                return 0.5;
+            }
+            if maximising {
+                if v > best {
+                    best = v;
+                    best_index = *index;
+                }
+                alpha = alpha.max(v);
+            } else {
+                if v < best {
+                    best = v;
+                    best_index = *index;
+                }
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= start_alpha {
+            Bound::Upper
+        } else if best >= start_beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if self.table.len() >= MAX_ENTRIES {
+            self.table.clear();
+        }
+        self.table.insert(
+            key,
+            Entry {
+                depth: depth.min(u8::MAX as u32) as u8,
+                bound,
+                value: best as f32,
+                best: best_index,
+            },
+        );
+        best
+    }
+}
+
+/// The best line as the table remembers it, from the root's best move.
+fn principal_variation<G: Judge>(
+    state: &G,
+    first: Option<Move>,
+    table: &HashMap<u64, Entry>,
+    depth: u32,
+) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let Some(first) = first else { return pv };
+    let mut position = state.clone();
+    if position.play(&first, &mut NoTrace).is_err() {
+        return pv;
+    }
+    pv.push(first);
+    let mut listed = MoveList::new();
+    while (pv.len() as u32) < depth && position.status() == Status::InProgress {
+        let Some(entry) = table.get(&position.key()) else { break };
+        listed.clear();
+        position.legal_moves(&mut listed);
+        let Some(mv) = listed.get(entry.best as usize).copied() else { break };
+        if position.play(&mv, &mut NoTrace).is_err() {
+            break;
+        }
+        pv.push(mv);
+    }
+    pv
+}
