@@ -22,6 +22,7 @@
 //! | [`server`] | the gRPC server on one listener: services, health, reflection, limits, bounded drain | server |
 //! | [`tenants_cli`] | `mancala tenants …` and `mancala operator-key`, the operator's client of the Admin service | server |
 //! | [`loadtest`] | the load generator behind `mancala loadtest`, a gRPC client of the service | server |
+//! | [`arena`] | `mancala arena`: matches between built-in opponents on every core, and their strength | server |
 //!
 //! Only [`engine`] is built without the default `server` feature (`cargo check --no-default-features
 //! --lib`), so a bot, a CLI or a WASM client can reuse the rules without tokio, tonic or I/O; the other
@@ -111,6 +112,8 @@
 
 #[cfg(feature = "server")]
 pub mod api;
+#[cfg(feature = "loadtest")]
+pub mod arena;
 #[cfg(feature = "server")]
 pub mod config;
 pub mod engine;

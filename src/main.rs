@@ -41,6 +41,10 @@ enum Command {
     /// Load a running server and report throughput and latency (see "Load testing" in README.md).
     #[cfg(feature = "loadtest")]
     Loadtest(Box<mancala::loadtest::cli::LoadtestArgs>),
+    /// Play matches between two built-in opponents and report their strength (see "Built-in opponents" in
+    /// README.md).
+    #[cfg(feature = "loadtest")]
+    Arena(mancala::arena::cli::ArenaArgs),
 }
 
 #[derive(Debug, Args)]
@@ -62,6 +66,8 @@ fn main() -> ExitCode {
         Some(Command::OperatorKey) => mancala::tenants_cli::operator_key(),
         #[cfg(feature = "loadtest")]
         Some(Command::Loadtest(args)) => mancala::loadtest::cli::run(*args),
+        #[cfg(feature = "loadtest")]
+        Some(Command::Arena(args)) => mancala::arena::cli::run(args),
         None => serve(cli.serve),
     };
     match result {

@@ -12,4 +12,5 @@ mod bosh;
 mod bosh_review;
 mod endless_review;
 mod examples;
+mod opponents;
 mod worst_cycles;

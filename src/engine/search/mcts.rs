@@ -199,7 +199,8 @@ impl<G: Judge + PartialEq> Tree<G> {
             if child.visits == 0 {
                 return i;
             }
-            let bound = child.mean_for(chooser) + EXPLORATION * (log_n / child.visits as f64).sqrt();
+            let bound =
+                child.mean_for(chooser) + EXPLORATION * (log_n / child.visits as f64).sqrt();
             if bound > best_bound {
                 best_bound = bound;
                 best = i;
@@ -213,7 +214,9 @@ impl<G: Judge + PartialEq> Tree<G> {
         if position.status() == Status::InProgress {
             work.plies += random_playout(position, rng, Until::GameEnd, PLAYOUT_PLIES) as u64;
         }
-        if position.status() == Status::InProgress || (at_root && position.status() != Status::MatchOver) {
+        if position.status() == Status::InProgress
+            || (at_root && position.status() != Status::MatchOver)
+        {
             position.estimate(Player::South)
         } else {
             position.outcome(Player::South)
@@ -252,7 +255,8 @@ impl<G: Judge + PartialEq> Tree<G> {
             }
             None => {
                 self.nodes.clear();
-                self.nodes.push(Node::leaf(Move::NextGame(Default::default())));
+                self.nodes
+                    .push(Node::leaf(Move::NextGame(Default::default())));
             }
         }
         self.root_state = Some(state.clone());
@@ -297,20 +301,20 @@ impl<G: Judge + PartialEq> Tree<G> {
             .collect();
         // Most visited first; equal visits by value; a stable sort keeps the listing order otherwise.
         moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+        // The line: the best root move, then the most visited child at each step.
         let mut pv = Vec::new();
-        let mut at = 0usize;
-        loop {
-            let best = self.nodes[at]
-                .child_range()
-                .filter(|&i| self.nodes[i].visits > 0)
-                .max_by_key(|&i| self.nodes[i].visits);
-            match best {
-                Some(i) if pv.len() < 32 => {
-                    pv.push(self.nodes[i].mv);
-                    at = i;
-                }
-                _ => break,
+        let mut next = moves
+            .first()
+            .and_then(|best| root.child_range().find(|&i| self.nodes[i].mv == best.mv));
+        while let Some(i) = next {
+            if pv.len() >= 32 {
+                break;
             }
+            pv.push(self.nodes[i].mv);
+            next = self.nodes[i]
+                .child_range()
+                .filter(|&c| self.nodes[c].visits > 0)
+                .max_by_key(|&c| self.nodes[c].visits);
         }
         Found { moves, pv }
     }

@@ -1,0 +1,240 @@
+//! The arena behind `mancala arena`: whole matches between two built-in opponents, seats alternating, on every
+//! core, and the statistics that say which is stronger (score, Elo difference with a 95 % interval) and how
+//! long each takes to think.
+//!
+//! Everything here is deterministic for a seed except the move times: match `i` is played by bots seeded from
+//! the arena's seed and `i`, and the tally does not depend on which thread played which match.
+
+pub mod cli;
+
+use crate::engine::search::{self, Bot, Thinker};
+use crate::engine::{AnyGame, GameKind, Move, NoTrace, Options, PitSet, Player, Status};
+use std::time::{Duration, Instant};
+
+/// A match longer than this many moves (the `NextGame` steps included) is stopped and scored as a draw.
+/// Matches between the weakest players end far sooner; this only bounds a pathological one.
+pub const MAX_MATCH_PLIES: u32 = 5_000;
+
+/// One side of the arena: a named level, or an algorithm with a budget.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contender {
+    /// How it is written on the command line (`4`, `mcts:5000`).
+    pub name: String,
+    /// How it thinks.
+    pub thinker: Thinker,
+}
+
+impl Contender {
+    /// `LEVEL` (1 to the top level) or `ALGORITHM[:ITERATIONS[:DEPTH]]` (`random`, `greedy`, `mcts:5000`,
+    /// `alphabeta:20000:6`).
+    pub fn parse(kind: GameKind, text: &str) -> std::result::Result<Contender, String> {
+        if let Ok(level) = text.parse::<u32>() {
+            let thinker = search::level(kind, level).ok_or_else(|| {
+                format!(
+                    "level {level} does not exist: levels go from 1 to {}",
+                    search::TOP_LEVEL
+                )
+            })?;
+            return Ok(Contender {
+                name: format!("level {level}"),
+                thinker,
+            });
+        }
+        let mut parts = text.split(':');
+        let name = parts.next().unwrap_or_default();
+        let algorithm = search::Algorithm::parse(name).ok_or_else(|| {
+            format!(
+                "`{text}` is neither a level (1 to {}) nor random, greedy, alphabeta:N or mcts:N",
+                search::TOP_LEVEL
+            )
+        })?;
+        let mut limits = search::Limits::iterations(0);
+        if let Some(iterations) = parts.next() {
+            limits.iterations = iterations
+                .parse()
+                .map_err(|_| format!("`{iterations}` in `{text}` is not a number of iterations"))?;
+        } else if matches!(
+            algorithm,
+            search::Algorithm::Mcts | search::Algorithm::AlphaBeta
+        ) {
+            return Err(format!("`{text}` needs a budget: {name}:ITERATIONS"));
+        }
+        if let Some(depth) = parts.next() {
+            limits.max_depth = depth
+                .parse()
+                .map_err(|_| format!("`{depth}` in `{text}` is not a depth"))?;
+        }
+        Ok(Contender {
+            name: text.to_string(),
+            thinker: Thinker { algorithm, limits },
+        })
+    }
+}
+
+/// How one match ended, from the first contender's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The first contender won.
+    Win,
+    /// Neither won (no winner, or the move cap was reached).
+    Draw,
+    /// The second contender won.
+    Loss,
+}
+
+/// One match played.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Its index, which decides seats and seeds.
+    pub index: u64,
+    /// The result for the first contender.
+    pub result: Outcome,
+    /// Moves played.
+    pub plies: u32,
+    /// Each contender's thinking time per decision, `[first, second]`.
+    pub think: [Vec<Duration>; 2],
+}
+
+/// The seed of one bot in one match.
+fn bot_seed(seed: u64, index: u64, contender: u64) -> u64 {
+    let mut x = seed
+        ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ contender.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    x ^= x >> 31;
+    x.wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// Plays match `index` of `kind` between `a` and `b`: `a` sits South in even matches, North in odd ones.
+pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index: u64) -> Played {
+    let a_seat = if index % 2 == 0 {
+        Player::South
+    } else {
+        Player::North
+    };
+    let mut bots = [
+        Bot::new(a.thinker, bot_seed(seed, index, 0)),
+        Bot::new(b.thinker, bot_seed(seed, index, 1)),
+    ];
+    let contender_of = |seat: Player| usize::from(seat != a_seat);
+    let mut game = AnyGame::new_match(kind, &Options::default());
+    let mut think = [Vec::new(), Vec::new()];
+    let mut plies = 0;
+    while game.status() != Status::MatchOver && plies < MAX_MATCH_PLIES {
+        let mv = if game.status() == Status::InProgress {
+            let Some(mover) = game.to_move() else { break };
+            let c = contender_of(mover);
+            let started = Instant::now();
+            let Some(suggestion) = bots[c].choose(&game, None) else {
+                break;
+            };
+            think[c].push(started.elapsed());
+            suggestion.best
+        } else {
+            // Between games each player makes his own part of the choice (Bosh: his holes; Ba-awa: the pits a
+            // surplus player takes); the parts are disjoint, so the move is their union.
+            let mut chosen = PitSet::EMPTY;
+            for seat in Player::BOTH {
+                let c = contender_of(seat);
+                let started = Instant::now();
+                if let Some(suggestion) = bots[c].choose(&game, Some(seat)) {
+                    think[c].push(started.elapsed());
+                    if let Move::NextGame(part) = suggestion.best {
+                        chosen = PitSet(chosen.0 | part.0);
+                    }
+                }
+            }
+            Move::NextGame(chosen)
+        };
+        if game.play(&mv, &mut NoTrace).is_err() {
+            // A bot's move is always legal (the tests hold it to that); stopping keeps a bug visible as a
+            // draw rather than a panic across threads.
+            break;
+        }
+        plies += 1;
+    }
+    let result = match (game.status(), game.winner()) {
+        (Status::MatchOver, Some(w)) if w == a_seat => Outcome::Win,
+        (Status::MatchOver, Some(_)) => Outcome::Loss,
+        _ => Outcome::Draw,
+    };
+    Played {
+        index,
+        result,
+        plies,
+        think,
+    }
+}
+
+/// Wins, draws and losses of the first contender, and what they say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Matches the first contender won.
+    pub wins: u64,
+    /// Matches without a winner.
+    pub draws: u64,
+    /// Matches the second contender won.
+    pub losses: u64,
+}
+
+/// z for a two-sided 95 % interval.
+const Z95: f64 = 1.959_964;
+
+impl Tally {
+    /// Adds one result.
+    pub fn add(&mut self, result: Outcome) {
+        match result {
+            Outcome::Win => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss => self.losses += 1,
+        }
+    }
+
+    /// Matches counted.
+    pub fn matches(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first contender's score, 0 to 1 (a draw is half a win).
+    pub fn score(&self) -> f64 {
+        let n = self.matches();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    /// The 95 % interval of the score: Wilson's interval, which stays inside 0 to 1 and is not empty when
+    /// every match went one way (draws make it a little wider than it need be).
+    pub fn score_interval(&self) -> (f64, f64) {
+        let n = self.matches() as f64;
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let s = self.score();
+        let z2 = Z95 * Z95;
+        let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
+    /// The Elo difference a score means (infinite at 0 and 1).
+    pub fn elo(score: f64) -> f64 {
+        if score <= 0.0 {
+            return f64::NEG_INFINITY;
+        }
+        if score >= 1.0 {
+            return f64::INFINITY;
+        }
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The `q`-th quantile (0 to 1) of some durations.
+pub fn quantile(times: &mut [Duration], q: f64) -> Duration {
+    if times.is_empty() {
+        return Duration::ZERO;
+    }
+    times.sort_unstable();
+    let at = ((times.len() - 1) as f64 * q).round() as usize;
+    times[at]
+}
