@@ -114,6 +114,18 @@ impl EnginePool {
                 return Err(unfinished.into());
             }
         }
+        self.run_on_pool(limits.laps, job).await
+    }
+
+    /// Runs `job` on the pool under `laps`, with no inline try: for work known to be long (a search), which
+    /// must never hold an async worker and must be stoppable by its caller. The job runs once.
+    pub async fn run_on_pool<R: Send + 'static>(
+        &self,
+        laps: u64,
+        job: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, WorkError> {
+        let inner = &self.inner;
+        let metrics = &inner.metrics;
         if inner.stopping.load(Ordering::Acquire) {
             metrics.engine_work(EngineOutcome::Cancelled);
             return Err(WorkError::ShuttingDown);
@@ -132,7 +144,7 @@ impl EnginePool {
             permit
         };
         let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
-        let budget = Budget::laps(limits.laps)
+        let budget = Budget::laps(laps)
             .cancelled_by(cancel.0.clone())
             .cancelled_by(inner.stopping.clone());
         let metrics = metrics.clone();
