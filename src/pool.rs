@@ -6,7 +6,9 @@
 //! when the caller goes away (the call's future is dropped: the client cancelled, its deadline passed, the
 //! server gave up on it at shutdown). The pool has a fixed number of threads (by default half the cores, so
 //! long calls never take every core from the cheap ones) and a bounded queue: past it a long call is refused
-//! at once rather than waiting behind work it cannot see.
+//! at once rather than waiting behind work it cannot see. Work known to be long, the built-in opponent's searches
+//! ([`EnginePool::run_on_pool`]), skips the inline try: it plays thousands of short moves that never spend a lap,
+//! so inline it would hold an async worker for its whole length, with no flag to stop it.
 
 use crate::config::EngineSettings;
 use crate::engine::{Budget, Unfinished};

@@ -90,7 +90,12 @@ impl SearchRequest {
     /// The game and the search, once the rules accept the state and the seat fits it.
     pub fn validate(&self) -> Result<Validated, SearchRefusal> {
         let mut violations = Vec::new();
-        let game = match self.state.as_ref().map_err(Clone::clone).and_then(|s| s.validate()) {
+        let game = match self
+            .state
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|s| s.validate())
+        {
             Ok(game) => Some(game),
             Err(DecodeError::Invalid(v)) => {
                 violations.extend(v);
@@ -182,10 +187,9 @@ fn strength_of(
     match strength {
         None => level_of(kind, "level", caps.default_level, caps),
         Some(StrengthField::Level(n)) => level_of(kind, "level", n, caps),
-        Some(StrengthField::Budget(budget)) => budget_of(budget, caps).map(|thinker| Strength {
-            level: 0,
-            thinker,
-        }),
+        Some(StrengthField::Budget(budget)) => {
+            budget_of(budget, caps).map(|thinker| Strength { level: 0, thinker })
+        }
     }
 }
 
@@ -217,10 +221,7 @@ fn level_of(
             ),
         )]);
     }
-    Ok(Strength {
-        level: n,
-        thinker,
-    })
+    Ok(Strength { level: n, thinker })
 }
 
 fn budget_of(budget: &pb::SearchBudget, caps: &SearchSettings) -> Result<Thinker, Vec<Violation>> {
@@ -269,7 +270,8 @@ fn budget_of(budget: &pb::SearchBudget, caps: &SearchSettings) -> Result<Thinker
         violations.push(violation(
             "budget.time_limit_ms",
             if caps.max_time.is_zero() {
-                "this server takes no time limits (search.max_time_ms = 0): budget in iterations".into()
+                "this server takes no time limits (search.max_time_ms = 0): budget in iterations"
+                    .into()
             } else {
                 format!(
                     "{} ms is above this server's cap of {} ms (search.max_time_ms)",

@@ -7,7 +7,7 @@
 //! cancellation (its client gone, its deadline passed) stops the search.
 
 use crate::api::convert::{self, DecodeError, DecodedState};
-use crate::api::search::{self as search_api, SearchRequest, SearchRefusal, StrengthField};
+use crate::api::search::{self as search_api, SearchRefusal, SearchRequest, StrengthField};
 use crate::api::{error, pb};
 use crate::config::SearchSettings;
 use crate::engine::search::{self, Algorithm, Bot};

@@ -18,7 +18,11 @@ const KINDS: [pb::GameKind; 3] = [
     pb::GameKind::BaoLaKete,
 ];
 
-fn suggest_request(state: &pb::GameState, strength: Option<Strength>, seed: u64) -> pb::SuggestMoveRequest {
+fn suggest_request(
+    state: &pb::GameState,
+    strength: Option<Strength>,
+    seed: u64,
+) -> pb::SuggestMoveRequest {
     pb::SuggestMoveRequest {
         state: Some(state.clone()),
         strength,
@@ -189,7 +193,9 @@ async fn suggested_moves_are_legal_along_a_game_at_every_cheap_level() {
 async fn no_strength_is_the_default_level_and_a_seed_changes_random_play() {
     let server = TestServer::start_with(|s| s.search.default_level = 2).await;
     let state = server.new_game(pb::GameKind::Bosh).await;
-    let answer = suggest(&server, suggest_request(&state, None, 1)).await.unwrap();
+    let answer = suggest(&server, suggest_request(&state, None, 1))
+        .await
+        .unwrap();
     let used = answer.search.unwrap();
     assert_eq!(used.level, 2);
     assert_eq!(
@@ -199,9 +205,12 @@ async fn no_strength_is_the_default_level_and_a_seed_changes_random_play() {
     // Level 1 plays at random: over a few seeds it does not always play the same opening.
     let mut moves = Vec::new();
     for seed in 0..16 {
-        let answer = suggest(&server, suggest_request(&state, Some(Strength::Level(1)), seed))
-            .await
-            .unwrap();
+        let answer = suggest(
+            &server,
+            suggest_request(&state, Some(Strength::Level(1)), seed),
+        )
+        .await
+        .unwrap();
         moves.push(answer.r#move.unwrap());
     }
     assert!(moves.iter().any(|m| *m != moves[0]), "{moves:?}");
@@ -243,7 +252,10 @@ async fn analyze_values_every_legal_move_best_first() {
         .await
         .unwrap();
         assert_eq!(suggested.r#move, analysis.moves[0].r#move, "{kind:?}");
-        assert_eq!(analysis.principal_variation.first(), suggested.r#move.as_ref());
+        assert_eq!(
+            analysis.principal_variation.first(),
+            suggested.r#move.as_ref()
+        );
     }
 }
 
@@ -321,12 +333,21 @@ async fn over_the_caps_is_refused_naming_the_field_and_the_cap() {
     };
     let too_many = refused(Strength::Budget(budget(pb::SearchAlgorithm::Mcts, 1_001))).await;
     let why = only_violation(&too_many, "budget.iterations");
-    assert!(why.contains("1000") && why.contains("search.max_iterations"), "{why}");
+    assert!(
+        why.contains("1000") && why.contains("search.max_iterations"),
+        "{why}"
+    );
 
     let mut too_long = budget(pb::SearchAlgorithm::Mcts, 100);
     too_long.time_limit_ms = 501;
-    let why = only_violation(&refused(Strength::Budget(too_long)).await, "budget.time_limit_ms");
-    assert!(why.contains("500 ms") && why.contains("search.max_time_ms"), "{why}");
+    let why = only_violation(
+        &refused(Strength::Budget(too_long)).await,
+        "budget.time_limit_ms",
+    );
+    assert!(
+        why.contains("500 ms") && why.contains("search.max_time_ms"),
+        "{why}"
+    );
 
     // A level is held to the same caps: level 5 searches more than 1,000 iterations.
     let why = only_violation(&refused(Strength::Level(5)).await, "level");
@@ -343,13 +364,19 @@ async fn over_the_caps_is_refused_naming_the_field_and_the_cap() {
     // At the caps, and for the one-ply players whose iterations mean nothing, it is answered.
     let mut at_caps = budget(pb::SearchAlgorithm::Mcts, 1_000);
     at_caps.time_limit_ms = 500;
-    suggest(&server, suggest_request(&state, Some(Strength::Budget(at_caps)), 0))
-        .await
-        .expect("at the caps");
+    suggest(
+        &server,
+        suggest_request(&state, Some(Strength::Budget(at_caps)), 0),
+    )
+    .await
+    .expect("at the caps");
     let greedy = budget(pb::SearchAlgorithm::Greedy, 1_000_000);
-    let answer = suggest(&server, suggest_request(&state, Some(Strength::Budget(greedy)), 0))
-        .await
-        .expect("iterations do not matter to greedy play");
+    let answer = suggest(
+        &server,
+        suggest_request(&state, Some(Strength::Budget(greedy)), 0),
+    )
+    .await
+    .expect("iterations do not matter to greedy play");
     assert_eq!(answer.search.unwrap().budget.unwrap().iterations, 0);
 }
 
@@ -358,9 +385,12 @@ async fn bad_levels_budgets_seats_and_states_are_invalid_arguments() {
     let server = TestServer::start().await;
     let state = server.new_game(pb::GameKind::BaAwa).await;
     for level in [0, 7, 99] {
-        let status = suggest(&server, suggest_request(&state, Some(Strength::Level(level)), 0))
-            .await
-            .expect_err("no such level");
+        let status = suggest(
+            &server,
+            suggest_request(&state, Some(Strength::Level(level)), 0),
+        )
+        .await
+        .expect_err("no such level");
         let why = only_violation(&status, "level");
         assert!(why.contains(&format!("no level {level}")), "{why}");
     }
@@ -368,7 +398,10 @@ async fn bad_levels_budgets_seats_and_states_are_invalid_arguments() {
         &server,
         suggest_request(
             &state,
-            Some(Strength::Budget(budget(pb::SearchAlgorithm::Unspecified, 10))),
+            Some(Strength::Budget(budget(
+                pb::SearchAlgorithm::Unspecified,
+                10,
+            ))),
             0,
         ),
     )
@@ -390,9 +423,14 @@ async fn bad_levels_budgets_seats_and_states_are_invalid_arguments() {
     // South is to move: the seat may name him, not North.
     let mut request = suggest_request(&state, Some(Strength::Level(2)), 0);
     request.seat = SOUTH;
-    suggest(&server, request.clone()).await.expect("the mover's own seat");
+    suggest(&server, request.clone())
+        .await
+        .expect("the mover's own seat");
     request.seat = NORTH;
-    let why = only_violation(&suggest(&server, request.clone()).await.unwrap_err(), "seat");
+    let why = only_violation(
+        &suggest(&server, request.clone()).await.unwrap_err(),
+        "seat",
+    );
     assert!(why.contains("South is to move"), "{why}");
     request.seat = 9;
     only_violation(&suggest(&server, request).await.unwrap_err(), "seat");
@@ -404,7 +442,10 @@ async fn bad_levels_budgets_seats_and_states_are_invalid_arguments() {
         .await
         .unwrap_err();
     let fields: Vec<String> = violations(&status).into_iter().map(|(f, _)| f).collect();
-    assert!(fields.iter().any(|f| f.starts_with("state.pits")), "{fields:?}");
+    assert!(
+        fields.iter().any(|f| f.starts_with("state.pits")),
+        "{fields:?}"
+    );
     assert!(fields.contains(&"level".to_string()), "{fields:?}");
     // No state at all.
     let mut request = suggest_request(&state, None, 0);
@@ -439,11 +480,17 @@ async fn a_time_limit_stops_the_search_with_an_answer() {
     let state = server.new_game(pb::GameKind::Bosh).await;
     let mut timed = budget(pb::SearchAlgorithm::Mcts, u64::MAX);
     timed.time_limit_ms = 100;
-    let answer = suggest(&server, suggest_request(&state, Some(Strength::Budget(timed)), 3))
-        .await
-        .expect("answered when the time ran out");
+    let answer = suggest(
+        &server,
+        suggest_request(&state, Some(Strength::Budget(timed)), 3),
+    )
+    .await
+    .expect("answered when the time ran out");
     let work = answer.work.unwrap();
-    assert!(work.iterations >= 1 && work.iterations < u64::MAX, "{work:?}");
+    assert!(
+        work.iterations >= 1 && work.iterations < u64::MAX,
+        "{work:?}"
+    );
     assert_eq!(answer.search.unwrap().budget.unwrap().time_limit_ms, 100);
     apply(&server, &state, answer.r#move.unwrap())
         .await
@@ -462,11 +509,8 @@ async fn a_search_abandoned_at_its_deadline_stops_and_frees_the_pool() {
     let endless = budget(pb::SearchAlgorithm::Mcts, u64::MAX);
     for rpc in ["SuggestMove", "AnalyzePosition"] {
         let late = if rpc == "SuggestMove" {
-            let mut request = tonic::Request::new(suggest_request(
-                &state,
-                Some(Strength::Budget(endless)),
-                0,
-            ));
+            let mut request =
+                tonic::Request::new(suggest_request(&state, Some(Strength::Budget(endless)), 0));
             request.set_timeout(Duration::from_millis(50));
             within(server.rules().suggest_move(request)).await.map(drop)
         } else {
