@@ -81,6 +81,11 @@ inline_laps = 100000
 rules_budget_laps = 500000000
 match_budget_laps = 2000000000
 
+[search]
+default_level = 4
+max_iterations = 200000
+max_time_ms = 10000
+
 [tls]
 cert_file = ""
 key_file = ""
@@ -106,6 +111,8 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     /// `[engine]`: how much rules work a call may do, and where it runs.
     pub engine: EngineSettings,
+    /// `[search]`: what the built-in opponent's calls (`SuggestMove`, `AnalyzePosition`) may ask.
+    pub search: SearchSettings,
     /// `[tls]`: TLS on the gRPC listener, and client certificates.
     pub tls: TlsSettings,
     /// `[auth]`: who may call: tenants' API keys, player tokens, the operator's key.
@@ -205,6 +212,23 @@ pub struct EngineSettings {
     pub rules_budget_laps: u64,
     /// Laps a move of a server-held match may spend (its positions are reachable in play, so it gets more).
     pub match_budget_laps: u64,
+}
+
+/// `[search]`: the caps on the built-in opponent's searches asked through the Rules service (`SuggestMove`,
+/// `AnalyzePosition`). A request above a cap is refused (INVALID_ARGUMENT naming the field and the cap), never
+/// clamped: a clamped search would silently answer a different question than the one asked.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    /// The level searched when a request names neither a level nor a budget, 1 to
+    /// [`TOP_LEVEL`](crate::engine::search::TOP_LEVEL).
+    pub default_level: u32,
+    /// The most iterations (Monte Carlo playouts, alpha-beta nodes) a search may be asked for, by an explicit
+    /// budget or through a level. Must be at least 1.
+    pub max_iterations: u64,
+    /// The longest time limit a request's budget may set (`0`: requests may set none).
+    #[serde(rename = "max_time_ms", deserialize_with = "millis")]
+    pub max_time: Duration,
 }
 
 impl EngineSettings {
@@ -601,6 +625,7 @@ impl Settings {
         if let Some(files) = self.tls.files()? {
             crate::tls::server_config(&files).map_err(ConfigError::new)?;
         }
+        self.search.validate()?;
         let auth = &self.auth;
         if !auth.operator_key_sha256.is_empty() && auth.operator_key_hash().is_none() {
             return Err(ConfigError::new(
@@ -622,6 +647,34 @@ impl Settings {
                 "log.filter {:?} is not a valid filter: {error}",
                 self.log.filter
             )));
+        }
+        Ok(())
+    }
+}
+
+impl SearchSettings {
+    fn validate(&self) -> Result<(), ConfigError> {
+        use crate::engine::{search, GameKind};
+        if self.max_iterations == 0 {
+            return Err(ConfigError::new("search.max_iterations must be at least 1"));
+        }
+        let level = self.default_level;
+        if !(1..=search::TOP_LEVEL).contains(&level) {
+            return Err(ConfigError::new(format_args!(
+                "search.default_level must be a level from 1 to {}, not {level}",
+                search::TOP_LEVEL
+            )));
+        }
+        // The default must be a level every request may ask for.
+        for kind in GameKind::ALL {
+            let iterations = search::level(kind, level).map_or(0, |t| t.limits.iterations);
+            if iterations > self.max_iterations {
+                return Err(ConfigError::new(format_args!(
+                    "search.default_level {level} searches {iterations} iterations in {}, above search.max_iterations ({})",
+                    kind.name(),
+                    self.max_iterations
+                )));
+            }
         }
         Ok(())
     }

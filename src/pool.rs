@@ -6,7 +6,9 @@
 //! when the caller goes away (the call's future is dropped: the client cancelled, its deadline passed, the
 //! server gave up on it at shutdown). The pool has a fixed number of threads (by default half the cores, so
 //! long calls never take every core from the cheap ones) and a bounded queue: past it a long call is refused
-//! at once rather than waiting behind work it cannot see.
+//! at once rather than waiting behind work it cannot see. Work known to be long, the built-in opponent's searches
+//! ([`EnginePool::run_on_pool`]), skips the inline try: it plays thousands of short moves that never spend a lap,
+//! so inline it would hold an async worker for its whole length, with no flag to stop it.
 
 use crate::config::EngineSettings;
 use crate::engine::{Budget, Unfinished};
@@ -114,6 +116,18 @@ impl EnginePool {
                 return Err(unfinished.into());
             }
         }
+        self.run_on_pool(limits.laps, job).await
+    }
+
+    /// Runs `job` on the pool under `laps`, with no inline try: for work known to be long (a search), which
+    /// must never hold an async worker and must be stoppable by its caller. The job runs once.
+    pub async fn run_on_pool<R: Send + 'static>(
+        &self,
+        laps: u64,
+        job: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, WorkError> {
+        let inner = &self.inner;
+        let metrics = &inner.metrics;
         if inner.stopping.load(Ordering::Acquire) {
             metrics.engine_work(EngineOutcome::Cancelled);
             return Err(WorkError::ShuttingDown);
@@ -132,7 +146,7 @@ impl EnginePool {
             permit
         };
         let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
-        let budget = Budget::laps(limits.laps)
+        let budget = Budget::laps(laps)
             .cancelled_by(cancel.0.clone())
             .cancelled_by(inner.stopping.clone());
         let metrics = metrics.clone();

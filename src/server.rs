@@ -166,6 +166,7 @@ pub async fn run(
     let gate = |needs| Authenticate::new(identity.clone(), metrics.clone(), needs);
     let rules = InterceptedService::new(
         RulesService::new(pool.clone())
+            .with_search(settings.search.clone())
             .into_server()
             .max_decoding_message_size(limit),
         gate(Needs::Tenant),

@@ -4,7 +4,8 @@
 //! server-held match ([`match_error`]).
 
 use super::convert::DecodeError;
-use crate::engine::{IllegalMove, Unfinished, Violation};
+use super::search::SearchRefusal;
+use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
 use crate::identity::{AdminError, AuthError, Throttled};
 use crate::matches::MatchError;
 use crate::pool::WorkError;
@@ -82,6 +83,20 @@ pub fn illegal_move(error: &IllegalMove) -> Status {
         format!("illegal move: {error}"),
         details,
     )
+}
+
+/// The status of a `SuggestMove` or `AnalyzePosition` that cannot be searched: INVALID_ARGUMENT listing the
+/// violations, or, when the match is over, FAILED_PRECONDITION with `ErrorInfo` reason `MATCH_OVER` (the
+/// `IllegalMoveReason` a move would get there).
+pub fn search_refusal(refusal: SearchRefusal) -> Status {
+    match refusal {
+        SearchRefusal::Invalid(violations) => invalid_argument(violations),
+        SearchRefusal::MatchOver => Status::with_error_details(
+            Code::FailedPrecondition,
+            "the match is over: there is no move to suggest or analyse",
+            ErrorDetails::with_error_info(Reason::MatchOver.code(), ERROR_DOMAIN, HashMap::new()),
+        ),
+    }
 }
 
 /// The `ErrorInfo` reason of a call whose engine work ran past its budget (RESOURCE_EXHAUSTED); metadata

@@ -3,6 +3,7 @@
 pub mod convert;
 pub mod error;
 pub mod matches;
+pub mod search;
 
 /// The generated messages and services of `proto/mancala/v1`.
 #[allow(missing_docs, clippy::all, clippy::pedantic)]

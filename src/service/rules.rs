@@ -1,10 +1,16 @@
 //! `mancala.v1.Rules`: the stateless rules service. The client holds the state; each call decodes the
 //! request, asks the engine, and encodes the answer. The engine's part (validating the state, deciding the
 //! move, listing and previewing moves) runs on the [`EnginePool`]: inline when it is short, as nearly every call
-//! is, and on the pool's threads under the call's whole budget when it is not.
+//! is, and on the pool's threads under the call's whole budget when it is not. The built-in opponent's calls
+//! (`SuggestMove`, `AnalyzePosition`) search, which is long work by nature: they go straight to the pool (but
+//! for the random and greedy players, which think one move ahead and run like any other call), where the call's
+//! cancellation (its client gone, its deadline passed) stops the search.
 
 use crate::api::convert::{self, DecodeError, DecodedState};
+use crate::api::search::{self as search_api, SearchRefusal, SearchRequest, StrengthField};
 use crate::api::{error, pb};
+use crate::config::SearchSettings;
+use crate::engine::search::{self, Algorithm, Bot};
 use crate::engine::{self, AnyGame, Move, Violation};
 use crate::pool::EnginePool;
 use tonic::{Request, Response, Status};
@@ -13,12 +19,22 @@ use tonic::{Request, Response, Status};
 #[derive(Debug, Clone)]
 pub struct RulesService {
     pool: EnginePool,
+    search: SearchSettings,
 }
 
 impl RulesService {
-    /// The service, running its engine work on `pool`.
+    /// The service, running its engine work on `pool`, its searches under the built-in `[search]` caps.
     pub fn new(pool: EnginePool) -> RulesService {
-        RulesService { pool }
+        RulesService {
+            pool,
+            search: crate::config::Settings::default().search,
+        }
+    }
+
+    /// This service with the searches of `SuggestMove` and `AnalyzePosition` capped by `settings`.
+    pub fn with_search(mut self, settings: SearchSettings) -> RulesService {
+        self.search = settings;
+        self
     }
 
     /// The tonic server wrapping this service.
@@ -35,6 +51,26 @@ impl RulesService {
         match self.pool.run(limits, answer).await {
             Ok(answer) => answer.map(Response::new),
             Err(unfinished) => Err(error::engine_work(unfinished)),
+        }
+    }
+
+    /// Runs a search's `answer`: on the pool at once, under a Rules call's lap budget and cancelled with the
+    /// call, when it searches; like any other call (inline first) for the one-ply players and for a request
+    /// refused before any search.
+    async fn on_pool_searching<R: Send + 'static>(
+        &self,
+        algorithm: Option<Algorithm>,
+        answer: impl Fn() -> Result<R, Status> + Send + 'static,
+    ) -> Result<Response<R>, Status> {
+        match algorithm {
+            Some(Algorithm::AlphaBeta | Algorithm::Mcts) => {
+                let laps = self.pool.rules_limits().laps;
+                match self.pool.run_on_pool(laps, answer).await {
+                    Ok(answer) => answer.map(Response::new),
+                    Err(unfinished) => Err(error::engine_work(unfinished)),
+                }
+            }
+            _ => self.on_pool(answer).await,
         }
     }
 }
@@ -170,6 +206,75 @@ impl RulesService {
     }
 }
 
+/// The built-in opponent's answers, like the ones above (each may run twice, with the same answer: a search is
+/// deterministic for its seed unless its budget has a time limit).
+impl RulesService {
+    /// `SuggestMove`: the request decoded under `caps`, and the job that validates and searches.
+    pub fn suggest_move_answer(
+        request: pb::SuggestMoveRequest,
+        caps: &SearchSettings,
+    ) -> (
+        Option<Algorithm>,
+        impl Fn() -> Result<pb::SuggestMoveResponse, Status> + Send + 'static,
+    ) {
+        let decoded = SearchRequest::decode(
+            request.state,
+            request.strength.as_ref().map(StrengthField::from),
+            request.seed,
+            request.seat,
+            caps,
+        );
+        let with_preview = !request.skip_preview;
+        (decoded.algorithm(), move || {
+            let valid = decoded.validate().map_err(error::search_refusal)?;
+            let thinker = valid.strength.thinker;
+            let found = Bot::new(thinker, decoded.seed)
+                .choose(&valid.game, valid.seat)
+                .ok_or_else(|| error::search_refusal(SearchRefusal::MatchOver))?;
+            Ok(search_api::suggestion_to_pb(
+                &valid.game,
+                &valid.strength,
+                &found,
+                with_preview,
+            ))
+        })
+    }
+
+    /// `AnalyzePosition`: the request decoded under `caps`, and the job that validates and searches.
+    pub fn analyze_position_answer(
+        request: pb::AnalyzePositionRequest,
+        caps: &SearchSettings,
+    ) -> (
+        Option<Algorithm>,
+        impl Fn() -> Result<pb::AnalyzePositionResponse, Status> + Send + 'static,
+    ) {
+        let decoded = SearchRequest::decode(
+            request.state,
+            request.strength.as_ref().map(StrengthField::from),
+            request.seed,
+            request.seat,
+            caps,
+        );
+        let with_previews = !request.skip_previews;
+        (decoded.algorithm(), move || {
+            let valid = decoded.validate().map_err(error::search_refusal)?;
+            let found = search::analyze(
+                &valid.game,
+                valid.strength.thinker,
+                valid.seat,
+                decoded.seed,
+            )
+            .ok_or_else(|| error::search_refusal(SearchRefusal::MatchOver))?;
+            Ok(search_api::analysis_to_pb(
+                &valid.game,
+                &valid.strength,
+                &found,
+                with_previews,
+            ))
+        })
+    }
+}
+
 #[tonic::async_trait]
 impl pb::rules_server::Rules for RulesService {
     async fn new_game(
@@ -219,6 +324,22 @@ impl pb::rules_server::Rules for RulesService {
     ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
         self.on_pool(Self::apply_move_answer(request.into_inner()))
             .await
+    }
+
+    async fn suggest_move(
+        &self,
+        request: Request<pb::SuggestMoveRequest>,
+    ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
+        let (algorithm, answer) = Self::suggest_move_answer(request.into_inner(), &self.search);
+        self.on_pool_searching(algorithm, answer).await
+    }
+
+    async fn analyze_position(
+        &self,
+        request: Request<pb::AnalyzePositionRequest>,
+    ) -> Result<Response<pb::AnalyzePositionResponse>, Status> {
+        let (algorithm, answer) = Self::analyze_position_answer(request.into_inner(), &self.search);
+        self.on_pool_searching(algorithm, answer).await
     }
 
     async fn describe_game(

@@ -3,7 +3,7 @@
 
 It discovers the services by server reflection, checks grpc.health.v1, plays a complete Ba-awa match through
 the stateless Rules service alone (NewGame, ListLegalMoves, ApplyMove, ValidateMove, DescribeGame), applies a
-move without its events, asks the load generator's Echo for a sized answer, and sends bad input to see clear
+move without its events, asks the built-in opponent for a hint and a move (AnalyzePosition, SuggestMove), asks the load generator's Echo for a sized answer, and sends bad input to see clear
 errors. Exit status 0 means every check passed.
 
     pip install grpcio grpcio-reflection grpcio-health-checking
@@ -118,6 +118,23 @@ def main(address, ca_file=None, api_key=None):
     bare = rules.call("ApplyMove", state=fresh, move={"sow": {"pit": 0}}, skipEvents=True)
     check(bare.state == full.state and len(full.events) > 0 and len(bare.events) == 0,
           f"ApplyMove with skipEvents: the same state, no events ({len(full.events)} otherwise)")
+
+    # The built-in opponent: a hint (every move valued, best first) and its move, the same for the same seed.
+    analysis = rules.call("AnalyzePosition", state=fresh, level=3, seed=11, skipPreviews=True)
+    check(len(analysis.moves) == 6 and all(0 <= m.value <= 1 for m in analysis.moves),
+          f"AnalyzePosition values all 6 openings: {[round(m.value, 3) for m in analysis.moves]}")
+    first = rules.call("SuggestMove", state=fresh, level=3, seed=11)
+    again = rules.call("SuggestMove", state=fresh, level=3, seed=11)
+    check(first.move == again.move and first.value == again.value
+          and rules.call("ValidateMove", state=fresh, move=json_format.MessageToDict(first.move)).legal,
+          f"SuggestMove at level 3: {json_format.MessageToDict(first.move)} (value {first.value:.3f}, "
+          f"{first.work.iterations} playouts), legal and the same for the same seed")
+    try:
+        rules.call("SuggestMove", state=fresh, level=99)
+        check(False, "level 99 is refused")
+    except grpc.RpcError as error:
+        check(error.code() == grpc.StatusCode.INVALID_ARGUMENT and "level" in error.details(),
+              f"unknown level refused: {error.code().name}: {error.details()}")
 
     diagnostics = Service(channel, "mancala.v1.Diagnostics", api_key=api_key)
     echo = diagnostics.call("Echo", payload="c2VlZHM=", responsePayloadBytes=8)  # "seeds"

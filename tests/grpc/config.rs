@@ -410,6 +410,24 @@ fn environment_variable_names_are_pinned() {
             "limits",
             "max_watchers",
         ),
+        (
+            "MANCALA__SEARCH__DEFAULT_LEVEL",
+            "2",
+            "search",
+            "default_level",
+        ),
+        (
+            "MANCALA__SEARCH__MAX_ITERATIONS",
+            "150000",
+            "search",
+            "max_iterations",
+        ),
+        (
+            "MANCALA__SEARCH__MAX_TIME_MS",
+            "107",
+            "search",
+            "max_time_ms",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()
@@ -473,6 +491,14 @@ fn environment_variable_names_are_pinned() {
     assert_eq!(s.limits.calls_per_second, 83);
     assert_eq!(s.limits.max_watchers, 101);
     assert_eq!(s.matches.idle_expiry, Some(Duration::from_millis(73)));
+    assert_eq!(
+        (
+            s.search.default_level,
+            s.search.max_iterations,
+            s.search.max_time
+        ),
+        (2, 150000, Duration::from_millis(107))
+    );
 }
 
 #[test]
@@ -580,6 +606,30 @@ fn bad_values_are_refused_naming_the_key() {
         Some("[server]\nmax_connection_age_ms = -1\n"),
         &[],
         "max_connection_age_ms",
+    );
+    refused(
+        None,
+        &[("MANCALA__SEARCH__DEFAULT_LEVEL", "0")],
+        "search.default_level",
+    );
+    refused(
+        None,
+        &[("MANCALA__SEARCH__DEFAULT_LEVEL", "99")],
+        "search.default_level",
+    );
+    refused(
+        None,
+        &[("MANCALA__SEARCH__MAX_ITERATIONS", "0")],
+        "search.max_iterations",
+    );
+    // The default level must be one a request may ask for (level 6 searches more than one iteration).
+    refused(
+        None,
+        &[
+            ("MANCALA__SEARCH__DEFAULT_LEVEL", "6"),
+            ("MANCALA__SEARCH__MAX_ITERATIONS", "1"),
+        ],
+        "above search.max_iterations",
     );
 }
 

@@ -16,6 +16,7 @@ mod examples;
 mod loadtest;
 mod matches_api;
 mod metrics;
+mod opponent_api;
 mod rules_api;
 mod server;
 mod tenants;

@@ -7,11 +7,11 @@ use pb::r#move::Action;
 use tonic::Code;
 use tonic_types::StatusExt;
 
-const SOUTH: i32 = pb::Player::South as i32;
-const NORTH: i32 = pb::Player::North as i32;
+pub(crate) const SOUTH: i32 = pb::Player::South as i32;
+pub(crate) const NORTH: i32 = pb::Player::North as i32;
 
 /// A Ba-awa position in the middle of game 2, South owning pits 0–5 plus `south_extra` (pits of North's row).
-fn ba_awa(
+pub(crate) fn ba_awa(
     pits: [u32; 12],
     stores: [u32; 2],
     south_extra: &[usize],
@@ -49,7 +49,7 @@ fn ba_awa(
     }
 }
 
-fn sow(pit: u32) -> pb::Move {
+pub(crate) fn sow(pit: u32) -> pb::Move {
     pb::Move {
         action: Some(Action::Sow(pb::Sow {
             pit,
@@ -66,7 +66,7 @@ fn next_game(pits: &[u32]) -> pb::Move {
     }
 }
 
-async fn apply(
+pub(crate) async fn apply(
     server: &TestServer,
     state: &pb::GameState,
     mv: pb::Move,
