@@ -410,6 +410,20 @@ fn environment_variable_names_are_pinned() {
             "limits",
             "max_watchers",
         ),
+        (
+            "MANCALA__BOTS__THINK_DELAY_MS",
+            "103",
+            "bots",
+            "think_delay_ms",
+        ),
+        ("MANCALA__BOTS__MAX_LEVEL", "4", "bots", "max_level"),
+        ("MANCALA__BOTS__MAX_THINKING", "107", "bots", "max_thinking"),
+        (
+            "MANCALA__BOTS__SWEEP_INTERVAL_MS",
+            "109",
+            "bots",
+            "sweep_interval_ms",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()
@@ -473,6 +487,11 @@ fn environment_variable_names_are_pinned() {
     assert_eq!(s.limits.calls_per_second, 83);
     assert_eq!(s.limits.max_watchers, 101);
     assert_eq!(s.matches.idle_expiry, Some(Duration::from_millis(73)));
+    assert_eq!(s.bots.think_delay, Duration::from_millis(103));
+    assert_eq!(
+        (s.bots.max_level, s.bots.max_thinking, s.bots.sweep_interval),
+        (4, 107, Some(Duration::from_millis(109)))
+    );
 }
 
 #[test]
@@ -491,6 +510,21 @@ fn bad_auth_settings_are_refused_naming_the_key() {
         Some("[limits]\ncalls_per_second = -1\n"),
         &[],
         "calls_per_second",
+    );
+}
+
+#[test]
+fn bad_bot_settings_are_refused_naming_the_key() {
+    refused(None, &[("MANCALA__BOTS__MAX_LEVEL", "0")], "bots.max_level");
+    refused(
+        None,
+        &[("MANCALA__BOTS__MAX_LEVEL", "99")],
+        "bots.max_level",
+    );
+    refused(
+        None,
+        &[("MANCALA__BOTS__MAX_THINKING", "0")],
+        "bots.max_thinking",
     );
 }
 

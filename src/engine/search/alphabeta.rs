@@ -104,11 +104,19 @@ pub(super) fn search<G: Judge>(
         results = this;
         search.work.depth = depth;
         // A decided root (every move ends the game) gains nothing from deeper search.
-        if root.iter().all(|(_, child)| child.status() != Status::InProgress) {
+        if root
+            .iter()
+            .all(|(_, child)| child.status() != Status::InProgress)
+        {
             break;
         }
     }
-    let pv = principal_variation(state, results.first().map(|r| r.mv), &search.table, search.work.depth);
+    let pv = principal_variation(
+        state,
+        results.first().map(|r| r.mv),
+        &search.table,
+        search.work.depth,
+    );
     Found { moves: results, pv }
 }
 
@@ -130,7 +138,9 @@ impl Search<'_> {
     /// The value of `state` for the searched side, searched `depth` plies deep within the window.
     fn value<G: Judge>(&mut self, state: &G, depth: u32, mut alpha: f64, mut beta: f64) -> f64 {
         self.work.nodes += 1;
-        if self.work.nodes >= self.node_limit || (self.work.nodes % 256 == 0 && self.stop.now(self.work)) {
+        if self.work.nodes >= self.node_limit
+            || (self.work.nodes % 256 == 0 && self.stop.now(self.work))
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -164,7 +174,11 @@ impl Search<'_> {
             let mut child = state.clone();
             if child.play(mv, &mut NoTrace).is_ok() {
                 self.work.plies += 1;
-                let guess = if depth >= 2 { value_now(&child, self.side) } else { 0.0 };
+                let guess = if depth >= 2 {
+                    value_now(&child, self.side)
+                } else {
+                    0.0
+                };
                 children.push((i as u8, guess, child));
             }
         }
@@ -189,7 +203,11 @@ impl Search<'_> {
         }
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_index = children[0].0;
-        let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         for (index, _, child) in &children {
             let v = self.value(child, depth - 1, alpha, beta);
             if self.aborted {
@@ -251,10 +269,14 @@ fn principal_variation<G: Judge>(
     pv.push(first);
     let mut listed = MoveList::new();
     while (pv.len() as u32) < depth && position.status() == Status::InProgress {
-        let Some(entry) = table.get(&position.key()) else { break };
+        let Some(entry) = table.get(&position.key()) else {
+            break;
+        };
         listed.clear();
         position.legal_moves(&mut listed);
-        let Some(mv) = listed.get(entry.best as usize).copied() else { break };
+        let Some(mv) = listed.get(entry.best as usize).copied() else {
+            break;
+        };
         if position.play(&mv, &mut NoTrace).is_err() {
             break;
         }

@@ -124,13 +124,19 @@ impl Judge for BaoLaKete {
 
     fn key(&self) -> u64 {
         let mut h = KeyHasher::new();
-        h.bytes(self.pits()).bytes(&self.reserves()).bytes(&self.stores());
+        h.bytes(self.pits())
+            .bytes(&self.reserves())
+            .bytes(&self.stores());
         let kuu = self.kuu_alive();
-        let mark = self
-            .mark()
-            .map_or(0, |m| 1 + m.pit as u64 * 4 + m.blockee.index() as u64 * 2 + m.setter.index() as u64);
+        let mark = self.mark().map_or(0, |m| {
+            1 + m.pit as u64 * 4 + m.blockee.index() as u64 * 2 + m.setter.index() as u64
+        });
         h.word(kuu[0] as u64 | (kuu[1] as u64) << 1 | mark << 2)
-            .word(status_code(self.status()) | mover_code(self.to_move()) << 2 | mover_code(self.winner()) << 4)
+            .word(
+                status_code(self.status())
+                    | mover_code(self.to_move()) << 2
+                    | mover_code(self.winner()) << 4,
+            )
             .bytes(&self.match_score());
         h.finish()
     }
@@ -155,7 +161,8 @@ impl Judge for Bosh {
             return match_result(self.winner(), side);
         }
         // The round is over: what counts is each player's stones for the next round (§3.4 step 1).
-        let totals = |p: Player| self.stores()[p.index()] as u32 + self.reserves()[p.index()] as u32;
+        let totals =
+            |p: Player| self.stores()[p.index()] as u32 + self.reserves()[p.index()] as u32;
         share(totals(side), totals(side.opponent()), BOSH_STONES)
     }
 
@@ -165,7 +172,10 @@ impl Judge for Bosh {
         let pits = self.pits();
         let strength = |p: Player| -> u32 {
             let row = bosh_row(p);
-            let on_row: u32 = (0..10).filter(|h| row >> h & 1 == 1).map(|h| pits[h] as u32).sum();
+            let on_row: u32 = (0..10)
+                .filter(|h| row >> h & 1 == 1)
+                .map(|h| pits[h] as u32)
+                .sum();
             2 * (self.stores()[p.index()] as u32 + self.reserves()[p.index()] as u32) + on_row
         };
         share(strength(side), strength(side.opponent()), 2 * BOSH_STONES)
@@ -190,7 +200,9 @@ impl Judge for Bosh {
             if subset.count_ones() == holes {
                 let choice = PitSet(subset << shift);
                 // The default right-to-left fill is already listed first.
-                if out.iter().all(|m| *m != Move::NextGame(choice)) && !is_default_bosh(choice, holes, row) {
+                if out.iter().all(|m| *m != Move::NextGame(choice))
+                    && !is_default_bosh(choice, holes, row)
+                {
                     out.push(Move::NextGame(choice));
                 }
             }
@@ -210,7 +222,9 @@ impl Judge for Bosh {
 
     fn key(&self) -> u64 {
         let mut h = KeyHasher::new();
-        let closed = (0..10).filter(|&hole| self.is_closed(hole)).fold(0u64, |acc, hole| acc | 1 << hole);
+        let closed = (0..10)
+            .filter(|&hole| self.is_closed(hole))
+            .fold(0u64, |acc, hole| acc | 1 << hole);
         h.bytes(self.pits())
             .bytes(&self.stores())
             .bytes(&self.reserves())
@@ -249,7 +263,10 @@ impl Judge for BaAwa {
         // Fours won count in full; seeds in a player's own pits count a little, as fours made there are his.
         let pits = self.pits();
         let strength = |p: Player| -> u32 {
-            let owned: u32 = (0..12).filter(|&i| self.owner(i) == p).map(|i| pits[i] as u32).sum();
+            let owned: u32 = (0..12)
+                .filter(|&i| self.owner(i) == p)
+                .map(|i| pits[i] as u32)
+                .sum();
             8 * self.stores()[p.index()] as u32 + owned
         };
         share(strength(side), strength(side.opponent()), 8 * BA_AWA_SEEDS)
@@ -293,7 +310,9 @@ impl Judge for BaAwa {
 
     fn key(&self) -> u64 {
         let mut h = KeyHasher::new();
-        let north = (0..12).filter(|&i| self.owner(i) == Player::North).fold(0u64, |acc, i| acc | 1 << i);
+        let north = (0..12)
+            .filter(|&i| self.owner(i) == Player::North)
+            .fold(0u64, |acc, i| acc | 1 << i);
         h.bytes(self.pits())
             .bytes(&self.stores())
             .word(north | status_code(self.status()) << 12 | mover_code(self.to_move()) << 14);

@@ -199,7 +199,8 @@ impl<G: Judge + PartialEq> Tree<G> {
             if child.visits == 0 {
                 return i;
             }
-            let bound = child.mean_for(chooser) + EXPLORATION * (log_n / child.visits as f64).sqrt();
+            let bound =
+                child.mean_for(chooser) + EXPLORATION * (log_n / child.visits as f64).sqrt();
             if bound > best_bound {
                 best_bound = bound;
                 best = i;
@@ -213,7 +214,9 @@ impl<G: Judge + PartialEq> Tree<G> {
         if position.status() == Status::InProgress {
             work.plies += random_playout(position, rng, Until::GameEnd, PLAYOUT_PLIES) as u64;
         }
-        if position.status() == Status::InProgress || (at_root && position.status() != Status::MatchOver) {
+        if position.status() == Status::InProgress
+            || (at_root && position.status() != Status::MatchOver)
+        {
             position.estimate(Player::South)
         } else {
             position.outcome(Player::South)
@@ -252,7 +255,8 @@ impl<G: Judge + PartialEq> Tree<G> {
             }
             None => {
                 self.nodes.clear();
-                self.nodes.push(Node::leaf(Move::NextGame(Default::default())));
+                self.nodes
+                    .push(Node::leaf(Move::NextGame(Default::default())));
             }
         }
         self.root_state = Some(state.clone());

@@ -48,9 +48,14 @@ impl Algorithm {
 
     /// The algorithm of that name.
     pub fn parse(name: &str) -> Option<Algorithm> {
-        [Algorithm::Random, Algorithm::Greedy, Algorithm::AlphaBeta, Algorithm::Mcts]
-            .into_iter()
-            .find(|a| a.name() == name)
+        [
+            Algorithm::Random,
+            Algorithm::Greedy,
+            Algorithm::AlphaBeta,
+            Algorithm::Mcts,
+        ]
+        .into_iter()
+        .find(|a| a.name() == name)
     }
 }
 
@@ -177,7 +182,9 @@ impl Stop {
         }
         self.calls = self.calls.wrapping_add(1);
         if self.calls % 16 == 0 {
-            let late = self.time.is_some_and(|limit| self.started.elapsed() >= limit);
+            let late = self
+                .time
+                .is_some_and(|limit| self.started.elapsed() >= limit);
             self.stopped = late || super::work::interrupted();
         }
         self.stopped
@@ -241,10 +248,22 @@ impl Bot {
         self.think(game, side, true)
     }
 
-    fn think(&mut self, game: &AnyGame, side: Option<Player>, every_move: bool) -> Option<Suggestion> {
+    fn think(
+        &mut self,
+        game: &AnyGame,
+        side: Option<Player>,
+        every_move: bool,
+    ) -> Option<Suggestion> {
         let (thinker, rng, trees) = (self.thinker, &mut self.rng, &mut self.tree);
         match game {
-            AnyGame::BaoLaKete(g) => think(thinker, rng, tree_of!(trees, BaoLaKete), g, side, every_move),
+            AnyGame::BaoLaKete(g) => think(
+                thinker,
+                rng,
+                tree_of!(trees, BaoLaKete),
+                g,
+                side,
+                every_move,
+            ),
             AnyGame::BaAwa(g) => think(thinker, rng, tree_of!(trees, BaAwa), g, side, every_move),
             AnyGame::Bosh(g) => think(thinker, rng, tree_of!(trees, Bosh), g, side, every_move),
         }
@@ -289,7 +308,11 @@ fn think<G: Judge + PartialEq>(
     };
     let (ranked, pv) = match thinker.algorithm {
         Algorithm::Random => {
-            let pick = if between_games { 0 } else { rng.below(moves.len()) };
+            let pick = if between_games {
+                0
+            } else {
+                rng.below(moves.len())
+            };
             let mut ranked = values(&moves);
             let chosen = ranked.remove(pick);
             ranked.insert(0, chosen);
@@ -298,9 +321,18 @@ fn think<G: Judge + PartialEq>(
         Algorithm::Greedy => {
             let mut ranked = values(&moves);
             // Ties are broken at random, so greedy play is not one fixed line.
-            let best = ranked.iter().map(|m| m.value).fold(f64::NEG_INFINITY, f64::max);
-            let tied: Vec<usize> = (0..ranked.len()).filter(|&i| ranked[i].value == best).collect();
-            let pick = if between_games { tied[0] } else { tied[rng.below(tied.len())] };
+            let best = ranked
+                .iter()
+                .map(|m| m.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let tied: Vec<usize> = (0..ranked.len())
+                .filter(|&i| ranked[i].value == best)
+                .collect();
+            let pick = if between_games {
+                tied[0]
+            } else {
+                tied[rng.below(tied.len())]
+            };
             let chosen = ranked.remove(pick);
             ranked.sort_by(|a, b| b.value.total_cmp(&a.value));
             ranked.insert(0, chosen);
@@ -352,11 +384,21 @@ fn value_after<G: Judge>(game: &G, mv: &Move, side: Player) -> f64 {
 }
 
 /// What `thinker` plays in `game` for `side` (see [`Bot::choose`]), with a fresh bot seeded by `seed`.
-pub fn suggest(game: &AnyGame, thinker: Thinker, side: Option<Player>, seed: u64) -> Option<Suggestion> {
+pub fn suggest(
+    game: &AnyGame,
+    thinker: Thinker,
+    side: Option<Player>,
+    seed: u64,
+) -> Option<Suggestion> {
     Bot::new(thinker, seed).choose(game, side)
 }
 
 /// Every move of `game` valued by `thinker` (see [`Bot::analyze`]).
-pub fn analyze(game: &AnyGame, thinker: Thinker, side: Option<Player>, seed: u64) -> Option<Suggestion> {
+pub fn analyze(
+    game: &AnyGame,
+    thinker: Thinker,
+    side: Option<Player>,
+    seed: u64,
+) -> Option<Suggestion> {
     Bot::new(thinker, seed).analyze(game, side)
 }
