@@ -21,7 +21,7 @@
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //! | `mancala_bot_moves_total` | counter | `game`: moves this replica played for bot seats (sowings and `NextGame`) |
 //! | `mancala_bot_think_seconds` | histogram | `game`: how long a bot's search took on the engine pool |
-//! | `mancala_bot_moves_dropped_total` | counter | `reason` (`lost_race`: another replica or the opponent acted first; `engine`: the search did not finish; `store`: the append failed): bot moves thought out but not played here |
+//! | `mancala_bot_moves_dropped_total` | counter | `reason` (`lost_race`: another replica or the opponent acted first; `engine`: the search did not finish; `illegal`: the search chose a refused move; `store`: the append failed): bot moves thought out but not played here |
 //!
 //! Connections ([`crate::server`]'s accept loop):
 //!
@@ -414,7 +414,7 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    /// A bot's move was not played here, for `reason` (`lost_race`, `engine`, `store`).
+    /// A bot's move was not played here, for `reason` (`lost_race`, `engine`, `illegal`, `store`).
     pub fn bot_dropped(&self, reason: &str) {
         self.inner.bot_dropped.with_label_values(&[reason]).inc();
     }

@@ -111,7 +111,7 @@ fn move_seed(id: &MatchId, seat: Player, bot: &BotSeat, version: u64) -> u64 {
     let base = bot.seed.unwrap_or_else(|| {
         let (high, low) = id.0.split_at(8);
         let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-        word(high) ^ word(low)
+        splitmix(word(high)) ^ word(low)
     });
     splitmix(base ^ splitmix(version ^ (seat.index() as u64) << 63))
 }
@@ -280,7 +280,12 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
             true
         }
         Err(error) => {
-            metrics.bot_dropped("store");
+            // An illegal move would be a bug of the search: said loudly, and counted apart.
+            let reason = match error {
+                MatchError::Illegal(_) => "illegal",
+                _ => "store",
+            };
+            metrics.bot_dropped(reason);
             tracing::warn!(error = %error, %seat, version, "a bot's move could not be played; the sweep will try again");
             false
         }

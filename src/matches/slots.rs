@@ -580,9 +580,12 @@ impl<E: Encoder> Inner<E> {
                     )));
                 }
             }
-            if let (engine::Move::NextGame(_), Some(chooser)) = (mv, super::bots::actor(&game)) {
+            let has_bot = slot.bots.iter().any(Option::is_some);
+            if let (engine::Move::NextGame(_), true) = (mv, has_bot) {
                 // Either seat may start the next game, except that a bot's choice is the bot's to make.
-                if chooser != seat && game.status() != Status::InProgress {
+                let chooser =
+                    super::bots::actor(&game).filter(|_| game.status() != Status::InProgress);
+                if let Some(chooser) = chooser.filter(|&chooser| chooser != seat) {
                     if let Some(bot) = slot.bots[chooser.index()] {
                         return Err(MatchError::PermissionDenied(format!(
                             "between games {chooser} chooses, and {chooser} is the server's opponent (level {}): \

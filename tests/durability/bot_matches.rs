@@ -177,7 +177,7 @@ async fn whole_match_with_restarts(kind: pb::GameKind, level: u32) {
 
 #[tokio::test]
 async fn a_whole_ba_awa_match_against_the_bot_survives_restarts_while_the_bot_is_to_move() {
-    whole_match_with_restarts(pb::GameKind::BaAwa, 3).await;
+    whole_match_with_restarts(pb::GameKind::BaAwa, 2).await;
 }
 
 #[tokio::test]
