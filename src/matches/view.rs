@@ -90,7 +90,7 @@ pub struct MatchSummary {
 pub struct Created {
     /// The match at version 0.
     pub view: MatchView,
-    /// `[South, North]` tokens, shown once; none for a seat bound to a player.
+    /// `[South, North]` tokens, shown once; none for a seat bound to a player or played by a bot.
     pub tokens: [Option<String>; 2],
 }
 
