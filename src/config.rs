@@ -59,6 +59,12 @@ redis_key_prefix = "mancala:"
 redis_request_ttl_ms = 604800000
 idle_expiry_ms = 604800000
 
+[bots]
+think_delay_ms = 300
+max_level = 6
+max_thinking = 2
+sweep_interval_ms = 10000
+
 [auth]
 required = false
 operator_key_sha256 = ""
@@ -119,6 +125,29 @@ pub struct Settings {
     pub auth: AuthSettings,
     /// `[limits]`: what one tenant may use, unless the operator set the tenant's own limits.
     pub limits: TenantLimits,
+    /// `[bots]`: the built-in opponents that play seats of server-held matches.
+    pub bots: BotSettings,
+}
+
+/// `[bots]`: the seats of server-held matches that the server plays itself (`CreateMatchRequest.bots`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotSettings {
+    /// How long after the previous event a bot's move is played at the earliest (the search itself runs at
+    /// once; this only keeps a fast bot from answering before a person has seen the board). `0`: at once.
+    #[serde(rename = "think_delay_ms", deserialize_with = "millis")]
+    pub think_delay: Duration,
+    /// The strongest level `CreateMatch` accepts (1 to the engine's top level): the higher levels search
+    /// longer on the engine pool.
+    pub max_level: u32,
+    /// Bot searches running at once on this server (each takes an engine-pool thread while it runs; the
+    /// others wait their turn). At least 1.
+    pub max_thinking: usize,
+    /// How often every unfinished match is checked for a bot move nobody is playing (the server that wrote the
+    /// previous event died, or restarted), and over a shared store how long such a move is left to that
+    /// server first. The check also runs once at start-up. `0`: only at start-up.
+    #[serde(rename = "sweep_interval_ms", deserialize_with = "millis_zero_is_none")]
+    pub sweep_interval: Option<Duration>,
 }
 
 /// `[auth]`: who is calling. See README "Tenants, players and keys".
@@ -626,6 +655,16 @@ impl Settings {
             crate::tls::server_config(&files).map_err(ConfigError::new)?;
         }
         self.search.validate()?;
+        let bots = &self.bots;
+        let top = crate::engine::search::TOP_LEVEL;
+        if !(1..=top).contains(&bots.max_level) {
+            return Err(ConfigError::new(format_args!(
+                "bots.max_level must be between 1 and {top}"
+            )));
+        }
+        if bots.max_thinking == 0 {
+            return Err(ConfigError::new("bots.max_thinking must be at least 1"));
+        }
         let auth = &self.auth;
         if !auth.operator_key_sha256.is_empty() && auth.operator_key_hash().is_none() {
             return Err(ConfigError::new(

@@ -19,6 +19,9 @@
 //! | `mancala_move_rejections_total` | counter | `reason`: the `ErrorInfo` reason (`PIT_EMPTY`, `VERSION_MISMATCH` …) or the status (`NOT_YOUR_TURN`, `UNAUTHENTICATED` …) |
 //! | `mancala_store_conflicts_total` | counter | appends another replica won (each is caught up from the log) |
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
+//! | `mancala_bot_moves_total` | counter | `game`: moves this replica played for bot seats (sowings and `NextGame`) |
+//! | `mancala_bot_think_seconds` | histogram | `game`: how long a bot's search took on the engine pool |
+//! | `mancala_bot_moves_dropped_total` | counter | `reason` (`lost_race`: another replica or the opponent acted first; `engine`: the search did not finish; `illegal`: the search chose a refused move; `store`: the append failed): bot moves thought out but not played here |
 //!
 //! Connections ([`crate::server`]'s accept loop):
 //!
@@ -51,6 +54,11 @@ const LATENCY_BUCKETS: &[f64] = &[
     5.0, 10.0,
 ];
 
+/// Bot think-time buckets, in seconds: 1 ms to 1 min.
+const THINK_BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+];
+
 /// The label of a path that is not a served method.
 const UNKNOWN: &str = "unknown";
 
@@ -79,6 +87,9 @@ struct Inner {
     /// `mancala_engine_work_total` by outcome, resolved once: the inline one is counted on every rules call.
     engine_work: [IntCounter; EngineOutcome::ALL.len()],
     engine_running: IntGauge,
+    bot_moves: IntCounterVec,
+    bot_think: HistogramVec,
+    bot_dropped: IntCounterVec,
 }
 
 /// How a call's engine work ended (`crate::pool`), the `outcome` label of `mancala_engine_work_total`.
@@ -268,10 +279,36 @@ impl Metrics {
             "mancala_engine_pool_running",
             "Long calls running on the engine pool now.",
         );
+        let bot_moves = counters(
+            "mancala_bot_moves_total",
+            "Moves this replica played for the bot seats of matches, by game.",
+            &["game"],
+        );
+        let bot_think = register(
+            &registry,
+            HistogramVec::new(
+                HistogramOpts::new(
+                    "mancala_bot_think_seconds",
+                    "How long a bot's search took on the engine pool, by game.",
+                )
+                .buckets(THINK_BUCKETS.to_vec()),
+                &["game"],
+            )
+            .expect("valid histogram"),
+        );
+        let bot_dropped = counters(
+            "mancala_bot_moves_dropped_total",
+            "Bot moves thought out but not played by this replica (another acted first, the search or the store \
+             failed), by reason.",
+            &["reason"],
+        );
         Metrics {
             inner: Arc::new(Inner {
                 engine_work,
                 engine_running,
+                bot_moves,
+                bot_think,
+                bot_dropped,
                 registry,
                 rpcs: served_rpcs(descriptor_sets),
                 started,
@@ -362,6 +399,24 @@ impl Metrics {
     /// The number of long calls running on the engine pool changed by `delta`.
     pub fn engine_running_add(&self, delta: i64) {
         self.inner.engine_running.add(delta);
+    }
+
+    /// This replica played a bot's move in a match of `game`.
+    pub fn bot_moved(&self, game: &str) {
+        self.inner.bot_moves.with_label_values(&[game]).inc();
+    }
+
+    /// A bot of a match of `game` searched for `elapsed`.
+    pub fn bot_thought(&self, game: &str, elapsed: Duration) {
+        self.inner
+            .bot_think
+            .with_label_values(&[game])
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// A bot's move was not played here, for `reason` (`lost_race`, `engine`, `illegal`, `store`).
+    pub fn bot_dropped(&self, reason: &str) {
+        self.inner.bot_dropped.with_label_values(&[reason]).inc();
     }
 
     /// The number of open client connections changed by `delta`.

@@ -175,6 +175,53 @@ impl EnginePool {
     }
 }
 
+impl EnginePool {
+    /// Runs `job` on the pool under `laps` at once (never inline): the server's own long work, such as a bot's
+    /// search, which is known to be long. It waits for a thread however many wait already, so its callers bound
+    /// themselves; it stops, like every long call, when its future is dropped or at the end of the shutdown
+    /// grace.
+    pub async fn run_background<R: Send + 'static>(
+        &self,
+        laps: u64,
+        job: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, WorkError> {
+        let inner = &self.inner;
+        if inner.stopping.load(Ordering::Acquire) {
+            return Err(WorkError::ShuttingDown);
+        }
+        let permit = inner
+            .threads
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| WorkError::ShuttingDown)?;
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        let budget = Budget::laps(laps)
+            .cancelled_by(cancel.0.clone())
+            .cancelled_by(inner.stopping.clone());
+        let metrics = inner.metrics.clone();
+        metrics.engine_running_add(1);
+        let ran = tokio::task::spawn_blocking(move || {
+            let ran = budget.run(job);
+            metrics.engine_running_add(-1);
+            drop(permit);
+            ran
+        })
+        .await;
+        match ran {
+            Ok(Ok((answer, _))) => Ok(answer),
+            Ok(Err(unfinished)) => Err(unfinished.into()),
+            Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+            Err(_) => Err(WorkError::ShuttingDown),
+        }
+    }
+
+    /// The laps a move of a server-held match may spend (`engine.match_budget_laps`).
+    pub fn match_budget_laps(&self) -> u64 {
+        self.inner.settings.match_budget_laps
+    }
+}
+
 /// The metrics outcome of work the engine stopped before deciding.
 fn stopped(unfinished: Unfinished) -> EngineOutcome {
     match unfinished {

@@ -196,8 +196,11 @@ pub async fn run(
         Wire,
     )
     .with_move_budget(pool.match_budget())
+    .with_bots(settings.bots.clone(), pool.clone())
     .with_identity(identity.clone());
     let _purger = matches.spawn_purger();
+    // Bot moves left unplayed by a server that stopped (this one, before a restart, or another replica).
+    let _bot_sweeper = matches.spawn_bot_sweeper();
     // Over a shared store, other replicas' moves reach this one's watchers through its feed.
     let _following = matches.follow_store();
     let _metrics_endpoint = match settings.metrics.listen {

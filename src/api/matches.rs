@@ -81,6 +81,8 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
                 player: convert::player_to_pb(Some(p)),
                 connected: view.connected[p.index()],
                 player_id: view.players[p.index()].clone().unwrap_or_default(),
+                bot_level: view.bots[p.index()].map_or(0, |bot| bot.level),
+                bot_seed: view.bots[p.index()].and_then(|bot| bot.seed),
             })
             .collect(),
         legal_moves: moves_pb(&view.legal_moves()),

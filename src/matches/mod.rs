@@ -12,7 +12,7 @@
 //!
 //! Modules, one job each: [`view`] (the values answered and the encoder), `error` ([`MatchError`]
 //! and its codes), `slots` (the matches held, their locks, the one replay of a log), `watch` (the streams),
-//! `background` (the retention purge and the store's feed).
+//! `background` (the retention purge and the store's feed), `bots` (the seats the server plays itself).
 //!
 //! Concurrency. Each match is a `Slot` with two `std` mutexes and no `.await` under either:
 //! - `write` serialises the writers of one match. A writer holds it on tokio's blocking pool while it
@@ -37,6 +37,7 @@
 //! [`watch`]).
 
 mod background;
+mod bots;
 mod error;
 mod slots;
 pub mod view;
@@ -47,6 +48,7 @@ pub use crate::engine::notation;
 
 pub use crate::store::Following;
 pub use background::Purger;
+pub use bots::BotSweeper;
 pub use error::MatchError;
 pub use view::{
     Created, Encoder, History, MatchEvent, MatchSummary, MatchView, SnapshotReason, Update,
@@ -58,7 +60,9 @@ use crate::config::MatchSettings;
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
 use crate::identity::Identity;
 use crate::metrics::Metrics;
-use crate::store::{Action, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch};
+use crate::store::{
+    Action, BotSeat, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
+};
 use error::store_failed;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
@@ -99,8 +103,10 @@ impl Access<'_> {
 pub struct Owner {
     /// The tenant creating it.
     pub tenant: String,
-    /// The player to bind each seat to, `[South, North]`; `None`: the seat gets a token.
+    /// The player to bind each seat to, `[South, North]`; `None`: the seat gets a token (unless a bot plays it).
     pub players: [Option<String>; 2],
+    /// The seats the server plays itself, `[South, North]`: no token, no player.
+    pub bots: [Option<BotSeat>; 2],
 }
 
 /// The match manager: every match this server holds, over one [`MatchStore`]; what watchers are
@@ -179,6 +185,7 @@ impl<E: Encoder> Matches<E> {
                 slots: Mutex::new(HashMap::new()),
                 spectators: AtomicUsize::new(0),
                 move_budget: Budget::unlimited(),
+                bots: None,
                 identity: None,
                 metrics,
                 encoder,
@@ -194,6 +201,24 @@ impl<E: Encoder> Matches<E> {
             .expect("the budget is set before the manager is shared")
             .move_budget = budget;
         self
+    }
+
+    /// Lets matches have bot seats, played by the server as `settings` say, their searches on `pool`
+    /// (see the `bots` module). Without it, `create` refuses bot seats.
+    pub fn with_bots(
+        mut self,
+        settings: crate::config::BotSettings,
+        pool: crate::pool::EnginePool,
+    ) -> Matches<E> {
+        Arc::get_mut(&mut self.inner)
+            .expect("the bots are set before the manager is shared")
+            .bots = Some(bots::Bots::new(settings, pool));
+        self
+    }
+
+    /// The strongest bot level `create` accepts; `None`: this manager plays no bot seats.
+    pub fn max_bot_level(&self) -> Option<u32> {
+        self.inner.bots.as_ref().map(|bots| bots.max_level())
     }
 
     /// Counts each tenant's calls, matches and streams against its limits. Without it, none are.
@@ -285,13 +310,15 @@ impl<E: Encoder> Matches<E> {
         options: Options,
         owner: Owner,
     ) -> Result<Created, MatchError> {
+        self.check_bots(&owner)?;
         let game = AnyGame::new_match(kind, &options);
         let id = MatchId::random()
             .map_err(|e| store_failed("reading the OS random generator", None, e))?;
         let mut tokens = [None, None];
         let mut token_hashes = [[0; 32]; 2];
         for seat in Player::BOTH {
-            if owner.players[seat.index()].is_none() {
+            // A bot seat has no credential at all: nobody but the server acts for it.
+            if owner.players[seat.index()].is_none() && owner.bots[seat.index()].is_none() {
                 let token = random_token()?;
                 token_hashes[seat.index()] = token_hash(&token);
                 tokens[seat.index()] = Some(token);
@@ -306,6 +333,7 @@ impl<E: Encoder> Matches<E> {
             token_hashes,
             tenant: owner.tenant,
             players: owner.players,
+            bots: owner.bots,
             active_ms: created_ms,
             version: 0,
             finished: None,
@@ -325,6 +353,8 @@ impl<E: Encoder> Matches<E> {
         let view = slot.view_of(game, 0, None, [0, 0]);
         let inner = self.inner.clone();
         let tenant = record.tenant.clone();
+        let slot = Arc::new(slot);
+        let held = slot.clone();
         blocking(move || {
             match inner.store.create(&record, max_active) {
                 Ok(()) => {}
@@ -336,13 +366,53 @@ impl<E: Encoder> Matches<E> {
                 }
                 Err(e) => return Err(store_failed("creating a match", Some(id), e)),
             }
-            lock(&inner.slots).insert(id, Arc::new(slot));
+            lock(&inner.slots).insert(id, held);
             inner.metrics.matches_active_add(1);
             Ok(())
         })
         .await?;
         tracing::info!(match_id = %id, game = kind.name(), tenant, "match created");
+        // A bot that opens the match thinks at once.
+        bots::wake(&self.inner, &slot);
         Ok(Created { view, tokens })
+    }
+
+    /// Refuses bot seats this manager cannot play: none configured, a level out of range, a seat also bound
+    /// to a player.
+    fn check_bots(&self, owner: &Owner) -> Result<(), MatchError> {
+        let mut violations = Vec::new();
+        for seat in Player::BOTH {
+            let Some(bot) = owner.bots[seat.index()] else {
+                continue;
+            };
+            let field = "bots".to_string();
+            match self.max_bot_level() {
+                None => violations.push(crate::engine::Violation {
+                    field,
+                    description: "this server plays no bot seats".into(),
+                }),
+                Some(max) if !(1..=max).contains(&bot.level) => {
+                    violations.push(crate::engine::Violation {
+                        field,
+                        description: format!("{seat}'s level is 1 to {max} on this server"),
+                    })
+                }
+                Some(_) if owner.players[seat.index()].is_some() => {
+                    violations.push(crate::engine::Violation {
+                        field,
+                        description: format!(
+                            "{seat} is bound to a player; a seat is a player's or the bot's"
+                        ),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        if violations.is_empty() {
+            Ok(())
+        } else {
+            Err(MatchError::Invalid(violations))
+        }
     }
 
     /// The match as it stands.
@@ -554,13 +624,15 @@ impl<E: Encoder> Seated<E> {
             seat,
             request_id,
         } = self;
-        let metrics = inner.metrics.clone();
+        let (held, slot_held) = (inner.clone(), slot.clone());
         let result = blocking(move || {
             inner.submit(&slot, seat, action, expected_version, request_id, now_ms())
         })
         .await;
-        if let Err(error) = &result {
-            metrics.move_rejected(error.code());
+        match &result {
+            // This server wrote the event: if a bot is to answer, it is this server's to play.
+            Ok(_) => bots::wake(&held, &slot_held),
+            Err(error) => held.metrics.move_rejected(error.code()),
         }
         result
     }

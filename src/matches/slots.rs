@@ -11,7 +11,8 @@ use crate::engine::{self, notation, AnyGame, Budget, Event, GameKind, Options, P
 use crate::identity::keys;
 use crate::metrics::Metrics;
 use crate::store::{
-    Action, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
+    Action, BotSeat, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError,
+    StoredMatch,
 };
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
@@ -236,6 +237,8 @@ pub(super) struct Slot<M> {
     pub(super) token_hashes: [[u8; 32]; 2],
     pub(super) tenant: String,
     pub(super) players: [Option<String>; 2],
+    /// The seats the server plays itself, `[South, North]`.
+    pub(super) bots: [Option<BotSeat>; 2],
     pub(super) write: Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
@@ -258,6 +261,7 @@ impl<M> Slot<M> {
             token_hashes: record.token_hashes,
             tenant: record.tenant,
             players: record.players,
+            bots: record.bots,
             write: Mutex::new(()),
             live: Mutex::new(live),
             events: broadcast::channel(buffer).0,
@@ -308,6 +312,7 @@ impl<M> Slot<M> {
             token_hashes: self.token_hashes,
             tenant: self.tenant.clone(),
             players: self.players.clone(),
+            bots: self.bots,
             active_ms: self.created_ms,
             version,
             finished,
@@ -332,6 +337,7 @@ impl<M> Slot<M> {
             finished,
             connected: presence.map(|open| open > 0),
             players: self.players.clone(),
+            bots: self.bots,
         }
     }
 
@@ -359,6 +365,8 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) spectators: AtomicUsize,
     /// What the engine may spend on one move ([`super::Matches::with_move_budget`]).
     pub(super) move_budget: Budget,
+    /// Who plays the bot seats ([`super::Matches::with_bots`]); `None`: bot seats are refused.
+    pub(super) bots: Option<super::bots::Bots>,
     /// The tenants' limits ([`super::Matches::with_identity`]).
     pub(super) identity: Option<crate::identity::Identity>,
     pub(super) metrics: Metrics,
@@ -560,9 +568,31 @@ impl<E: Encoder> Inner<E> {
         if let Action::Move(mv) = action {
             if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
                 if to_move != seat {
+                    if let Some(bot) = slot.bots[to_move.index()] {
+                        return Err(MatchError::PermissionDenied(format!(
+                            "it is {to_move}'s turn, and {to_move} is the server's opponent (level {}): \
+                             the server plays its moves; wait for its event",
+                            bot.level
+                        )));
+                    }
                     return Err(MatchError::PermissionDenied(format!(
                         "it is {to_move}'s turn; {seat} may not sow now"
                     )));
+                }
+            }
+            let has_bot = slot.bots.iter().any(Option::is_some);
+            if let (engine::Move::NextGame(_), true) = (mv, has_bot) {
+                // Either seat may start the next game, except that a bot's choice is the bot's to make.
+                let chooser =
+                    super::bots::actor(&game).filter(|_| game.status() != Status::InProgress);
+                if let Some(chooser) = chooser.filter(|&chooser| chooser != seat) {
+                    if let Some(bot) = slot.bots[chooser.index()] {
+                        return Err(MatchError::PermissionDenied(format!(
+                            "between games {chooser} chooses, and {chooser} is the server's opponent (level {}): \
+                             the server sends its NextGame; wait for its event",
+                            bot.level
+                        )));
+                    }
                 }
             }
             // Bounded like every engine call (`crate::pool`); a move is never accepted undecided.

@@ -3,7 +3,7 @@
 //! sent into the wire's messages once, for all of them.
 
 use crate::engine::{AnyGame, Event, GameKind, MoveList, Options, Player};
-use crate::store::{Action, Finished, MatchId};
+use crate::store::{Action, BotSeat, Finished, MatchId};
 
 /// A match as it stands (`GetMatch`, a watcher's snapshot, a new match).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub struct MatchView {
     pub connected: [bool; 2],
     /// The player each seat is bound to, `[South, North]` (`None`: the seat's token acts for it).
     pub players: [Option<String>; 2],
+    /// The seats the server plays itself, `[South, North]`.
+    pub bots: [Option<BotSeat>; 2],
 }
 
 impl MatchView {
@@ -88,7 +90,7 @@ pub struct MatchSummary {
 pub struct Created {
     /// The match at version 0.
     pub view: MatchView,
-    /// `[South, North]` tokens, shown once; none for a seat bound to a player.
+    /// `[South, North]` tokens, shown once; none for a seat bound to a player or played by a bot.
     pub tokens: [Option<String>; 2],
 }
 

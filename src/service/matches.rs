@@ -8,7 +8,7 @@ use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;
 use crate::identity::Caller;
 use crate::matches::{Access, MatchError, Matches, Owner};
-use crate::store::Action;
+use crate::store::{Action, BotSeat};
 use std::pin::Pin;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status};
@@ -95,6 +95,66 @@ fn seat_players(players: &[pb::SeatPlayer]) -> Result<[Option<String>; 2], Vec<V
     }
 }
 
+/// The seats the server plays, `[South, North]`, from `CreateMatchRequest.bots`, at most `max_level` strong;
+/// a seat also in `players` is refused.
+fn seat_bots(
+    bots: &[pb::SeatBot],
+    players: &[pb::SeatPlayer],
+    max_level: Option<u32>,
+) -> Result<[Option<BotSeat>; 2], Vec<Violation>> {
+    let mut seats = [None, None];
+    let mut violations = Vec::new();
+    for (i, bot) in bots.iter().enumerate() {
+        let field = |name: &str| format!("bots[{i}].{name}");
+        let Some(seat) = convert::player_from_pb(bot.player) else {
+            violations.push(Violation {
+                field: field("player"),
+                description: "must be PLAYER_SOUTH or PLAYER_NORTH".into(),
+            });
+            continue;
+        };
+        let Some(max_level) = max_level else {
+            violations.push(Violation {
+                field: format!("bots[{i}]"),
+                description: "this server plays no bot seats".into(),
+            });
+            continue;
+        };
+        if !(1..=max_level).contains(&bot.level) {
+            violations.push(Violation {
+                field: field("level"),
+                description: format!("a bot's level is 1 to {max_level} on this server"),
+            });
+            continue;
+        }
+        if seats[seat.index()].is_some() {
+            violations.push(Violation {
+                field: field("player"),
+                description: format!("{seat} is given a bot twice"),
+            });
+            continue;
+        }
+        if players.iter().any(|p| p.player == bot.player) {
+            violations.push(Violation {
+                field: field("player"),
+                description: format!(
+                    "{seat} is bound to a player in `players`; a seat is a player's or a bot's"
+                ),
+            });
+            continue;
+        }
+        seats[seat.index()] = Some(BotSeat {
+            level: bot.level,
+            seed: bot.seed,
+        });
+    }
+    if violations.is_empty() {
+        Ok(seats)
+    } else {
+        Err(violations)
+    }
+}
+
 /// Names the match in the call's log line.
 fn record_match(id: &str) {
     tracing::Span::current().record("match_id", id);
@@ -126,14 +186,20 @@ impl pb::matches_server::Matches for MatchesService {
         let kind = convert::game_kind("kind", request.kind);
         let options = convert::options(request.options.as_ref());
         let players = seat_players(&request.players);
-        let (kind, options, players) = match (kind, options, players) {
-            (Ok(kind), Ok(options), Ok(players)) => (kind, options, players),
-            (kind, options, players) => {
+        let bots = seat_bots(
+            &request.bots,
+            &request.players,
+            self.matches.max_bot_level(),
+        );
+        let (kind, options, players, bots) = match (kind, options, players, bots) {
+            (Ok(kind), Ok(options), Ok(players), Ok(bots)) => (kind, options, players, bots),
+            (kind, options, players, bots) => {
                 let violations = kind
                     .err()
                     .into_iter()
                     .chain(options.err())
                     .chain(players.err())
+                    .chain(bots.err())
                     .flatten()
                     .collect();
                 return Err(error::invalid_argument(violations));
@@ -142,6 +208,7 @@ impl pb::matches_server::Matches for MatchesService {
         let owner = Owner {
             tenant: tenant.id().to_string(),
             players,
+            bots,
         };
         let created = self
             .matches

@@ -242,6 +242,7 @@ mod tests {
             token_hashes: [[1; 32], [2; 32]],
             tenant: "acme".into(),
             players: [None, None],
+            bots: [None, None],
             active_ms: 1,
             version: 0,
             finished: None,

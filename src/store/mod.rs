@@ -163,6 +163,8 @@ pub struct MatchRecord {
     /// The player each seat is bound to, `[South, North]`: any valid token of that player of the tenant acts
     /// for it. `None`: the seat's token does.
     pub players: [Option<String>; 2],
+    /// The seats the server plays itself, `[South, North]` (no token and no player acts for such a seat).
+    pub bots: [Option<BotSeat>; 2],
     /// When the last event was accepted (the creation time before the first), in milliseconds since the
     /// Unix epoch: what the idle expiry measures from. 0 in a header written before the idle expiry existed:
     /// such a match is not expired until its next event writes the header again.
@@ -171,6 +173,16 @@ pub struct MatchRecord {
     pub version: u64,
     /// Set once the match is over.
     pub finished: Option<Finished>,
+}
+
+/// A seat the server plays itself, with a built-in opponent of `crate::engine::search`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BotSeat {
+    /// The opponent's level, 1 to `crate::engine::search::TOP_LEVEL`.
+    pub level: u32,
+    /// The seed its choices are drawn from, as given at creation; `None`: derived from the match id. Either
+    /// way each move's seed is a function of it and the move's `seq`, so the same history gives the same move.
+    pub seed: Option<u64>,
 }
 
 /// One entry of a match's log.
@@ -318,7 +330,7 @@ pub trait MatchStore: Send + Sync + 'static {
 /// Public so that the fuzz tests (`tests/fuzz`) can feed it bytes a damaged store or another
 /// replica could hand back: decoding them is an error, never a panic.
 pub mod codec {
-    use super::{Action, EventRecord, Finished, MatchId, MatchRecord, StoreError};
+    use super::{Action, BotSeat, EventRecord, Finished, MatchId, MatchRecord, StoreError};
     use crate::engine::notation;
     use crate::engine::{Options, Player};
     use prost::Message;
@@ -359,6 +371,33 @@ pub mod codec {
         active_ms: u64,
         #[prost(bool, tag = "16")]
         expired: bool,
+        /// Absent for a seat of a person (every seat of a record written before bot seats).
+        #[prost(message, optional, tag = "17")]
+        south_bot: Option<StoredBot>,
+        #[prost(message, optional, tag = "18")]
+        north_bot: Option<StoredBot>,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct StoredBot {
+        #[prost(uint32, tag = "1")]
+        level: u32,
+        #[prost(uint64, optional, tag = "2")]
+        seed: Option<u64>,
+    }
+
+    fn stored_bot(bot: &Option<BotSeat>) -> Option<StoredBot> {
+        bot.map(|bot| StoredBot {
+            level: bot.level,
+            seed: bot.seed,
+        })
+    }
+
+    fn bot_seat(bot: Option<StoredBot>) -> Option<BotSeat> {
+        bot.map(|bot| BotSeat {
+            level: bot.level,
+            seed: bot.seed,
+        })
     }
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -412,6 +451,8 @@ pub mod codec {
             north_player: record.players[1].clone(),
             active_ms: record.active_ms,
             expired: record.finished.is_some_and(|f| f.expired),
+            south_bot: stored_bot(&record.bots[0]),
+            north_bot: stored_bot(&record.bots[1]),
         }
         .encode_to_vec()
     }
@@ -440,6 +481,7 @@ pub mod codec {
             version: h.version,
             tenant: h.tenant,
             players: [h.south_player, h.north_player],
+            bots: [bot_seat(h.south_bot), bot_seat(h.north_bot)],
             active_ms: h.active_ms,
             finished: if h.finished {
                 Some(Finished {
@@ -517,6 +559,13 @@ mod tests {
             token_hashes: [[1; 32], [2; 32]],
             tenant: "acme".into(),
             players: [Some("ann".into()), None],
+            bots: [
+                None,
+                Some(BotSeat {
+                    level: 3,
+                    seed: Some(42),
+                }),
+            ],
             active_ms: 1_700_000_000_500,
             version: 3,
             finished: Some(Finished {

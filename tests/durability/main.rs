@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bot_matches;
 mod matches_redis;
 mod matches_restart;
 mod tenants_redis;

@@ -57,6 +57,18 @@ impl Prefix {
         self.replicas_with(&[]).await
     }
 
+    /// One replica over this prefix, with metrics and `extra` variables.
+    pub(crate) async fn replica_with(&self, extra: &[(&str, &str)]) -> Replica {
+        let mut env = vec![
+            ("MANCALA__MATCHES__STORE", "redis"),
+            ("MANCALA__MATCHES__REDIS_URL", self.url.as_str()),
+            ("MANCALA__MATCHES__REDIS_KEY_PREFIX", self.prefix.as_str()),
+            ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
+        ];
+        env.extend_from_slice(extra);
+        Replica::start(&env).await
+    }
+
     /// Two replicas over this prefix, with metrics and `extra` variables.
     pub(crate) async fn replicas_with(&self, extra: &[(&str, &str)]) -> (Replica, Replica) {
         let mut env = vec![

@@ -153,6 +153,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
             kind: pb::GameKind::BaAwa as i32,
             options: None,
             players: vec![],
+            bots: vec![],
         }),
     )
     .await

@@ -57,6 +57,7 @@ async fn create(
                 kind: pb::GameKind::BaAwa as i32,
                 options: None,
                 players,
+                bots: vec![],
             },
             credential,
         )),

@@ -7,7 +7,7 @@ use mancala::engine::{
     Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow,
 };
 use mancala::store::codec;
-use mancala::store::{Action, EventRecord, Finished, MatchId, MatchRecord};
+use mancala::store::{Action, BotSeat, EventRecord, Finished, MatchId, MatchRecord};
 use proptest::prelude::*;
 
 fn player() -> impl Strategy<Value = Player> {
@@ -16,6 +16,14 @@ fn player() -> impl Strategy<Value = Player> {
 
 fn kind() -> impl Strategy<Value = GameKind> {
     (0..GameKind::ALL.len()).prop_map(|i| GameKind::ALL[i])
+}
+
+/// A seat of a person, or the server's opponent with or without a seed.
+fn bot() -> impl Strategy<Value = Option<BotSeat>> {
+    prop::option::of(
+        (1u32..=6, prop::option::of(any::<u64>()))
+            .prop_map(|(level, seed)| BotSeat { level, seed }),
+    )
 }
 
 /// Any header the match manager could write.
@@ -41,6 +49,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                 prop::option::of("[ -~]{1,16}"),
             ],
             1u64..,
+            [bot(), bot()],
         ),
     )
         .prop_map(
@@ -53,7 +62,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                 token_hashes,
                 version,
                 finished,
-                (tenant, players, active_ms),
+                (tenant, players, active_ms, bots),
             )| {
                 MatchRecord {
                     id: MatchId(id),
@@ -66,6 +75,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                     token_hashes,
                     tenant,
                     players,
+                    bots,
                     active_ms,
                     version,
                     finished: finished.map(|(at_ms, winner, resigned, expired)| Finished {
@@ -148,6 +158,13 @@ fn sample_record(kind: GameKind) -> MatchRecord {
         token_hashes: [[1; 32], [2; 32]],
         tenant: "acme".into(),
         players: [None, Some("bob".into())],
+        bots: [
+            Some(BotSeat {
+                level: 2,
+                seed: None,
+            }),
+            None,
+        ],
         active_ms: 1_700_000_000_400,
         version: 2,
         finished: Some(Finished {

@@ -122,6 +122,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
                 kind: k,
                 options,
                 players: vec![],
+                bots: vec![],
             }
             .encode_to_vec(),
         );
@@ -291,6 +292,7 @@ impl Harness {
                         kind: convert::kind_to_pb(kind) as i32,
                         options: None,
                         players: vec![],
+                        bots: vec![],
                     },
                 ))))
                 .expect("a match is created")

@@ -424,9 +424,23 @@ fn environment_variable_names_are_pinned() {
         ),
         (
             "MANCALA__SEARCH__MAX_TIME_MS",
-            "107",
+            "111",
             "search",
             "max_time_ms",
+        ),
+        (
+            "MANCALA__BOTS__THINK_DELAY_MS",
+            "103",
+            "bots",
+            "think_delay_ms",
+        ),
+        ("MANCALA__BOTS__MAX_LEVEL", "4", "bots", "max_level"),
+        ("MANCALA__BOTS__MAX_THINKING", "107", "bots", "max_thinking"),
+        (
+            "MANCALA__BOTS__SWEEP_INTERVAL_MS",
+            "109",
+            "bots",
+            "sweep_interval_ms",
         ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
@@ -497,7 +511,12 @@ fn environment_variable_names_are_pinned() {
             s.search.max_iterations,
             s.search.max_time
         ),
-        (2, 150000, Duration::from_millis(107))
+        (2, 150000, Duration::from_millis(111))
+    );
+    assert_eq!(s.bots.think_delay, Duration::from_millis(103));
+    assert_eq!(
+        (s.bots.max_level, s.bots.max_thinking, s.bots.sweep_interval),
+        (4, 107, Some(Duration::from_millis(109)))
     );
 }
 
@@ -517,6 +536,21 @@ fn bad_auth_settings_are_refused_naming_the_key() {
         Some("[limits]\ncalls_per_second = -1\n"),
         &[],
         "calls_per_second",
+    );
+}
+
+#[test]
+fn bad_bot_settings_are_refused_naming_the_key() {
+    refused(None, &[("MANCALA__BOTS__MAX_LEVEL", "0")], "bots.max_level");
+    refused(
+        None,
+        &[("MANCALA__BOTS__MAX_LEVEL", "99")],
+        "bots.max_level",
+    );
+    refused(
+        None,
+        &[("MANCALA__BOTS__MAX_THINKING", "0")],
+        "bots.max_thinking",
     );
 }
 

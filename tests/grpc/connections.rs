@@ -130,6 +130,7 @@ async fn an_idle_connection_is_closed_but_one_with_an_open_stream_is_kept() {
         kind: pb::GameKind::BaAwa as i32,
         options: None,
         players: vec![],
+        bots: vec![],
     }))
     .await
     .expect("created")

@@ -7,6 +7,7 @@ mod support;
 
 mod bad_input;
 mod bao_la_kete_api;
+mod bot_seats;
 mod config;
 mod connections;
 mod descriptors;

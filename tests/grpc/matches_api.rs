@@ -114,6 +114,7 @@ async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, [String; 2])
             kind: pb::GameKind::BaAwa as i32,
             options: None,
             players: vec![],
+            bots: vec![],
         }),
     )
     .await
@@ -256,6 +257,7 @@ async fn create_get_and_list_with_filters_and_paging() {
             kind: 0,
             options: None,
             players: vec![],
+            bots: vec![],
         },
         pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
@@ -264,6 +266,7 @@ async fn create_get_and_list_with_filters_and_paging() {
                 ba_awa_target: 9,
             }),
             players: vec![],
+            bots: vec![],
         },
     ] {
         let status = within("bad create", client.create_match(request))

@@ -61,6 +61,7 @@ async fn create(
             kind: pb::GameKind::BaAwa as i32,
             options: None,
             players,
+            bots: vec![],
         },
         credential,
     )))
@@ -570,6 +571,7 @@ async fn without_required_auth_a_keyless_caller_is_the_anonymous_tenant_and_sees
         kind: pb::GameKind::Bosh as i32,
         options: None,
         players: vec![],
+        bots: vec![],
     }))
     .await
     .expect("no credential needed")

@@ -57,6 +57,7 @@ async fn play_a_match(channel: Channel, moves: usize) {
         kind: pb::GameKind::BaAwa as i32,
         options: None,
         players: vec![],
+        bots: vec![],
     }))
     .await
     .expect("created")

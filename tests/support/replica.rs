@@ -159,6 +159,7 @@ pub async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, Vec<Stri
             kind: pb::GameKind::BaAwa as i32,
             options: None,
             players: vec![],
+            bots: vec![],
         }),
     )
     .await
