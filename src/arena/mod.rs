@@ -11,9 +11,15 @@ use crate::engine::search::{self, Bot, Thinker};
 use crate::engine::{AnyGame, GameKind, Move, NoTrace, Options, PitSet, Player, Status};
 use std::time::{Duration, Instant};
 
-/// A match longer than this many moves (the `NextGame` steps included) is stopped and scored as a draw.
-/// Matches between the weakest players end far sooner; this only bounds a pathological one.
-pub const MAX_MATCH_PLIES: u32 = 5_000;
+/// A match longer than this many moves (the `NextGame` steps included) is stopped and adjudicated by the match
+/// standing ([`adjudicate`]). Ba-awa needs it: a player who keeps three pits can hold off one who has nine
+/// for ever (the target is 10, §4.4), and two strong players reach that standing often.
+pub const MAX_MATCH_PLIES: u32 = 2_000;
+
+/// Every match opens with this many random moves, the same for both matches of a pair (matches 2k and 2k + 1,
+/// seats swapped): the searching levels play the same move in the same position, so without it every match
+/// with the same seats would be the same match.
+pub const OPENING_PLIES: u32 = 4;
 
 /// One side of the arena: a named level, or an algorithm with a budget.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +82,7 @@ impl Contender {
 pub enum Outcome {
     /// The first contender won.
     Win,
-    /// Neither won (no winner, or the move cap was reached).
+    /// Neither won (no winner, or level at the move cap).
     Draw,
     /// The second contender won.
     Loss,
@@ -104,7 +110,8 @@ fn bot_seed(seed: u64, index: u64, contender: u64) -> u64 {
     x.wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
-/// Plays match `index` of `kind` between `a` and `b`: `a` sits South in even matches, North in odd ones.
+/// Plays match `index` of `kind` between `a` and `b`: `a` sits South in even matches, North in odd ones, after
+/// the pair's random opening ([`OPENING_PLIES`]).
 pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index: u64) -> Played {
     let a_seat = if index % 2 == 0 {
         Player::South
@@ -117,6 +124,17 @@ pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index
     ];
     let contender_of = |seat: Player| usize::from(seat != a_seat);
     let mut game = AnyGame::new_match(kind, &Options::default());
+    let mut opening = crate::engine::Rng::new(bot_seed(seed, index / 2, 2));
+    for _ in 0..OPENING_PLIES {
+        let moves = game.legal_moves();
+        if game.status() != Status::InProgress || moves.is_empty() {
+            break;
+        }
+        let mv = moves[opening.below(moves.len())];
+        if game.play(&mv, &mut NoTrace).is_err() {
+            break;
+        }
+    }
     let mut think = [Vec::new(), Vec::new()];
     let mut plies = 0;
     while game.status() != Status::MatchOver && plies < MAX_MATCH_PLIES {
@@ -152,16 +170,31 @@ pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index
         }
         plies += 1;
     }
-    let result = match (game.status(), game.winner()) {
-        (Status::MatchOver, Some(w)) if w == a_seat => Outcome::Win,
-        (Status::MatchOver, Some(_)) => Outcome::Loss,
-        _ => Outcome::Draw,
+    let winner = match game.status() {
+        Status::MatchOver => game.winner(),
+        _ => adjudicate(&game),
+    };
+    let result = match winner {
+        Some(w) if w == a_seat => Outcome::Win,
+        Some(_) => Outcome::Loss,
+        None => Outcome::Draw,
     };
     Played {
         index,
         result,
         plies,
         think,
+    }
+}
+
+/// The winner of a match stopped at the move cap: the player ahead in the match standing (games won in Bao la
+/// Kete, stones held in Bosh, pits owned in Ba-awa), nobody when it is level.
+pub fn adjudicate(game: &AnyGame) -> Option<Player> {
+    let standing = game.to_setup().match_score;
+    match standing.first().cmp(&standing.get(1)) {
+        std::cmp::Ordering::Greater => Some(Player::South),
+        std::cmp::Ordering::Less => Some(Player::North),
+        std::cmp::Ordering::Equal => None,
     }
 }
 
