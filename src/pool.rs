@@ -145,33 +145,7 @@ impl EnginePool {
             drop(waiting);
             permit
         };
-        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
-        let budget = Budget::laps(laps)
-            .cancelled_by(cancel.0.clone())
-            .cancelled_by(inner.stopping.clone());
-        let metrics = metrics.clone();
-        metrics.engine_running_add(1);
-        // The thread is given back, and the outcome counted, when the job ends: not when the caller stops
-        // waiting for it (its future dropped, which sets `cancel`).
-        let ran = tokio::task::spawn_blocking(move || {
-            let ran = budget.run(job);
-            metrics.engine_work(
-                ran.as_ref()
-                    .map_or_else(|u| stopped(*u), |_| EngineOutcome::Pool),
-            );
-            metrics.engine_running_add(-1);
-            drop(permit);
-            ran
-        })
-        .await;
-        match ran {
-            Ok(Ok((answer, _))) => Ok(answer),
-            Ok(Err(unfinished)) => Err(unfinished.into()),
-            // The job panicked: let the caller's task see it as the inline path would.
-            Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-            // Never started: the runtime is shutting down.
-            Err(_) => Err(WorkError::ShuttingDown),
-        }
+        run_holding(inner, permit, laps, job, true).await
     }
 }
 
@@ -195,30 +169,51 @@ impl EnginePool {
             .acquire_owned()
             .await
             .map_err(|_| WorkError::ShuttingDown)?;
-        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
-        let budget = Budget::laps(laps)
-            .cancelled_by(cancel.0.clone())
-            .cancelled_by(inner.stopping.clone());
-        let metrics = inner.metrics.clone();
-        metrics.engine_running_add(1);
-        let ran = tokio::task::spawn_blocking(move || {
-            let ran = budget.run(job);
-            metrics.engine_running_add(-1);
-            drop(permit);
-            ran
-        })
-        .await;
-        match ran {
-            Ok(Ok((answer, _))) => Ok(answer),
-            Ok(Err(unfinished)) => Err(unfinished.into()),
-            Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-            Err(_) => Err(WorkError::ShuttingDown),
-        }
+        run_holding(inner, permit, laps, job, false).await
     }
 
     /// The laps a move of a server-held match may spend (`engine.match_budget_laps`).
     pub fn match_budget_laps(&self) -> u64 {
         self.inner.settings.match_budget_laps
+    }
+}
+
+/// Runs `job` on a blocking thread under `laps`, holding `permit` (one of the pool's threads) until the job ends,
+/// not until the caller stops waiting: its future dropped sets the job's cancel flag. `count` says whether the
+/// outcome is counted in the engine-work metric (a caller's call) or not (the server's own work).
+async fn run_holding<R: Send + 'static>(
+    inner: &Inner,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    laps: u64,
+    job: impl FnOnce() -> R + Send + 'static,
+    count: bool,
+) -> Result<R, WorkError> {
+    let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+    let budget = Budget::laps(laps)
+        .cancelled_by(cancel.0.clone())
+        .cancelled_by(inner.stopping.clone());
+    let metrics = inner.metrics.clone();
+    metrics.engine_running_add(1);
+    let ran = tokio::task::spawn_blocking(move || {
+        let ran = budget.run(job);
+        if count {
+            metrics.engine_work(
+                ran.as_ref()
+                    .map_or_else(|u| stopped(*u), |_| EngineOutcome::Pool),
+            );
+        }
+        metrics.engine_running_add(-1);
+        drop(permit);
+        ran
+    })
+    .await;
+    match ran {
+        Ok(Ok((answer, _))) => Ok(answer),
+        Ok(Err(unfinished)) => Err(unfinished.into()),
+        // The job panicked: let the caller's task see it as the inline path would.
+        Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+        // Never started: the runtime is shutting down.
+        Err(_) => Err(WorkError::ShuttingDown),
     }
 }
 

@@ -121,6 +121,41 @@ pub(super) fn search<G: Judge>(
     Found { moves: results, pv }
 }
 
+/// The value for `side` of `state` whoever is to move, searched by iterative deepening within `nodes` more
+/// nodes: what a choice between games is worth, judged by the game it opens.
+pub(super) fn evaluate<G: Judge>(
+    state: &G,
+    side: Player,
+    nodes: u64,
+    limits: &Limits,
+    stop: &mut Stop,
+    work: &mut Work,
+) -> f64 {
+    let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
+    let node_limit = work.nodes.saturating_add(nodes);
+    let mut search = Search {
+        side,
+        table: HashMap::new(),
+        node_limit,
+        stop,
+        work,
+        aborted: false,
+    };
+    let mut value = value_now(state, side);
+    for depth in 1..=max_depth {
+        let v = search.value(state, depth, 0.0, 1.0);
+        if search.aborted {
+            break;
+        }
+        value = v;
+        search.work.depth = search.work.depth.max(depth);
+        if state.status() != Status::InProgress {
+            break;
+        }
+    }
+    value
+}
+
 /// The value of a position as it stands: its outcome once play stopped, its estimate otherwise.
 fn value_now<G: Judge>(state: &G, side: Player) -> f64 {
     if state.status() == Status::InProgress {

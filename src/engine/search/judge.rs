@@ -33,9 +33,10 @@ fn match_result(winner: Option<Player>, side: Player) -> f64 {
     }
 }
 
-/// `mine` against `theirs` out of `total` as a score: ½ when equal, 1 when `side` holds everything.
+/// `mine` against `theirs` out of `total` (which bounds `mine + theirs`) as a score: ½ when equal, 1 when one
+/// side holds everything. Clamped, so a custom position with more than a game's seeds stays within 0 to 1.
 fn share(mine: u32, theirs: u32, total: u32) -> f64 {
-    0.5 + (mine as f64 - theirs as f64) / (2.0 * total.max(1) as f64)
+    (0.5 + (mine as f64 - theirs as f64) / (2.0 * total.max(1) as f64)).clamp(0.0, 1.0)
 }
 
 /// A fast 64-bit mix (FNV-1a over bytes), enough for a transposition table's keys.
@@ -250,26 +251,27 @@ impl Judge for BaAwa {
         if self.status() == Status::MatchOver {
             return match_result(self.winner(), side);
         }
-        // The game is over: each four won is a pit for the next game (§4.4 step 1).
+        // The game is over: every four seeds won are a pit for the next game (§4.4 step 1).
         let stores = self.stores();
         share(
             stores[side.index()] as u32,
             stores[side.opponent().index()] as u32,
-            BA_AWA_SEEDS / 4,
+            BA_AWA_SEEDS,
         )
     }
 
     fn estimate(&self, side: Player) -> f64 {
-        // Fours won count in full; seeds in a player's own pits count a little, as fours made there are his.
+        // Seeds won count twice; seeds in a player's own pits once, as fours made there by a passing seed are
+        // his (§4.2). The two players' strengths add up to at most twice the seeds.
         let pits = self.pits();
         let strength = |p: Player| -> u32 {
             let owned: u32 = (0..12)
                 .filter(|&i| self.owner(i) == p)
                 .map(|i| pits[i] as u32)
                 .sum();
-            8 * self.stores()[p.index()] as u32 + owned
+            2 * self.stores()[p.index()] as u32 + owned
         };
-        share(strength(side), strength(side.opponent()), 8 * BA_AWA_SEEDS)
+        share(strength(side), strength(side.opponent()), 2 * BA_AWA_SEEDS)
     }
 
     fn choices(&self, chooser: Player, out: &mut MoveList) {

@@ -116,10 +116,6 @@ pub fn level(kind: super::GameKind, level: u32) -> Option<Thinker> {
     })
 }
 
-/// Between games an alpha-beta thinker chooses by Monte Carlo search (see [`Bot::choose`]) with this fraction
-/// of its nodes as playouts: a playout costs about as much as twenty nodes.
-const PLAYOUTS_PER_NODE: u64 = 20;
-
 /// The work a search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Work {
@@ -349,13 +345,33 @@ fn think<G: Judge + PartialEq>(
             let found = alphabeta::search(game, side, &limits, every_move, &mut stop, &mut work);
             (found.moves.iter().map(from_root).collect(), found.pv)
         }
-        // Monte Carlo search, and between games every searching thinker (a choice's worth shows only at the end
-        // of the game it opens, beyond any estimate's reach).
-        algorithm => {
-            let mut limits = limits;
-            if algorithm == Algorithm::AlphaBeta {
-                limits.iterations = (limits.iterations / PLAYOUTS_PER_NODE).max(50);
-            }
+        // Between games alpha-beta values each choice by searching the game it opens, sharing its nodes.
+        Algorithm::AlphaBeta => {
+            let share = (limits.iterations / moves.len() as u64).max(1);
+            let mut ranked: Vec<MoveValue> = moves
+                .iter()
+                .map(|&mv| {
+                    let mut next = game.clone();
+                    let value = match next.play(&mv, &mut NoTrace) {
+                        Ok(()) => {
+                            alphabeta::evaluate(&next, side, share, &limits, &mut stop, &mut work)
+                        }
+                        Err(_) => 0.0,
+                    };
+                    work.iterations += 1;
+                    MoveValue {
+                        mv,
+                        value,
+                        visits: work.depth as u64,
+                    }
+                })
+                .collect();
+            // Best first; the stable sort keeps the default choice first among equals.
+            ranked.sort_by(|a, b| b.value.total_cmp(&a.value));
+            let pv = vec![ranked[0].mv];
+            (ranked, pv)
+        }
+        Algorithm::Mcts => {
             let found = tree.search(game, side, &limits, rng, &mut stop, &mut work);
             (found.moves.iter().map(from_root).collect(), found.pv)
         }
