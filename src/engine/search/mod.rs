@@ -96,23 +96,40 @@ pub const TOP_LEVEL: u32 = 6;
 /// The thinker of a named level of `kind`, 1 (random) to [`TOP_LEVEL`]; each level beats the one below it
 /// (BENCHMARKS.md "Built-in opponents" has the ladder and the move times).
 ///
-/// Levels 3 to 6 are alpha-beta with five to six times the nodes of the level below: measured at equal
-/// thinking time, alpha-beta beat Monte Carlo search in all three games (BENCHMARKS.md), so every game uses it.
+/// Levels 3 to 6 are alpha-beta: measured at equal thinking time, it beat Monte Carlo search in all three games
+/// (BENCHMARKS.md). Bao la Kete's levels grow by nodes. Bosh and Ba-awa are small enough that a few thousand
+/// nodes already see most of what more would, so their levels 3 to 5 are held to a depth instead (Bosh 2, 4 and
+/// 6 moves; Ba-awa 2, 6 and 8, where depths 3 and 4 were hardly stronger than 2), and level 6 searches as deep
+/// as its nodes allow.
 pub fn level(kind: super::GameKind, level: u32) -> Option<Thinker> {
-    // One ladder for every game for now; the argument is where a game would get its own.
-    let _ = kind;
-    let (algorithm, iterations) = match level {
-        1 => (Algorithm::Random, 0),
-        2 => (Algorithm::Greedy, 0),
-        3 => (Algorithm::AlphaBeta, 1_000),
-        4 => (Algorithm::AlphaBeta, 5_000),
-        5 => (Algorithm::AlphaBeta, 25_000),
-        6 => (Algorithm::AlphaBeta, 150_000),
-        _ => return None,
+    use super::GameKind::{BaAwa, BaoLaKete, Bosh};
+    let alphabeta = |nodes: u64, depth: u32| Thinker {
+        algorithm: Algorithm::AlphaBeta,
+        limits: Limits {
+            max_depth: depth,
+            ..Limits::iterations(nodes)
+        },
     };
-    Some(Thinker {
-        algorithm,
-        limits: Limits::iterations(iterations),
+    const FULL_DEPTH: u32 = 64;
+    Some(match (kind, level) {
+        (_, 1) => Thinker {
+            algorithm: Algorithm::Random,
+            limits: Limits::iterations(0),
+        },
+        (_, 2) => Thinker {
+            algorithm: Algorithm::Greedy,
+            limits: Limits::iterations(0),
+        },
+        (BaoLaKete, 3) => alphabeta(1_000, FULL_DEPTH),
+        (BaoLaKete, 4) => alphabeta(5_000, FULL_DEPTH),
+        (BaoLaKete, 5) => alphabeta(25_000, FULL_DEPTH),
+        (Bosh | BaAwa, 3) => alphabeta(150_000, 2),
+        (Bosh, 4) => alphabeta(150_000, 4),
+        (Bosh, 5) => alphabeta(150_000, 6),
+        (BaAwa, 4) => alphabeta(150_000, 6),
+        (BaAwa, 5) => alphabeta(150_000, 8),
+        (_, 6) => alphabeta(150_000, FULL_DEPTH),
+        _ => return None,
     })
 }
 
