@@ -6,7 +6,7 @@ use super::slots::{blocking, lock, now_ms, Advance, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;
-use crate::store::{codec, Action, Appended, Following, ListQuery};
+use crate::store::{codec, Action, Appended, Following, ListQuery, MatchId, MatchRecord};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,18 +44,16 @@ impl<E: Encoder> Matches<E> {
         .await
     }
 
-    /// Ends every unfinished match that has had no event for `matches.idle_expiry_ms`, as if the clock read
-    /// `now_ms`: each gets an `expire` event (no winner, end reason EXPIRED), through the same check-and-append
-    /// as a move, so that over a shared store each expires once whichever replicas sweep at the same time, and
-    /// a move that comes first wins. How many this server expired.
-    pub async fn expire_idle_at(&self, now_ms: u64) -> Result<usize, MatchError> {
+    /// The ids of the unfinished matches whose stored header `keep` accepts, read from the store a page at a
+    /// time: the sweeps' one scan (`what` names it in a store failure).
+    pub(super) async fn unfinished_where(
+        &self,
+        what: &'static str,
+        keep: impl Fn(&MatchRecord) -> bool,
+    ) -> Result<Vec<MatchId>, MatchError> {
         /// Headers read at once.
         const PAGE: usize = 500;
-        let Some(expiry) = self.inner.settings.idle_expiry else {
-            return Ok(0);
-        };
-        let cutoff = now_ms.saturating_sub(expiry.as_millis() as u64);
-        let mut idle = Vec::new();
+        let mut ids = Vec::new();
         let mut after = None;
         loop {
             let inner = self.inner.clone();
@@ -69,13 +67,12 @@ impl<E: Encoder> Matches<E> {
                 inner
                     .store
                     .list(&query)
-                    .map_err(|e| store_failed("listing matches to expire", None, e))
+                    .map_err(|e| store_failed(what, None, e))
             })
             .await?;
-            idle.extend(
+            ids.extend(
                 page.iter()
-                    // 0: written before the expiry existed, so its idle time is unknown.
-                    .filter(|record| record.active_ms != 0 && record.active_ms <= cutoff)
+                    .filter(|record| keep(record))
                     .map(|record| record.id),
             );
             match page.last() {
@@ -83,6 +80,24 @@ impl<E: Encoder> Matches<E> {
                 _ => break,
             }
         }
+        Ok(ids)
+    }
+
+    /// Ends every unfinished match that has had no event for `matches.idle_expiry_ms`, as if the clock read
+    /// `now_ms`: each gets an `expire` event (no winner, end reason EXPIRED), through the same check-and-append
+    /// as a move, so that over a shared store each expires once whichever replicas sweep at the same time, and
+    /// a move that comes first wins. How many this server expired.
+    pub async fn expire_idle_at(&self, now_ms: u64) -> Result<usize, MatchError> {
+        let Some(expiry) = self.inner.settings.idle_expiry else {
+            return Ok(0);
+        };
+        let cutoff = now_ms.saturating_sub(expiry.as_millis() as u64);
+        // 0: written before the expiry existed, so its idle time is unknown.
+        let idle = self
+            .unfinished_where("listing matches to expire", move |record| {
+                record.active_ms != 0 && record.active_ms <= cutoff
+            })
+            .await?;
         let mut expired = 0;
         for id in idle {
             let Ok(slot) = self.slot("match_id", &id.to_string(), Fresh::Held).await else {

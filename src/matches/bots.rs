@@ -31,7 +31,7 @@ use crate::config::BotSettings;
 use crate::engine::search::{self, Bot, Judge};
 use crate::engine::{notation, AnyGame, IllegalMove, Player, Reason, Rng, Status};
 use crate::pool::EnginePool;
-use crate::store::{Action, BotSeat, ListQuery, MatchId};
+use crate::store::{Action, BotSeat, MatchId};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -297,40 +297,16 @@ impl<E: Encoder> Matches<E> {
     /// clock read `now_ms`: over a shared store only those whose event is older than the think delay and
     /// `grace` (left that long to the server that wrote it). How many matches it woke.
     pub async fn sweep_bots_at(&self, now_ms: u64, grace: Duration) -> Result<usize, MatchError> {
-        /// Headers read at once.
-        const PAGE: usize = 500;
         let Some(bots) = &self.inner.bots else {
             return Ok(0);
         };
         let wait = bots.settings.think_delay + grace;
         let cutoff = now_ms.saturating_sub(wait.as_millis() as u64);
-        let mut due = Vec::new();
-        let mut after = None;
-        loop {
-            let inner = self.inner.clone();
-            let query = ListQuery {
-                finished: Some(false),
-                after,
-                limit: PAGE,
-                ..ListQuery::default()
-            };
-            let page = blocking(move || {
-                inner.store.list(&query).map_err(|e| {
-                    super::error::store_failed("listing matches for their bots", None, e)
-                })
+        let due = self
+            .unfinished_where("listing matches for their bots", move |record| {
+                record.bots.iter().any(Option::is_some) && record.active_ms <= cutoff
             })
             .await?;
-            due.extend(
-                page.iter()
-                    .filter(|record| record.bots.iter().any(Option::is_some))
-                    .filter(|record| record.active_ms <= cutoff)
-                    .map(|record| record.id),
-            );
-            match page.last() {
-                Some(last) if page.len() == PAGE => after = Some(last.id),
-                _ => break,
-            }
-        }
         let mut woken = 0;
         for id in due {
             if lock(&bots.pending).contains(&id) {
