@@ -65,6 +65,16 @@ max_level = 6
 max_thinking = 2
 sweep_interval_ms = 10000
 
+[lobby]
+challenge_ttl_ms = 600000
+max_challenge_ttl_ms = 604800000
+seek_ttl_ms = 600000
+max_pending_per_player = 20
+heartbeat_ms = 15000
+sweep_interval_ms = 1000
+repair_interval_ms = 60000
+max_streams_per_player = 4
+
 [auth]
 required = false
 operator_key_sha256 = ""
@@ -127,6 +137,39 @@ pub struct Settings {
     pub limits: TenantLimits,
     /// `[bots]`: the built-in opponents that play seats of server-held matches.
     pub bots: BotSettings,
+    /// `[lobby]`: challenges, seeks, ratings and the players' event streams.
+    pub lobby: LobbySettings,
+}
+
+/// `[lobby]`: challenges, seeks and the streams of players and tenants (README "Writing a bot").
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbySettings {
+    /// How long a challenge waits for an answer when the request does not say.
+    #[serde(rename = "challenge_ttl_ms", deserialize_with = "millis")]
+    pub challenge_ttl: Duration,
+    /// The longest wait a challenge may ask for.
+    #[serde(rename = "max_challenge_ttl_ms", deserialize_with = "millis")]
+    pub max_challenge_ttl: Duration,
+    /// How long a seek stays open when the request does not say (also its longest).
+    #[serde(rename = "seek_ttl_ms", deserialize_with = "millis")]
+    pub seek_ttl: Duration,
+    /// A player's pending challenges and open seeks at once (RESOURCE_EXHAUSTED beyond).
+    pub max_pending_per_player: usize,
+    /// How often a player's or tenant's stream sends a heartbeat while nothing else happens.
+    #[serde(rename = "heartbeat_ms", deserialize_with = "millis")]
+    pub heartbeat: Duration,
+    /// How often challenges and seeks are checked for expiry and a seek for its fallback to the built-in opponent
+    /// (so these happen up to this late).
+    #[serde(rename = "sweep_interval_ms", deserialize_with = "millis")]
+    pub sweep_interval: Duration,
+    /// How often the lobby compares its record of the tenants' matches with the match store, recording a creation,
+    /// first move or end that a server stopped before recording (`kill -9` between the two writes), and creating a
+    /// lobby match whose creation was cut short. Also once at start-up.
+    #[serde(rename = "repair_interval_ms", deserialize_with = "millis")]
+    pub repair_interval: Duration,
+    /// `WatchPlayerEvents` streams one player may hold open on one server.
+    pub max_streams_per_player: usize,
 }
 
 /// `[bots]`: the seats of server-held matches that the server plays itself (`CreateMatchRequest.bots`).
@@ -664,6 +707,31 @@ impl Settings {
         }
         if bots.max_thinking == 0 {
             return Err(ConfigError::new("bots.max_thinking must be at least 1"));
+        }
+        let lobby = &self.lobby;
+        for (key, value) in [
+            ("challenge_ttl_ms", lobby.challenge_ttl),
+            ("max_challenge_ttl_ms", lobby.max_challenge_ttl),
+            ("seek_ttl_ms", lobby.seek_ttl),
+            ("heartbeat_ms", lobby.heartbeat),
+            ("sweep_interval_ms", lobby.sweep_interval),
+            ("repair_interval_ms", lobby.repair_interval),
+        ] {
+            if value.is_zero() {
+                return Err(ConfigError::new(format_args!(
+                    "lobby.{key} must be at least 1"
+                )));
+            }
+        }
+        if lobby.max_challenge_ttl < lobby.challenge_ttl {
+            return Err(ConfigError::new(
+                "lobby.max_challenge_ttl_ms must be at least lobby.challenge_ttl_ms",
+            ));
+        }
+        if lobby.max_pending_per_player == 0 || lobby.max_streams_per_player == 0 {
+            return Err(ConfigError::new(
+                "lobby.max_pending_per_player and lobby.max_streams_per_player must be at least 1",
+            ));
         }
         let auth = &self.auth;
         if !auth.operator_key_sha256.is_empty() && auth.operator_key_hash().is_none() {

@@ -3,8 +3,8 @@
 //!
 //! # Module map
 //!
-//! Every dependency points one way, down this list of layers (engine ← domain ← matches ← api ← service ←
-//! server); `.ci/layers` checks it in CI.
+//! Every dependency points one way, down this list of layers (engine ← domain ← matches ← lobby ← api ←
+//! service ← server); `.ci/layers` checks it in CI.
 //!
 //! | module | what it is | layer |
 //! |---|---|---|
@@ -16,6 +16,7 @@
 //! | [`pool`] | where long engine work runs: inline under a small budget, else on a bounded pool, cancellable | domain |
 //! | [`tls`] | the rustls server configuration from the `[tls]` PEM files, and the client certificate a handler can read | domain |
 //! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | matches |
+//! | [`lobby`] | players' profiles and ratings, challenges, seeks, and the resumable streams of players and tenants | lobby |
 //! | [`api`] | the protocol: generated code, protocol ⇄ engine conversions, the error → status mapping | api |
 //! | [`service`] | thin tonic handlers: decode the request, call the engine or the matches, encode the answer | service |
 //! | [`telemetry`] | logging: the `tracing` subscriber and one span per gRPC call | edge |
@@ -121,6 +122,8 @@ pub mod engine;
 pub mod identity;
 #[cfg(feature = "loadtest")]
 pub mod loadtest;
+#[cfg(feature = "server")]
+pub mod lobby;
 #[cfg(feature = "server")]
 pub mod matches;
 #[cfg(feature = "server")]

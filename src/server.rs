@@ -32,6 +32,8 @@ use crate::service::admin::AdminService;
 use crate::service::auth::{Authenticate, Needs};
 use crate::service::diagnostics::DiagnosticsService;
 use crate::service::matches::MatchesService;
+use crate::lobby::Lobby;
+use crate::service::lobby::LobbyService;
 use crate::service::players::PlayersService;
 use crate::store::{StoreError, Stores};
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
@@ -56,6 +58,7 @@ pub const SERVICE_NAMES: &[&str] = &[
     pb::matches_server::SERVICE_NAME,
     pb::players_server::SERVICE_NAME,
     pb::admin_server::SERVICE_NAME,
+    pb::lobby_server::SERVICE_NAME,
 ];
 
 /// Why the server could not run.
@@ -177,12 +180,6 @@ pub async fn run(
             .max_decoding_message_size(limit),
         gate(Needs::Tenant),
     );
-    let players = InterceptedService::new(
-        PlayersService::new(identity.clone())
-            .into_server()
-            .max_decoding_message_size(limit),
-        gate(Needs::Tenant),
-    );
     let admin = InterceptedService::new(
         AdminService::new(identity.clone(), settings.limits)
             .into_server()
@@ -198,6 +195,23 @@ pub async fn run(
     .with_move_budget(pool.match_budget())
     .with_bots(settings.bots.clone(), pool.clone())
     .with_identity(identity.clone());
+    // The lobby hears of every match created, started and finished here, and arranges its own.
+    let (lifecycles, lifecycles_rx) = tokio::sync::mpsc::unbounded_channel();
+    let matches = matches.with_lifecycle(lifecycles);
+    let lobby = Lobby::new(stores.lobby, matches.clone(), settings.lobby.clone());
+    let _lobby_tasks = lobby.start(lifecycles_rx);
+    let players = InterceptedService::new(
+        PlayersService::new(identity.clone(), lobby.clone())
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Tenant),
+    );
+    let lobby = InterceptedService::new(
+        LobbyService::new(lobby, matches.clone())
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Tenant),
+    );
     let _purger = matches.spawn_purger();
     // Bot moves left unplayed by a server that stopped (this one, before a restart, or another replica).
     let _bot_sweeper = matches.spawn_bot_sweeper();
@@ -285,6 +299,7 @@ pub async fn run(
         .add_service(diagnostics)
         .add_service(matches)
         .add_service(players)
+        .add_service(lobby)
         .add_service(admin)
         .add_service(health_service)
         .add_service(reflection_v1)

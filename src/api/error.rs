@@ -167,6 +167,38 @@ pub fn match_error(error: MatchError) -> Status {
     }
 }
 
+/// Every refusal of the lobby (`lobby.proto`'s error list).
+pub fn lobby_error(error: crate::lobby::LobbyError) -> Status {
+    use crate::lobby::LobbyError as L;
+    match error {
+        L::Invalid(violations) => invalid_argument(violations),
+        L::NotFound(message) => Status::not_found(message),
+        L::PermissionDenied(message) => Status::permission_denied(message),
+        L::Closed {
+            reason,
+            status,
+            message,
+        } => Status::with_error_details(
+            Code::FailedPrecondition,
+            message,
+            ErrorDetails::with_error_info(
+                reason,
+                ERROR_DOMAIN,
+                HashMap::from([("status".to_string(), status.to_string())]),
+            ),
+        ),
+        L::NoRematch(message) => Status::with_error_details(
+            Code::FailedPrecondition,
+            message,
+            ErrorDetails::with_error_info("NO_REMATCH", ERROR_DOMAIN, HashMap::new()),
+        ),
+        L::OutOfRange(message) => Status::out_of_range(message),
+        L::ResourceExhausted(message) => Status::resource_exhausted(message),
+        L::Match(error) => match_error(error),
+        L::Internal(message) => Status::internal(message),
+    }
+}
+
 /// The `ErrorInfo` reason of a call over its tenant's rate.
 pub const RATE_LIMITED: &str = "RATE_LIMITED";
 

@@ -39,7 +39,8 @@ impl Encoder for Wire {
     }
 }
 
-fn result_pb(finished: &Finished) -> pb::MatchResult {
+/// A finished match's result.
+pub fn result_pb(finished: &Finished) -> pb::MatchResult {
     pb::MatchResult {
         winner: convert::player_to_pb(finished.winner),
         reason: if finished.expired {

@@ -2,6 +2,7 @@
 
 pub mod convert;
 pub mod error;
+pub mod lobby;
 pub mod matches;
 pub mod search;
 

@@ -109,6 +109,20 @@ pub struct Owner {
     pub bots: [Option<BotSeat>; 2],
 }
 
+/// A step in a match's life, told to whoever follows them (the lobby, `crate::lobby`) by the server that made it
+/// happen, once the store has it: each step of each match is sent by exactly one server. A server killed between
+/// the store's write and the telling loses the message; the follower compares its record with the store from
+/// time to time to make up for that.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// The match was created.
+    Created(MatchRecord),
+    /// Its first event was accepted.
+    Started(MatchRecord),
+    /// It ended (its header says how).
+    Finished(MatchRecord),
+}
+
 /// The match manager: every match this server holds, over one [`MatchStore`]; what watchers are
 /// sent is encoded by `E`.
 pub struct Matches<E: Encoder> {
@@ -129,6 +143,14 @@ impl<E: Encoder> std::fmt::Debug for Matches<E> {
             .field("settings", &self.inner.settings)
             .finish_non_exhaustive()
     }
+}
+
+/// The refusal of a match beyond the tenant's `limits.max_active_matches`.
+fn too_many_active(active: u64) -> MatchError {
+    MatchError::ResourceExhausted(format!(
+        "the tenant has {active} unfinished matches, its limit (limits.max_active_matches); \
+         finish or resign some first"
+    ))
 }
 
 /// Whether a read must first catch the match up with a shared store.
@@ -187,6 +209,7 @@ impl<E: Encoder> Matches<E> {
                 move_budget: Budget::unlimited(),
                 bots: None,
                 identity: None,
+                lifecycle: None,
                 metrics,
                 encoder,
             }),
@@ -227,6 +250,81 @@ impl<E: Encoder> Matches<E> {
             .expect("the identity is set before the manager is shared")
             .identity = Some(identity);
         self
+    }
+
+    /// Tells `follower` of every match this server creates, starts or finishes ([`Lifecycle`]).
+    pub fn with_lifecycle(
+        mut self,
+        follower: tokio::sync::mpsc::UnboundedSender<Lifecycle>,
+    ) -> Matches<E> {
+        Arc::get_mut(&mut self.inner)
+            .expect("the follower is set before the manager is shared")
+            .lifecycle = Some(follower);
+        self
+    }
+
+    /// The match store's header of match `id` (`None`: the store has no such match), without its log.
+    pub async fn header(&self, id: MatchId) -> Result<Option<MatchRecord>, MatchError> {
+        let inner = self.inner.clone();
+        blocking(move || {
+            inner
+                .store
+                .events_after(&id, u64::MAX)
+                .map(|stored| stored.map(|stored| stored.record))
+                .map_err(|e| store_failed("reading a match", Some(id), e))
+        })
+        .await
+    }
+
+    /// The headers of `tenant`'s matches, in id order after `after`, at most `limit` (for the lobby's repair).
+    pub async fn headers(
+        &self,
+        tenant: &str,
+        after: Option<MatchId>,
+        limit: usize,
+    ) -> Result<Vec<MatchRecord>, MatchError> {
+        let inner = self.inner.clone();
+        let query = ListQuery {
+            tenant: Some(tenant.to_string()),
+            after,
+            limit,
+            ..ListQuery::default()
+        };
+        blocking(move || {
+            inner
+                .store
+                .list(&query)
+                .map_err(|e| store_failed("listing matches", None, e))
+        })
+        .await
+    }
+
+    /// Whether `tenant` may create another match under its `limits.max_active_matches` (checked again, atomically,
+    /// by the creation itself).
+    pub async fn room_for_one_more(&self, tenant: &str) -> Result<(), MatchError> {
+        let Some(max) = self.max_active(tenant) else {
+            return Ok(());
+        };
+        let inner = self.inner.clone();
+        let owned = tenant.to_string();
+        let active = blocking(move || {
+            inner
+                .store
+                .unfinished_count(&owned)
+                .map_err(|e| store_failed("counting matches", None, e))
+        })
+        .await?;
+        if active >= max {
+            return Err(too_many_active(active));
+        }
+        Ok(())
+    }
+
+    fn max_active(&self, tenant: &str) -> Option<u64> {
+        self.inner.identity.as_ref().and_then(|identity| {
+            let max = identity.tenant(tenant).limits.max_active_matches;
+            (max > 0).then_some(max)
+        })
     }
 
     /// The match `id` if `access` may know of it ([`Slot::visible_to`]; NOT_FOUND otherwise, as for a match
@@ -310,10 +408,23 @@ impl<E: Encoder> Matches<E> {
         options: Options,
         owner: Owner,
     ) -> Result<Created, MatchError> {
-        self.check_bots(&owner)?;
-        let game = AnyGame::new_match(kind, &options);
         let id = MatchId::random()
             .map_err(|e| store_failed("reading the OS random generator", None, e))?;
+        self.create_with_id(id, kind, options, owner).await
+    }
+
+    /// [`Matches::create`] with the id chosen by the caller (the lobby, which records the id first). If the store
+    /// already has a match of that id it is left as it is, so a creation retried (by this server or another) is
+    /// made once; the answer then holds no tokens, which only a first creation could have handed out.
+    pub async fn create_with_id(
+        &self,
+        id: MatchId,
+        kind: GameKind,
+        options: Options,
+        owner: Owner,
+    ) -> Result<Created, MatchError> {
+        self.check_bots(&owner)?;
+        let game = AnyGame::new_match(kind, &options);
         let mut tokens = [None, None];
         let mut token_hashes = [[0; 32]; 2];
         for seat in Player::BOTH {
@@ -338,10 +449,7 @@ impl<E: Encoder> Matches<E> {
             version: 0,
             finished: None,
         };
-        let max_active = self.inner.identity.as_ref().and_then(|identity| {
-            let max = identity.tenant(&record.tenant).limits.max_active_matches;
-            (max > 0).then_some(max)
-        });
+        let max_active = self.max_active(&record.tenant);
         let slot = Slot::replayed(
             StoredMatch {
                 record: record.clone(),
@@ -358,16 +466,15 @@ impl<E: Encoder> Matches<E> {
         blocking(move || {
             match inner.store.create(&record, max_active) {
                 Ok(()) => {}
-                Err(StoreError::TooManyActive { active }) => {
-                    return Err(MatchError::ResourceExhausted(format!(
-                        "the tenant has {active} unfinished matches, its limit (limits.max_active_matches); \
-                         finish or resign some first"
-                    )))
-                }
+                Err(StoreError::TooManyActive { active }) => return Err(too_many_active(active)),
                 Err(e) => return Err(store_failed("creating a match", Some(id), e)),
+            }
+            if lock(&inner.slots).contains_key(&id) {
+                return Ok(());
             }
             lock(&inner.slots).insert(id, held);
             inner.metrics.matches_active_add(1);
+            inner.tell(Lifecycle::Created(record));
             Ok(())
         })
         .await?;

@@ -369,11 +369,20 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) bots: Option<super::bots::Bots>,
     /// The tenants' limits ([`super::Matches::with_identity`]).
     pub(super) identity: Option<crate::identity::Identity>,
+    /// Who is told of each match's creation, start and end ([`super::Matches::with_lifecycle`]).
+    pub(super) lifecycle: Option<tokio::sync::mpsc::UnboundedSender<super::Lifecycle>>,
     pub(super) metrics: Metrics,
     pub(super) encoder: E,
 }
 
 impl<E: Encoder> Inner<E> {
+    /// Tells the follower of lifecycles, if any, of `step` (a follower gone is nobody to tell).
+    pub(super) fn tell(&self, step: super::Lifecycle) {
+        if let Some(follower) = &self.lifecycle {
+            let _ = follower.send(step);
+        }
+    }
+
     /// The stored log of `slot`.
     pub(super) fn history(&self, slot: &Slot<E::Message>) -> Result<StoredMatch, MatchError> {
         self.store
@@ -620,6 +629,12 @@ impl<E: Encoder> Inner<E> {
         }
         if let Action::Move(_) = action {
             self.metrics.move_applied(notation::kind_name(slot.kind));
+        }
+        if event.seq == 1 {
+            self.tell(super::Lifecycle::Started(record.clone()));
+        }
+        if finished.is_some() {
+            self.tell(super::Lifecycle::Finished(record));
         }
         let answer = match_event(&event, &trace, &game, finished);
         // Encoded here, outside the match's locks, once for every watcher.

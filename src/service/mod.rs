@@ -2,6 +2,7 @@
 pub mod admin;
 pub mod auth;
 pub mod diagnostics;
+pub mod lobby;
 pub mod matches;
 pub mod players;
 pub mod rules;

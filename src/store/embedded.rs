@@ -62,6 +62,7 @@ impl EmbeddedStore {
         txn.open_table(EVENTS).map_err(failed)?;
         txn.open_table(ACTIVE).map_err(failed)?;
         super::tenants::create_embedded_tables(&txn)?;
+        super::lobby::create_embedded_tables(&txn)?;
         txn.commit().map_err(failed)?;
         Ok(EmbeddedStore { db, path })
     }
@@ -81,6 +82,10 @@ impl MatchStore for EmbeddedStore {
     fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let txn = self.db.begin_write().map_err(failed)?;
         {
+            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
+            if matches.get(record.id.0.as_slice()).map_err(failed)?.is_some() {
+                return Ok(());
+            }
             let mut active = txn.open_table(ACTIVE).map_err(failed)?;
             let count = active
                 .get(record.tenant.as_str())
@@ -92,7 +97,6 @@ impl MatchStore for EmbeddedStore {
             active
                 .insert(record.tenant.as_str(), count + 1)
                 .map_err(failed)?;
-            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
             matches
                 .insert(
                     record.id.0.as_slice(),
@@ -101,6 +105,15 @@ impl MatchStore for EmbeddedStore {
                 .map_err(failed)?;
         }
         txn.commit().map_err(failed)
+    }
+
+    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
+        let txn = self.db.begin_read().map_err(failed)?;
+        let active = txn.open_table(ACTIVE).map_err(failed)?;
+        Ok(active
+            .get(tenant)
+            .map_err(failed)?
+            .map_or(0, |count| count.value()))
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {

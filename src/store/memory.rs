@@ -10,6 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 pub struct MemoryStore {
     matches: Mutex<BTreeMap<MatchId, StoredMatch>>,
     pub(super) tenants: super::tenants::MemoryTenants,
+    pub(super) lobby: super::lobby::MemoryLobby,
 }
 
 impl MemoryStore {
@@ -27,6 +28,9 @@ impl MemoryStore {
 impl MatchStore for MemoryStore {
     fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let mut matches = self.matches();
+        if matches.contains_key(&record.id) {
+            return Ok(());
+        }
         if let Some(max) = max_active {
             // A scan: this store serves tests and demos, not many matches.
             let active = matches
@@ -45,6 +49,14 @@ impl MatchStore for MemoryStore {
             },
         );
         Ok(())
+    }
+
+    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
+        Ok(self
+            .matches()
+            .values()
+            .filter(|m| m.record.tenant == tenant && m.record.finished.is_none())
+            .count() as u64)
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {

@@ -14,12 +14,14 @@
 //! runtime thread; so the trait needs no async machinery and any client library fits it.
 
 mod embedded;
+pub mod lobby;
 mod memory;
 mod redis;
 pub mod tenants;
 
 pub use self::redis::RedisStore;
 pub use embedded::EmbeddedStore;
+pub use lobby::{LobbyAppended, LobbyEntry, LobbyStore};
 pub use memory::MemoryStore;
 pub use tenants::{KeyRecord, LimitOverrides, TenantRecord, TenantStore};
 
@@ -48,22 +50,25 @@ impl Drop for Following {
     }
 }
 
-/// One store, seen as the keeper of matches and of tenants.
+/// One store, seen as the keeper of matches, of tenants and of the lobby.
 #[derive(Clone)]
 pub struct Stores {
     /// The matches.
     pub matches: Arc<dyn MatchStore>,
     /// The tenants.
     pub tenants: Arc<dyn TenantStore>,
+    /// The lobby logs.
+    pub lobby: Arc<dyn LobbyStore>,
 }
 
 impl Stores {
-    /// Both views of `store`.
-    pub fn of<S: MatchStore + TenantStore>(store: S) -> Stores {
+    /// Every view of `store`.
+    pub fn of<S: MatchStore + TenantStore + LobbyStore>(store: S) -> Stores {
         let store = Arc::new(store);
         Stores {
             matches: store.clone(),
-            tenants: store,
+            tenants: store.clone(),
+            lobby: store,
         }
     }
 
@@ -279,8 +284,13 @@ pub enum Appended {
 /// Keeps matches and their logs. See the module doc; every method blocks.
 pub trait MatchStore: Send + Sync + 'static {
     /// Stores a new match (version 0, empty log), unless its tenant already has `max_active` unfinished
-    /// matches ([`StoreError::TooManyActive`]; `None`: no limit). The check and the count are atomic.
+    /// matches ([`StoreError::TooManyActive`]; `None`: no limit). The check and the count are atomic. A match
+    /// of that id already stored is left as it is (`Ok`): a creation that is retried, or made by two replicas
+    /// from one lobby entry, happens once.
     fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError>;
+
+    /// How many unfinished matches `tenant` has (what `create`'s `max_active` is checked against).
+    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError>;
 
     /// The match and its whole log, or `None` if the store does not have it.
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError>;

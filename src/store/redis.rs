@@ -89,6 +89,7 @@ return {0, tonumber(ARGV[1])}
 /// none).
 const CREATE: &str = r#"
 local active = redis.call('SCARD', KEYS[3])
+if redis.call('EXISTS', KEYS[1]) == 1 then return {0, active} end
 local max = tonumber(ARGV[4])
 if max > 0 and active >= max then return {1, active} end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'h', ARGV[2])
@@ -314,6 +315,10 @@ impl MatchStore for RedisStore {
             0 => Ok(()),
             _ => Err(StoreError::TooManyActive { active }),
         }
+    }
+
+    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
+        self.run(true, |con| redis::cmd("SCARD").arg(self.active_key(tenant)).query(con))
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {

@@ -1,0 +1,244 @@
+//! The lobby's own work, on tasks of its own: recording the matches' lifecycles as the match manager tells them,
+//! the sweep (expired challenges and seeks, a seek's fallback to the built-in opponent, pairing seeks that two
+//! replicas opened at the same instant), the repair (what a killed server did not record), and over a shared store
+//! the feed of other replicas' appends, which wakes this server's streams.
+
+use super::entry::{Entry, Origin, SeatRecord};
+use super::state::TenantState;
+use super::{now_ms, ChallengeStatus, Lobby, LobbyError, LobbyId, SeekStatus};
+use crate::engine::Player;
+use crate::matches::{Encoder, Following, Lifecycle};
+use crate::store::{LobbyAppended, MatchId};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::task::JoinHandle;
+
+/// How many match headers the repair reads at once.
+const REPAIR_PAGE: usize = 500;
+
+/// The lobby's running tasks; dropping this stops them.
+#[derive(Debug)]
+pub struct LobbyTasks {
+    tasks: Vec<JoinHandle<()>>,
+    _following: Option<Following>,
+}
+
+impl Drop for LobbyTasks {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl<E: Encoder> Lobby<E> {
+    /// Starts the lobby's tasks: `lifecycles` is the receiving end of the match manager's
+    /// [`crate::matches::Matches::with_lifecycle`].
+    pub fn start(&self, lifecycles: UnboundedReceiver<Lifecycle>) -> LobbyTasks {
+        let mut tasks = Vec::new();
+        let lobby = self.clone();
+        tasks.push(tokio::spawn(async move { lobby.follow_lifecycles(lifecycles).await }));
+        let lobby = self.clone();
+        let every = self.inner.settings.sweep_interval;
+        tasks.push(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                if let Err(error) = lobby.sweep_at(now_ms()).await {
+                    tracing::warn!(error = %error, "the lobby's sweep failed; it runs again");
+                }
+            }
+        }));
+        let lobby = self.clone();
+        let every = self.inner.settings.repair_interval;
+        tasks.push(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                if let Err(error) = lobby.repair().await {
+                    tracing::warn!(error = %error, "the lobby's repair failed; it runs again");
+                }
+            }
+        }));
+        let stop = Arc::new(AtomicBool::new(false));
+        let lobby = self.clone();
+        let thread = self.inner.store.follow_lobby(
+            Box::new(move |appended| match appended {
+                LobbyAppended::Entry { tenant, seq } => lobby.woken(&tenant, seq),
+                LobbyAppended::Resumed => lobby.woken_all(),
+            }),
+            stop.clone(),
+        );
+        LobbyTasks {
+            tasks,
+            _following: thread.map(|thread| Following::new(stop, thread)),
+        }
+    }
+
+    async fn follow_lifecycles(&self, mut lifecycles: UnboundedReceiver<Lifecycle>) {
+        while let Some(step) = lifecycles.recv().await {
+            let record = match step {
+                Lifecycle::Created(record) | Lifecycle::Started(record) | Lifecycle::Finished(record) => record,
+            };
+            let id = record.id;
+            if let Err(error) = self.observe(record, true).await {
+                tracing::warn!(match_id = %id, error = %error, "the lobby could not record a match's step yet; the repair will");
+            }
+        }
+    }
+
+    /// The tenants whose lobby the background work looks at: those with a log in the store, and those held here.
+    async fn tenants(&self) -> Result<Vec<String>, LobbyError> {
+        let store = self.inner.store.clone();
+        let mut tenants = Self::blocking(move || {
+            store
+                .lobby_tenants()
+                .map_err(|e| super::error::store_failed("listing the lobby's tenants", e))
+        })
+        .await?;
+        tenants.extend(super::lock(&self.inner.tenants).keys().cloned());
+        tenants.sort();
+        tenants.dedup();
+        Ok(tenants)
+    }
+
+    /// Expires the challenges and seeks due at `now_ms`, plays a seek's fallback when it is due, and pairs seeks
+    /// still open. Whichever replicas sweep at once, each change is written once (decided against the log).
+    pub async fn sweep_at(&self, now_ms: u64) -> Result<(), LobbyError> {
+        for tenant in self.tenants().await? {
+            let (challenges, seeks): (Vec<LobbyId>, Vec<LobbyId>) = self
+                .read(&tenant, move |state| {
+                    (
+                        state
+                            .pending_challenges()
+                            .iter()
+                            .filter(|c| c.expires_ms <= now_ms)
+                            .map(|c| c.id)
+                            .collect(),
+                        state.open_seeks().iter().map(|s| s.id).collect(),
+                    )
+                })
+                .await?;
+            for id in challenges {
+                self.decide(&tenant, move |state| {
+                    let due = state.challenge(&id).is_some_and(|c| {
+                        c.status == ChallengeStatus::Pending && c.expires_ms <= now_ms
+                    });
+                    Ok((
+                        due.then_some(Entry::ChallengeClosed {
+                            id,
+                            status: ChallengeStatus::Expired,
+                        }),
+                        (),
+                    ))
+                })
+                .await?;
+            }
+            for id in seeks {
+                self.pair(&tenant, id).await?;
+                let match_id = super::random_id()?;
+                let created = self
+                    .decide(&tenant, move |state| {
+                        let entry = seek_due(state, &id, now_ms, match_id);
+                        Ok((entry.clone(), entry))
+                    })
+                    .await?;
+                if let Some(entry) = created {
+                    // A fallback: the match against the built-in opponent is to be made.
+                    self.create_match(&tenant, &entry).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Compares the lobby's record of every tenant's matches with the match store and records what is missing:
+    /// a lobby match whose creation was cut short is created, a first move or an end nobody recorded is recorded,
+    /// an unfinished match the lobby never heard of is recorded as created.
+    pub async fn repair(&self) -> Result<(), LobbyError> {
+        let mut tenants = self.tenants().await?;
+        if !tenants.iter().any(String::is_empty) {
+            tenants.push(String::new());
+        }
+        for tenant in tenants {
+            let unfinished: Vec<(MatchId, Option<Entry>)> = self
+                .read(&tenant, |state| {
+                    state
+                        .unfinished_matches()
+                        .map(|(id, info)| {
+                            let arranged = info.from_lobby().then(|| Entry::MatchCreated {
+                                id: *id,
+                                kind: info.kind,
+                                options: info.options,
+                                rated: info.rated,
+                                seats: info.seats.clone(),
+                                origin: info.origin.clone(),
+                            });
+                            (*id, arranged)
+                        })
+                        .collect()
+                })
+                .await?;
+            for (id, arranged) in unfinished {
+                match self.inner.matches.header(id).await? {
+                    Some(record) => self.observe(record, true).await?,
+                    None => {
+                        if let Some(entry) = arranged {
+                            tracing::warn!(tenant, match_id = %id, "creating a lobby match whose creation was cut short");
+                            self.create_match(&tenant, &entry).await?;
+                        }
+                    }
+                }
+            }
+            let mut after = None;
+            loop {
+                let page = self.inner.matches.headers(&tenant, after, REPAIR_PAGE).await?;
+                let Some(last) = page.last() else {
+                    break;
+                };
+                after = Some(last.id);
+                for record in page {
+                    if record.finished.is_none() {
+                        self.observe(record, false).await?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What seek `id` comes to at `now_ms`, if it is open and due: a match against the built-in opponent (its fallback
+/// is due: at `fallback_after_ms`, or at expiry when that is 0) or its expiry.
+fn seek_due(state: &TenantState, id: &LobbyId, now_ms: u64, match_id: MatchId) -> Option<Entry> {
+    let seek = state.seek(id).filter(|s| s.status == SeekStatus::Open)?;
+    if let Some(fallback) = seek.fallback {
+        let due = if fallback.after_ms == 0 {
+            seek.expires_ms
+        } else {
+            seek.created_ms.saturating_add(fallback.after_ms).min(seek.expires_ms)
+        };
+        if now_ms >= due {
+            // The seeker's seat is drawn from the seek's random id.
+            let seat = if id.0[0] & 1 == 0 { Player::South } else { Player::North };
+            let mut seats = [SeatRecord::default(), SeatRecord::default()];
+            seats[seat.index()] = state.seat_record(&seek.player, seek.kind);
+            seats[seat.opponent().index()].bot_level = Some(fallback.level);
+            return Some(Entry::MatchCreated {
+                id: match_id,
+                kind: seek.kind,
+                options: seek.options,
+                rated: false,
+                seats,
+                origin: Origin::Seeks(vec![seek.id]),
+            });
+        }
+    }
+    (now_ms >= seek.expires_ms).then_some(Entry::SeekClosed {
+        id: *id,
+        status: SeekStatus::Expired,
+    })
+}

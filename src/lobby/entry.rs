@@ -1,0 +1,763 @@
+//! What the lobby log holds: the [`Entry`] values (in the lobby's terms) and their stored form (protobuf, so that
+//! fields can be added later, as for matches and tenants).
+
+use super::ratings::Glicko;
+use crate::engine::{notation, GameKind, Options, Player};
+use crate::store::{Finished, MatchId, StoreError};
+use prost::Message;
+
+/// A challenge's or a seek's id: 128 random bits, written like a match id.
+pub type LobbyId = MatchId;
+
+/// The seat a challenger asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SeatChoice {
+    /// Either, drawn by the server.
+    #[default]
+    Random,
+    /// This one.
+    Seat(Player),
+}
+
+/// Why a challenge was declined (the proto's `DeclineReason`, in the same order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DeclineReason {
+    /// No reason.
+    #[default]
+    Generic,
+    /// Not now.
+    Later,
+    /// Only unrated matches.
+    Casual,
+    /// Only rated matches.
+    Rated,
+    /// Not this game.
+    Game,
+    /// Not these options.
+    Options,
+    /// No bots.
+    NoBot,
+    /// Only bots.
+    OnlyBot,
+}
+
+impl DeclineReason {
+    /// Every reason, in code order.
+    pub const ALL: [DeclineReason; 8] = [
+        DeclineReason::Generic,
+        DeclineReason::Later,
+        DeclineReason::Casual,
+        DeclineReason::Rated,
+        DeclineReason::Game,
+        DeclineReason::Options,
+        DeclineReason::NoBot,
+        DeclineReason::OnlyBot,
+    ];
+
+    /// Its number (the proto enum's value).
+    pub fn code(self) -> u32 {
+        DeclineReason::ALL.iter().position(|&r| r == self).unwrap_or(0) as u32
+    }
+
+    /// The reason numbered `code`.
+    pub fn from_code(code: u32) -> Option<DeclineReason> {
+        DeclineReason::ALL.get(code as usize).copied()
+    }
+}
+
+/// Where a challenge stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    /// Waiting for an answer.
+    Pending,
+    /// Accepted by `by`: the match is `match_id`.
+    Accepted {
+        /// The match created.
+        match_id: MatchId,
+        /// Who accepted.
+        by: String,
+    },
+    /// Declined.
+    Declined(DeclineReason),
+    /// Withdrawn by the challenger.
+    Cancelled,
+    /// Not answered in time.
+    Expired,
+}
+
+/// A challenge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Challenge {
+    /// Its id.
+    pub id: LobbyId,
+    /// The challenger.
+    pub from: String,
+    /// The player challenged; `None`: anyone with the id.
+    pub to: Option<String>,
+    /// The game.
+    pub kind: GameKind,
+    /// Its options.
+    pub options: Options,
+    /// Whether the match changes ratings.
+    pub rated: bool,
+    /// The challenger's seat.
+    pub seat: SeatChoice,
+    /// When it was made, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// When it expires unanswered.
+    pub expires_ms: u64,
+    /// The finished match it is a rematch of.
+    pub rematch_of: Option<MatchId>,
+    /// Where it stands.
+    pub status: ChallengeStatus,
+}
+
+/// The built-in opponent a seek falls back to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fallback {
+    /// Its level.
+    pub level: u32,
+    /// After how long with nobody found, in milliseconds.
+    pub after_ms: u64,
+}
+
+/// Where a seek stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeekStatus {
+    /// Waiting.
+    Open,
+    /// Paired into `match_id` against `opponent` (`None`: the server's bot).
+    Paired {
+        /// The match.
+        match_id: MatchId,
+        /// The other player.
+        opponent: Option<String>,
+    },
+    /// Withdrawn.
+    Cancelled,
+    /// Nobody came in time.
+    Expired,
+}
+
+/// A request for an opponent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seek {
+    /// Its id.
+    pub id: LobbyId,
+    /// The seeker.
+    pub player: String,
+    /// The game.
+    pub kind: GameKind,
+    /// Its options.
+    pub options: Options,
+    /// Rated seeks pair with rated ones only.
+    pub rated: bool,
+    /// The opponent's rating must be at least this.
+    pub rating_min: Option<u32>,
+    /// And at most this.
+    pub rating_max: Option<u32>,
+    /// The built-in opponent to play when nobody comes.
+    pub fallback: Option<Fallback>,
+    /// When it was made.
+    pub created_ms: u64,
+    /// When it expires.
+    pub expires_ms: u64,
+    /// Where it stands.
+    pub status: SeekStatus,
+}
+
+/// A bot account's description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotAccount {
+    /// Who runs it.
+    pub owner: String,
+    /// What it is.
+    pub description: String,
+}
+
+/// One seat of a match, as the lobby records it at creation.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SeatRecord {
+    /// The bound player.
+    pub player: Option<String>,
+    /// The server's bot's level.
+    pub bot_level: Option<u32>,
+    /// The player's rating in the game when the match was made (for the opponent's view).
+    pub rating: f64,
+    /// Whether the player is a bot account.
+    pub bot_account: bool,
+}
+
+/// What made a match.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// `CreateMatch`.
+    #[default]
+    Direct,
+    /// An accepted challenge.
+    Challenge(LobbyId),
+    /// Paired seeks (one, against the bot).
+    Seeks(Vec<LobbyId>),
+}
+
+/// A rating moved by a rated match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    /// Before the match.
+    pub before: Glicko,
+    /// After it.
+    pub after: Glicko,
+}
+
+/// One entry of a tenant's lobby log.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// A player's profile was set.
+    Profile {
+        /// The player.
+        player: String,
+        /// The display name.
+        display_name: String,
+        /// Set for a bot account.
+        bot: Option<BotAccount>,
+    },
+    /// A challenge was made (pending).
+    Challenged(Challenge),
+    /// A pending challenge was declined, cancelled or expired.
+    ChallengeClosed {
+        /// The challenge.
+        id: LobbyId,
+        /// Its new status.
+        status: ChallengeStatus,
+    },
+    /// A seek was opened.
+    Sought(Seek),
+    /// An open seek was cancelled or expired.
+    SeekClosed {
+        /// The seek.
+        id: LobbyId,
+        /// Its new status.
+        status: SeekStatus,
+    },
+    /// A match of the tenant was created (closing its challenge as accepted, or its seeks as paired).
+    MatchCreated {
+        /// The match.
+        id: MatchId,
+        /// The game.
+        kind: GameKind,
+        /// Its options.
+        options: Options,
+        /// Whether it changes ratings.
+        rated: bool,
+        /// South's and North's.
+        seats: [SeatRecord; 2],
+        /// What made it.
+        origin: Origin,
+    },
+    /// A match's first event was accepted.
+    MatchStarted {
+        /// The match.
+        id: MatchId,
+    },
+    /// A match ended.
+    MatchFinished {
+        /// The match.
+        id: MatchId,
+        /// How.
+        finished: Finished,
+        /// A rated match's changes, South's and North's.
+        ratings: Option<[RatingChange; 2]>,
+    },
+}
+
+/// An entry with its place in the log and its time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Logged {
+    /// Its number.
+    pub seq: u64,
+    /// When it was written, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+    /// What it says.
+    pub entry: Entry,
+}
+
+// The stored form. Each entry is one `StoredEntry` with exactly one of its message fields set.
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredEntry {
+    #[prost(uint64, tag = "1")]
+    at_ms: u64,
+    #[prost(message, optional, tag = "2")]
+    profile: Option<StoredProfile>,
+    #[prost(message, optional, tag = "3")]
+    challenged: Option<StoredChallenge>,
+    #[prost(message, optional, tag = "4")]
+    challenge_closed: Option<StoredClosed>,
+    #[prost(message, optional, tag = "5")]
+    sought: Option<StoredSeek>,
+    #[prost(message, optional, tag = "6")]
+    seek_closed: Option<StoredClosed>,
+    #[prost(message, optional, tag = "7")]
+    match_created: Option<StoredMatchCreated>,
+    #[prost(bytes = "vec", optional, tag = "8")]
+    match_started: Option<Vec<u8>>,
+    #[prost(message, optional, tag = "9")]
+    match_finished: Option<StoredMatchFinished>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredProfile {
+    #[prost(string, tag = "1")]
+    player: String,
+    #[prost(string, tag = "2")]
+    display_name: String,
+    #[prost(bool, tag = "3")]
+    bot: bool,
+    #[prost(string, tag = "4")]
+    bot_owner: String,
+    #[prost(string, tag = "5")]
+    bot_description: String,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredGame {
+    #[prost(string, tag = "1")]
+    kind: String,
+    #[prost(uint32, tag = "2")]
+    first_player: u32,
+    #[prost(uint32, tag = "3")]
+    ba_awa_target: u32,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredChallenge {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(string, tag = "2")]
+    from: String,
+    #[prost(string, optional, tag = "3")]
+    to: Option<String>,
+    #[prost(message, optional, tag = "4")]
+    game: Option<StoredGame>,
+    #[prost(bool, tag = "5")]
+    rated: bool,
+    /// 0 random, 1 South, 2 North.
+    #[prost(uint32, tag = "6")]
+    seat: u32,
+    #[prost(uint64, tag = "7")]
+    created_ms: u64,
+    #[prost(uint64, tag = "8")]
+    expires_ms: u64,
+    #[prost(bytes = "vec", optional, tag = "9")]
+    rematch_of: Option<Vec<u8>>,
+}
+
+/// A challenge or seek closed: 3 declined (with `reason`), 4 cancelled, 5 expired.
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredClosed {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(uint32, tag = "2")]
+    status: u32,
+    #[prost(uint32, tag = "3")]
+    reason: u32,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredSeek {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(string, tag = "2")]
+    player: String,
+    #[prost(message, optional, tag = "3")]
+    game: Option<StoredGame>,
+    #[prost(bool, tag = "4")]
+    rated: bool,
+    #[prost(uint32, optional, tag = "5")]
+    rating_min: Option<u32>,
+    #[prost(uint32, optional, tag = "6")]
+    rating_max: Option<u32>,
+    #[prost(uint32, optional, tag = "7")]
+    fallback_level: Option<u32>,
+    #[prost(uint64, tag = "8")]
+    fallback_after_ms: u64,
+    #[prost(uint64, tag = "9")]
+    created_ms: u64,
+    #[prost(uint64, tag = "10")]
+    expires_ms: u64,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredSeat {
+    #[prost(string, optional, tag = "1")]
+    player: Option<String>,
+    #[prost(uint32, optional, tag = "2")]
+    bot_level: Option<u32>,
+    #[prost(double, tag = "3")]
+    rating: f64,
+    #[prost(bool, tag = "4")]
+    bot_account: bool,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredMatchCreated {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(message, optional, tag = "2")]
+    game: Option<StoredGame>,
+    #[prost(bool, tag = "3")]
+    rated: bool,
+    #[prost(message, repeated, tag = "4")]
+    seats: Vec<StoredSeat>,
+    #[prost(bytes = "vec", optional, tag = "5")]
+    challenge: Option<Vec<u8>>,
+    #[prost(bytes = "vec", repeated, tag = "6")]
+    seeks: Vec<Vec<u8>>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredGlicko {
+    #[prost(double, tag = "1")]
+    rating: f64,
+    #[prost(double, tag = "2")]
+    deviation: f64,
+    #[prost(double, tag = "3")]
+    volatility: f64,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredMatchFinished {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(uint64, tag = "2")]
+    at_ms: u64,
+    /// 0 none (a draw), 1 South, 2 North.
+    #[prost(uint32, tag = "3")]
+    winner: u32,
+    #[prost(uint32, tag = "4")]
+    resigned: u32,
+    #[prost(bool, tag = "5")]
+    expired: bool,
+    /// Empty, or South's before and after, then North's.
+    #[prost(message, repeated, tag = "6")]
+    ratings: Vec<StoredGlicko>,
+}
+
+fn player_code(player: Option<Player>) -> u32 {
+    match player {
+        None => 0,
+        Some(Player::South) => 1,
+        Some(Player::North) => 2,
+    }
+}
+
+fn code_player(code: u32) -> Result<Option<Player>, StoreError> {
+    match code {
+        0 => Ok(None),
+        1 => Ok(Some(Player::South)),
+        2 => Ok(Some(Player::North)),
+        other => Err(bad(format!("player code {other}"))),
+    }
+}
+
+fn bad(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(format!("a lobby entry: bad {what}"))
+}
+
+fn id_of(bytes: &[u8]) -> Result<LobbyId, StoreError> {
+    Ok(MatchId(bytes.try_into().map_err(|_| bad("id"))?))
+}
+
+fn stored_game(kind: GameKind, options: &Options) -> Option<StoredGame> {
+    Some(StoredGame {
+        kind: notation::kind_name(kind).to_string(),
+        first_player: player_code(Some(options.first_player)),
+        ba_awa_target: options.ba_awa_target.into(),
+    })
+}
+
+fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options), StoreError> {
+    let game = game.ok_or_else(|| bad("game (none)"))?;
+    let kind = notation::kind_from_name(&game.kind).ok_or_else(|| bad("game"))?;
+    Ok((
+        kind,
+        Options {
+            first_player: code_player(game.first_player)?.unwrap_or(Player::South),
+            ba_awa_target: u8::try_from(game.ba_awa_target).map_err(|_| bad("target"))?,
+        },
+    ))
+}
+
+fn stored_glicko(g: Glicko) -> StoredGlicko {
+    StoredGlicko {
+        rating: g.rating,
+        deviation: g.deviation,
+        volatility: g.volatility,
+    }
+}
+
+fn glicko_of(g: &StoredGlicko) -> Glicko {
+    Glicko {
+        rating: g.rating,
+        deviation: g.deviation,
+        volatility: g.volatility,
+    }
+}
+
+fn closed_code(status: &ChallengeStatus) -> (u32, u32) {
+    match status {
+        ChallengeStatus::Declined(reason) => (3, reason.code()),
+        ChallengeStatus::Cancelled => (4, 0),
+        _ => (5, 0),
+    }
+}
+
+/// The entry as bytes, stamped `at_ms`.
+pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
+    let mut stored = StoredEntry {
+        at_ms,
+        ..StoredEntry::default()
+    };
+    match entry {
+        Entry::Profile {
+            player,
+            display_name,
+            bot,
+        } => {
+            stored.profile = Some(StoredProfile {
+                player: player.clone(),
+                display_name: display_name.clone(),
+                bot: bot.is_some(),
+                bot_owner: bot.as_ref().map_or(String::new(), |b| b.owner.clone()),
+                bot_description: bot.as_ref().map_or(String::new(), |b| b.description.clone()),
+            })
+        }
+        Entry::Challenged(c) => {
+            stored.challenged = Some(StoredChallenge {
+                id: c.id.0.to_vec(),
+                from: c.from.clone(),
+                to: c.to.clone(),
+                game: stored_game(c.kind, &c.options),
+                rated: c.rated,
+                seat: match c.seat {
+                    SeatChoice::Random => 0,
+                    SeatChoice::Seat(p) => player_code(Some(p)),
+                },
+                created_ms: c.created_ms,
+                expires_ms: c.expires_ms,
+                rematch_of: c.rematch_of.map(|id| id.0.to_vec()),
+            })
+        }
+        Entry::ChallengeClosed { id, status } => {
+            let (status, reason) = closed_code(status);
+            stored.challenge_closed = Some(StoredClosed {
+                id: id.0.to_vec(),
+                status,
+                reason,
+            })
+        }
+        Entry::Sought(s) => {
+            stored.sought = Some(StoredSeek {
+                id: s.id.0.to_vec(),
+                player: s.player.clone(),
+                game: stored_game(s.kind, &s.options),
+                rated: s.rated,
+                rating_min: s.rating_min,
+                rating_max: s.rating_max,
+                fallback_level: s.fallback.map(|f| f.level),
+                fallback_after_ms: s.fallback.map_or(0, |f| f.after_ms),
+                created_ms: s.created_ms,
+                expires_ms: s.expires_ms,
+            })
+        }
+        Entry::SeekClosed { id, status } => {
+            stored.seek_closed = Some(StoredClosed {
+                id: id.0.to_vec(),
+                status: if *status == SeekStatus::Cancelled { 4 } else { 5 },
+                reason: 0,
+            })
+        }
+        Entry::MatchCreated {
+            id,
+            kind,
+            options,
+            rated,
+            seats,
+            origin,
+        } => {
+            stored.match_created = Some(StoredMatchCreated {
+                id: id.0.to_vec(),
+                game: stored_game(*kind, options),
+                rated: *rated,
+                seats: seats
+                    .iter()
+                    .map(|seat| StoredSeat {
+                        player: seat.player.clone(),
+                        bot_level: seat.bot_level,
+                        rating: seat.rating,
+                        bot_account: seat.bot_account,
+                    })
+                    .collect(),
+                challenge: match origin {
+                    Origin::Challenge(id) => Some(id.0.to_vec()),
+                    _ => None,
+                },
+                seeks: match origin {
+                    Origin::Seeks(ids) => ids.iter().map(|id| id.0.to_vec()).collect(),
+                    _ => Vec::new(),
+                },
+            })
+        }
+        Entry::MatchStarted { id } => stored.match_started = Some(id.0.to_vec()),
+        Entry::MatchFinished {
+            id,
+            finished,
+            ratings,
+        } => {
+            stored.match_finished = Some(StoredMatchFinished {
+                id: id.0.to_vec(),
+                at_ms: finished.at_ms,
+                winner: player_code(finished.winner),
+                resigned: player_code(finished.resigned),
+                expired: finished.expired,
+                ratings: ratings.iter().flatten().flat_map(|c| [stored_glicko(c.before), stored_glicko(c.after)]).collect(),
+            })
+        }
+    }
+    stored.encode_to_vec()
+}
+
+/// Entry `seq` from bytes: an error (never a panic) for anything the lobby did not write.
+pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
+    let stored =
+        StoredEntry::decode(bytes).map_err(|e| StoreError::Failed(format!("lobby entry {seq}: {e}")))?;
+    let entry = if let Some(p) = stored.profile {
+        Entry::Profile {
+            player: p.player,
+            display_name: p.display_name,
+            bot: p.bot.then_some(BotAccount {
+                owner: p.bot_owner,
+                description: p.bot_description,
+            }),
+        }
+    } else if let Some(c) = stored.challenged {
+        let (kind, options) = game_of(c.game)?;
+        Entry::Challenged(Challenge {
+            id: id_of(&c.id)?,
+            from: c.from,
+            to: c.to,
+            kind,
+            options,
+            rated: c.rated,
+            seat: match code_player(c.seat)? {
+                None => SeatChoice::Random,
+                Some(p) => SeatChoice::Seat(p),
+            },
+            created_ms: c.created_ms,
+            expires_ms: c.expires_ms,
+            rematch_of: c.rematch_of.as_deref().map(id_of).transpose()?,
+            status: ChallengeStatus::Pending,
+        })
+    } else if let Some(c) = stored.challenge_closed {
+        Entry::ChallengeClosed {
+            id: id_of(&c.id)?,
+            status: match c.status {
+                3 => ChallengeStatus::Declined(
+                    DeclineReason::from_code(c.reason).ok_or_else(|| bad("decline reason"))?,
+                ),
+                4 => ChallengeStatus::Cancelled,
+                5 => ChallengeStatus::Expired,
+                _ => return Err(bad("challenge status")),
+            },
+        }
+    } else if let Some(s) = stored.sought {
+        let (kind, options) = game_of(s.game)?;
+        Entry::Sought(Seek {
+            id: id_of(&s.id)?,
+            player: s.player,
+            kind,
+            options,
+            rated: s.rated,
+            rating_min: s.rating_min,
+            rating_max: s.rating_max,
+            fallback: s.fallback_level.map(|level| Fallback {
+                level,
+                after_ms: s.fallback_after_ms,
+            }),
+            created_ms: s.created_ms,
+            expires_ms: s.expires_ms,
+            status: SeekStatus::Open,
+        })
+    } else if let Some(s) = stored.seek_closed {
+        Entry::SeekClosed {
+            id: id_of(&s.id)?,
+            status: match s.status {
+                4 => SeekStatus::Cancelled,
+                5 => SeekStatus::Expired,
+                _ => return Err(bad("seek status")),
+            },
+        }
+    } else if let Some(m) = stored.match_created {
+        let (kind, options) = game_of(m.game)?;
+        let seats: [SeatRecord; 2] = m
+            .seats
+            .into_iter()
+            .map(|s| SeatRecord {
+                player: s.player,
+                bot_level: s.bot_level,
+                rating: s.rating,
+                bot_account: s.bot_account,
+            })
+            .collect::<Vec<_>>()
+            .try_into()
+            .map_err(|_| bad("seats"))?;
+        Entry::MatchCreated {
+            id: id_of(&m.id)?,
+            kind,
+            options,
+            rated: m.rated,
+            seats,
+            origin: match (m.challenge, m.seeks.is_empty()) {
+                (Some(c), _) => Origin::Challenge(id_of(&c)?),
+                (None, false) => {
+                    Origin::Seeks(m.seeks.iter().map(|s| id_of(s)).collect::<Result<_, _>>()?)
+                }
+                (None, true) => Origin::Direct,
+            },
+        }
+    } else if let Some(id) = stored.match_started {
+        Entry::MatchStarted { id: id_of(&id)? }
+    } else if let Some(m) = stored.match_finished {
+        let ratings = match m.ratings.as_slice() {
+            [] => None,
+            [sb, sa, nb, na] => Some([
+                RatingChange {
+                    before: glicko_of(sb),
+                    after: glicko_of(sa),
+                },
+                RatingChange {
+                    before: glicko_of(nb),
+                    after: glicko_of(na),
+                },
+            ]),
+            _ => return Err(bad("rating changes")),
+        };
+        Entry::MatchFinished {
+            id: id_of(&m.id)?,
+            finished: Finished {
+                at_ms: m.at_ms,
+                winner: code_player(m.winner)?,
+                resigned: code_player(m.resigned)?,
+                expired: m.expired,
+            },
+            ratings,
+        }
+    } else {
+        return Err(StoreError::Failed(format!("lobby entry {seq}: empty")));
+    };
+    Ok(Logged {
+        seq,
+        at_ms: stored.at_ms,
+        entry,
+    })
+}

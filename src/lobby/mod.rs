@@ -1,0 +1,1047 @@
+//! The lobby: players' profiles and ratings, challenges, seeks (matchmaking), and the resumable event streams of
+//! players and of tenants' backends. It sits above the match manager: it creates the matches it arranges, and
+//! hears from it ([`crate::matches::Lifecycle`]) when any match of a tenant is created, started or finished.
+//!
+//! Each tenant's lobby is one append-only log in the store ([`crate::store::LobbyStore`]), and its state is the
+//! replay of that log ([`state::TenantState`]), as a match's state is the replay of its events. Every change is
+//! decided against the state caught up with the store and written as the next entry with the store's
+//! check-and-append; a replica that loses the race catches up and decides again (so a challenge is accepted once,
+//! a seek paired once, a match's end recorded once, whichever replicas try). Streams read the same log: an event's
+//! id is its entry's number, so a stream resumed after any id misses nothing and repeats nothing.
+//!
+//! Modules, one job each: `entry` (the log's entries and their stored form), `state` (the replay and the questions
+//! asked of it), `ratings` (Glicko-2), `news` (what each reader is told of an entry), `error`, and `background`
+//! (the lifecycle follower, the expiry sweep, the repair, the store's feed).
+
+mod background;
+pub mod entry;
+mod error;
+pub mod news;
+pub mod ratings;
+pub mod state;
+
+pub use background::LobbyTasks;
+pub use entry::{
+    BotAccount, Challenge, ChallengeStatus, DeclineReason, Fallback, LobbyId, Origin, SeatChoice,
+    SeatRecord, Seek, SeekStatus,
+};
+pub use error::LobbyError;
+pub use news::{News, PlayerRating, Reader};
+pub use state::{Profile, Standing};
+
+use self::entry::{Entry, Logged};
+use self::error::store_failed;
+use self::state::{MatchInfo, Stage, TenantState};
+use crate::config::LobbySettings;
+use crate::engine::{GameKind, Options, Player};
+use crate::matches::{Encoder, Matches, Owner};
+use crate::store::{BotSeat, LobbyStore, MatchId, MatchRecord, StoreError};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::watch;
+
+/// The longest display name, in bytes.
+pub const MAX_DISPLAY_NAME_BYTES: usize = 64;
+/// The longest bot owner, in bytes.
+pub const MAX_BOT_OWNER_BYTES: usize = 64;
+/// The longest bot description, in bytes.
+pub const MAX_BOT_DESCRIPTION_BYTES: usize = 500;
+/// How many entries a stream reads from the store at once.
+const PAGE: usize = 256;
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section replaces whole values: a panic elsewhere leaves nothing half-changed.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn random_id() -> Result<LobbyId, LobbyError> {
+    MatchId::random().map_err(|e| store_failed("reading the OS random generator", e))
+}
+
+/// One tenant's lobby on this server: its state, and the latest entry number, which wakes its streams.
+struct TenantLobby {
+    id: String,
+    state: Mutex<TenantState>,
+    latest: watch::Sender<u64>,
+}
+
+/// A new challenge, as asked.
+#[derive(Clone, Debug)]
+pub struct ChallengeRequest {
+    /// The player challenged; `None`: an open challenge.
+    pub to: Option<String>,
+    /// The game.
+    pub kind: GameKind,
+    /// Its options.
+    pub options: Options,
+    /// Rated or not.
+    pub rated: bool,
+    /// The challenger's seat.
+    pub seat: SeatChoice,
+    /// How long it waits (`None`: `lobby.challenge_ttl_ms`).
+    pub ttl_ms: Option<u64>,
+}
+
+/// A new seek, as asked.
+#[derive(Clone, Debug)]
+pub struct SeekRequest {
+    /// The game.
+    pub kind: GameKind,
+    /// Its options.
+    pub options: Options,
+    /// Rated or not.
+    pub rated: bool,
+    /// The opponent's lowest acceptable rating.
+    pub rating_min: Option<u32>,
+    /// And highest.
+    pub rating_max: Option<u32>,
+    /// The built-in opponent to fall back to.
+    pub fallback: Option<Fallback>,
+    /// How long it stays open (`None`: `lobby.seek_ttl_ms`).
+    pub ttl_ms: Option<u64>,
+}
+
+/// An accepted challenge: the challenge, the match and the acceptor's seat.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    /// The challenge, now accepted.
+    pub challenge: Challenge,
+    /// The match created.
+    pub match_id: MatchId,
+    /// The acceptor's seat.
+    pub seat: Player,
+}
+
+/// One step of a stream: news with its entry's number and time, or a heartbeat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tiding {
+    /// News (`seq` is the event id).
+    News {
+        /// The entry's number.
+        seq: u64,
+        /// When it was written.
+        at_ms: u64,
+        /// What the reader is told.
+        news: News,
+    },
+    /// Nothing new up to `last`.
+    Heartbeat {
+        /// The latest entry passed.
+        last: u64,
+    },
+}
+
+/// The lobby of every tenant, over one store.
+pub struct Lobby<E: Encoder> {
+    inner: Arc<Inner<E>>,
+}
+
+impl<E: Encoder> Clone for Lobby<E> {
+    fn clone(&self) -> Self {
+        Lobby {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<E: Encoder> std::fmt::Debug for Lobby<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lobby")
+            .field("settings", &self.inner.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner<E: Encoder> {
+    store: Arc<dyn LobbyStore>,
+    matches: Matches<E>,
+    settings: LobbySettings,
+    tenants: Mutex<HashMap<String, Arc<TenantLobby>>>,
+    /// Open player streams on this server, per (tenant, player).
+    streams: Mutex<HashMap<(String, String), usize>>,
+}
+
+/// What a decision writes (if anything) and answers.
+type Decision<T> = Result<(Option<Entry>, T), LobbyError>;
+
+impl<E: Encoder> Lobby<E> {
+    /// The lobby over `store`, arranging its matches with `matches`.
+    pub fn new(store: Arc<dyn LobbyStore>, matches: Matches<E>, settings: LobbySettings) -> Lobby<E> {
+        Lobby {
+            inner: Arc::new(Inner {
+                store,
+                matches,
+                settings,
+                tenants: Mutex::new(HashMap::new()),
+                streams: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &LobbySettings {
+        &self.inner.settings
+    }
+
+    fn tenant(&self, tenant: &str) -> Arc<TenantLobby> {
+        lock(&self.inner.tenants)
+            .entry(tenant.to_string())
+            .or_insert_with(|| {
+                Arc::new(TenantLobby {
+                    id: tenant.to_string(),
+                    state: Mutex::new(TenantState::default()),
+                    latest: watch::channel(0).0,
+                })
+            })
+            .clone()
+    }
+
+    /// Runs `work` on tokio's blocking pool (store I/O, a tenant's lock).
+    async fn blocking<T: Send + 'static>(
+        work: impl FnOnce() -> Result<T, LobbyError> + Send + 'static,
+    ) -> Result<T, LobbyError> {
+        tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "a lobby task panicked");
+            Err(LobbyError::Internal("internal error; see the server log".into()))
+        })
+    }
+
+    /// Reads `tenant`'s log past what `state` holds, applying it.
+    fn catch_up(store: &dyn LobbyStore, tenant: &str, state: &mut TenantState) -> Result<(), LobbyError> {
+        loop {
+            let entries = store
+                .lobby_read(tenant, state.seq, 1000)
+                .map_err(|e| store_failed("reading the lobby", e))?;
+            if entries.is_empty() {
+                return Ok(());
+            }
+            for stored in entries {
+                let logged = entry::decode(stored.seq, &stored.bytes)
+                    .map_err(|e| store_failed("decoding the lobby", e))?;
+                state.apply(&logged);
+            }
+        }
+    }
+
+    /// Decides against `tenant`'s state (caught up with the store) and writes what `decide` says as the next
+    /// entry, deciding again after losing the store's race to another server. Blocking.
+    fn commit<T>(
+        store: &dyn LobbyStore,
+        tenant: &TenantLobby,
+        mut decide: impl FnMut(&TenantState) -> Decision<T>,
+    ) -> Result<T, LobbyError> {
+        let mut state = lock(&tenant.state);
+        loop {
+            Self::catch_up(store, &tenant.id, &mut state)?;
+            let (entry, answer) = decide(&state)?;
+            let Some(entry) = entry else {
+                return Ok(answer);
+            };
+            let at_ms = now_ms();
+            let seq = state.seq + 1;
+            match store.lobby_append(&tenant.id, seq, &entry::encode(&entry, at_ms)) {
+                Ok(()) => {
+                    state.apply(&Logged { seq, at_ms, entry });
+                    tenant.latest.send_replace(seq);
+                    return Ok(answer);
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(e) => return Err(store_failed("writing the lobby", e)),
+            }
+        }
+    }
+
+    /// [`Lobby::commit`] on the blocking pool.
+    async fn decide<T: Send + 'static>(
+        &self,
+        tenant: &str,
+        decide: impl FnMut(&TenantState) -> Decision<T> + Send + 'static,
+    ) -> Result<T, LobbyError> {
+        let store = self.inner.store.clone();
+        let tenant = self.tenant(tenant);
+        Self::blocking(move || Self::commit(store.as_ref(), &tenant, decide)).await
+    }
+
+    /// Reads the state, caught up.
+    async fn read<T: Send + 'static>(
+        &self,
+        tenant: &str,
+        read: impl FnOnce(&TenantState) -> T + Send + 'static,
+    ) -> Result<T, LobbyError> {
+        let mut read = Some(read);
+        self.decide(tenant, move |state| {
+            Ok((None, read.take().map(|read| read(state))))
+        })
+        .await
+        .map(|answer| answer.expect("a read decides once"))
+    }
+
+    // Profiles.
+
+    /// `player`'s profile.
+    pub async fn profile(&self, tenant: &str, player: &str) -> Result<Profile, LobbyError> {
+        let player = player.to_string();
+        self.read(tenant, move |state| state.profile(&player)).await
+    }
+
+    /// Sets `player`'s display name and bot account.
+    pub async fn update_profile(
+        &self,
+        tenant: &str,
+        player: &str,
+        display_name: String,
+        bot: Option<BotAccount>,
+    ) -> Result<Profile, LobbyError> {
+        let mut violations = Vec::new();
+        let mut check = |field: &str, text: &str, max: usize| {
+            if text.len() > max {
+                violations.push(crate::engine::Violation {
+                    field: field.into(),
+                    description: format!("at most {max} bytes"),
+                });
+            } else if text.chars().any(char::is_control) {
+                violations.push(crate::engine::Violation {
+                    field: field.into(),
+                    description: "no control characters".into(),
+                });
+            }
+        };
+        check("display_name", &display_name, MAX_DISPLAY_NAME_BYTES);
+        if let Some(bot) = &bot {
+            check("bot.owner", &bot.owner, MAX_BOT_OWNER_BYTES);
+            check("bot.description", &bot.description, MAX_BOT_DESCRIPTION_BYTES);
+            if bot.owner.is_empty() {
+                violations.push(crate::engine::Violation {
+                    field: "bot.owner".into(),
+                    description: "a bot account names who runs it".into(),
+                });
+            }
+        }
+        if !violations.is_empty() {
+            return Err(LobbyError::Invalid(violations));
+        }
+        let player = player.to_string();
+        self.decide(tenant, move |state| {
+            let entry = Entry::Profile {
+                player: player.clone(),
+                display_name: display_name.clone(),
+                bot: bot.clone(),
+            };
+            let mut profile = state.profile(&player);
+            profile.display_name = display_name.clone();
+            profile.bot = bot.clone();
+            Ok((Some(entry), profile))
+        })
+        .await
+    }
+
+    /// Up to `limit` profiles after player id `after`, and whether there are more.
+    pub async fn profiles(
+        &self,
+        tenant: &str,
+        after: String,
+        bots_only: bool,
+        limit: usize,
+    ) -> Result<(Vec<Profile>, bool), LobbyError> {
+        self.read(tenant, move |state| {
+            let mut page: Vec<Profile> = state
+                .profiles_after(&after, bots_only)
+                .take(limit + 1)
+                .cloned()
+                .collect();
+            let more = page.len() > limit;
+            page.truncate(limit);
+            (page, more)
+        })
+        .await
+    }
+
+    // Challenges.
+
+    fn ttl(&self, asked: Option<u64>, default: std::time::Duration, max: std::time::Duration, field: &str) -> Result<u64, LobbyError> {
+        let max_ms = max.as_millis() as u64;
+        match asked {
+            None => Ok(default.as_millis() as u64),
+            Some(ms) if ms > max_ms => Err(LobbyError::invalid(
+                field,
+                format!("at most {} seconds on this server", max_ms / 1000),
+            )),
+            Some(ms) => Ok(ms),
+        }
+    }
+
+    fn check_pending(&self, state: &TenantState, player: &str) -> Result<(), LobbyError> {
+        let max = self.inner.settings.max_pending_per_player;
+        if state.pending_of(player) >= max {
+            return Err(LobbyError::ResourceExhausted(format!(
+                "{player} has {max} pending challenges and open seeks, the limit (lobby.max_pending_per_player); \
+                 cancel some or wait for answers"
+            )));
+        }
+        Ok(())
+    }
+
+    /// `from` challenges as `request` says.
+    pub async fn challenge(
+        &self,
+        tenant: &str,
+        from: &str,
+        request: ChallengeRequest,
+    ) -> Result<Challenge, LobbyError> {
+        self.challenge_with(tenant, from, request, None).await
+    }
+
+    async fn challenge_with(
+        &self,
+        tenant: &str,
+        from: &str,
+        request: ChallengeRequest,
+        rematch_of: Option<MatchId>,
+    ) -> Result<Challenge, LobbyError> {
+        if request.to.as_deref() == Some(from) {
+            return Err(LobbyError::invalid("to_player_id", "a player cannot challenge himself"));
+        }
+        let ttl = self.ttl(
+            request.ttl_ms,
+            self.inner.settings.challenge_ttl,
+            self.inner.settings.max_challenge_ttl,
+            "ttl_seconds",
+        )?;
+        let id = random_id()?;
+        let created_ms = now_ms();
+        let challenge = Challenge {
+            id,
+            from: from.to_string(),
+            to: request.to,
+            kind: request.kind,
+            options: request.options,
+            rated: request.rated,
+            seat: request.seat,
+            created_ms,
+            expires_ms: created_ms.saturating_add(ttl),
+            rematch_of,
+            status: ChallengeStatus::Pending,
+        };
+        let lobby = self.clone();
+        self.decide(tenant, move |state| {
+            lobby.check_pending(state, &challenge.from)?;
+            Ok((Some(Entry::Challenged(challenge.clone())), challenge.clone()))
+        })
+        .await
+        .inspect(|c| tracing::info!(tenant, challenge_id = %c.id, from = %c.from, to = ?c.to, game = c.kind.name(), "challenge made"))
+    }
+
+    /// The challenge `id`, unless it is not the tenant's.
+    fn known_challenge<'s>(state: &'s TenantState, id: &LobbyId) -> Result<&'s Challenge, LobbyError> {
+        state
+            .challenge(id)
+            .ok_or_else(|| LobbyError::NotFound(format!("challenge {id} does not exist")))
+    }
+
+    fn still_pending(challenge: &Challenge, now_ms: u64) -> Result<(), LobbyError> {
+        let status = match &challenge.status {
+            ChallengeStatus::Pending if now_ms < challenge.expires_ms => return Ok(()),
+            ChallengeStatus::Pending | ChallengeStatus::Expired => "EXPIRED",
+            ChallengeStatus::Accepted { .. } => "ACCEPTED",
+            ChallengeStatus::Declined(_) => "DECLINED",
+            ChallengeStatus::Cancelled => "CANCELLED",
+        };
+        Err(LobbyError::Closed {
+            reason: "CHALLENGE_CLOSED",
+            status,
+            message: format!(
+                "challenge {} is no longer pending: it was {}",
+                challenge.id,
+                status.to_lowercase()
+            ),
+        })
+    }
+
+    /// `player` accepts challenge `id`: the match is created, both seats bound to the two players.
+    pub async fn accept(&self, tenant: &str, player: &str, id: LobbyId) -> Result<Accepted, LobbyError> {
+        self.inner.matches.room_for_one_more(tenant).await?;
+        let match_id = random_id()?;
+        let player = player.to_string();
+        let now = now_ms();
+        let (challenge, seat, entry) = self
+            .decide(tenant, move |state| {
+                let challenge = Self::known_challenge(state, &id)?;
+                match &challenge.to {
+                    Some(to) if *to != player => {
+                        return Err(LobbyError::PermissionDenied(format!(
+                            "challenge {id} is addressed to {to}, not to {player}"
+                        )))
+                    }
+                    None if challenge.from == player => {
+                        return Err(LobbyError::invalid(
+                            "challenge_id",
+                            "a player cannot accept his own open challenge",
+                        ))
+                    }
+                    _ => {}
+                }
+                Self::still_pending(challenge, now)?;
+                let challenger_seat = match challenge.seat {
+                    SeatChoice::Seat(seat) => seat,
+                    // Drawn from the challenge's random id: fair, and the same on any replica deciding it.
+                    SeatChoice::Random if id.0[0] & 1 == 0 => Player::South,
+                    SeatChoice::Random => Player::North,
+                };
+                let mut seats = [SeatRecord::default(), SeatRecord::default()];
+                seats[challenger_seat.index()] = state.seat_record(&challenge.from, challenge.kind);
+                seats[challenger_seat.opponent().index()] = state.seat_record(&player, challenge.kind);
+                let entry = Entry::MatchCreated {
+                    id: match_id,
+                    kind: challenge.kind,
+                    options: challenge.options,
+                    rated: challenge.rated,
+                    seats,
+                    origin: Origin::Challenge(id),
+                };
+                let accepted = Challenge {
+                    status: ChallengeStatus::Accepted {
+                        match_id,
+                        by: player.clone(),
+                    },
+                    ..challenge.clone()
+                };
+                Ok((
+                    Some(entry.clone()),
+                    (accepted, challenger_seat.opponent(), entry),
+                ))
+            })
+            .await?;
+        self.create_match(tenant, &entry).await?;
+        tracing::info!(tenant, challenge_id = %id, match_id = %match_id, "challenge accepted");
+        Ok(Accepted {
+            challenge,
+            match_id,
+            seat,
+        })
+    }
+
+    /// Creates in the match store the match a `MatchCreated` entry of the lobby arranged.
+    async fn create_match(&self, tenant: &str, entry: &Entry) -> Result<(), LobbyError> {
+        let Entry::MatchCreated {
+            id,
+            kind,
+            options,
+            seats,
+            ..
+        } = entry
+        else {
+            return Ok(());
+        };
+        let owner = Owner {
+            tenant: tenant.to_string(),
+            players: seats.clone().map(|seat| seat.player),
+            bots: seats
+                .clone()
+                .map(|seat| seat.bot_level.map(|level| BotSeat { level, seed: None })),
+        };
+        self.inner
+            .matches
+            .create_with_id(*id, *kind, *options, owner)
+            .await
+            .map(|_| ())
+            .map_err(|error| {
+                tracing::error!(tenant, match_id = %id, error = %error, "a lobby match could not be created yet; the repair retries");
+                LobbyError::Match(error)
+            })
+    }
+
+    /// `player` declines challenge `id`.
+    pub async fn decline(
+        &self,
+        tenant: &str,
+        player: &str,
+        id: LobbyId,
+        reason: DeclineReason,
+    ) -> Result<Challenge, LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.decide(tenant, move |state| {
+            let challenge = Self::known_challenge(state, &id)?;
+            if challenge.to.as_deref() != Some(player.as_str()) {
+                return Err(LobbyError::PermissionDenied(format!(
+                    "only the player challenged may decline challenge {id}{}",
+                    if challenge.to.is_none() { " (an open challenge is left to expire or be cancelled)" } else { "" }
+                )));
+            }
+            Self::still_pending(challenge, now)?;
+            let status = ChallengeStatus::Declined(reason);
+            Ok((
+                Some(Entry::ChallengeClosed { id, status: status.clone() }),
+                Challenge { status, ..challenge.clone() },
+            ))
+        })
+        .await
+    }
+
+    /// `player` withdraws his challenge `id`.
+    pub async fn cancel(&self, tenant: &str, player: &str, id: LobbyId) -> Result<Challenge, LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.decide(tenant, move |state| {
+            let challenge = Self::known_challenge(state, &id)?;
+            if challenge.from != player {
+                return Err(LobbyError::PermissionDenied(format!(
+                    "challenge {id} is {}'s: only the challenger may cancel it",
+                    challenge.from
+                )));
+            }
+            Self::still_pending(challenge, now)?;
+            Ok((
+                Some(Entry::ChallengeClosed { id, status: ChallengeStatus::Cancelled }),
+                Challenge { status: ChallengeStatus::Cancelled, ..challenge.clone() },
+            ))
+        })
+        .await
+    }
+
+    /// `player`'s pending challenges: (incoming, outgoing), oldest first.
+    pub async fn challenges_of(
+        &self,
+        tenant: &str,
+        player: &str,
+    ) -> Result<(Vec<Challenge>, Vec<Challenge>), LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.read(tenant, move |state| {
+            let pending: Vec<&Challenge> = state
+                .pending_challenges()
+                .into_iter()
+                .filter(|c| now < c.expires_ms)
+                .collect();
+            let incoming = pending.iter().filter(|c| c.to.as_deref() == Some(player.as_str())).map(|c| (*c).clone()).collect();
+            let outgoing = pending.iter().filter(|c| c.from == player).map(|c| (*c).clone()).collect();
+            (incoming, outgoing)
+        })
+        .await
+    }
+
+    /// `player` offers the opponent of finished match `id` a rematch, seats swapped.
+    pub async fn rematch(
+        &self,
+        tenant: &str,
+        player: &str,
+        id: MatchId,
+        ttl_ms: Option<u64>,
+    ) -> Result<Challenge, LobbyError> {
+        let owned = player.to_string();
+        let info: MatchInfo = self
+            .read(tenant, move |state| state.match_info(&id).cloned())
+            .await?
+            .filter(|info| info.seat_of(&owned).is_some())
+            .ok_or_else(|| LobbyError::NotFound(format!("match {id} is not one of {player}'s")))?;
+        if info.stage != Stage::Finished {
+            return Err(LobbyError::NoRematch(format!("match {id} is not finished yet")));
+        }
+        let seat = info.seat_of(player).expect("checked above");
+        let Some(opponent) = info.seats[seat.opponent().index()].player.clone() else {
+            return Err(LobbyError::NoRematch(format!(
+                "match {id} was against the server's bot: seek or create a match instead"
+            )));
+        };
+        let request = ChallengeRequest {
+            to: Some(opponent),
+            kind: info.kind,
+            options: info.options,
+            rated: info.rated,
+            seat: SeatChoice::Seat(seat.opponent()),
+            ttl_ms,
+        };
+        self.challenge_with(tenant, player, request, Some(id)).await
+    }
+
+    // Seeks.
+
+    /// `player` seeks an opponent: paired at once if a compatible seek is waiting.
+    pub async fn seek(&self, tenant: &str, player: &str, request: SeekRequest) -> Result<Seek, LobbyError> {
+        if let (Some(min), Some(max)) = (request.rating_min, request.rating_max) {
+            if min > max {
+                return Err(LobbyError::invalid("rating_min", format!("{min} is above rating_max {max}")));
+            }
+        }
+        if let Some(fallback) = request.fallback {
+            match self.inner.matches.max_bot_level() {
+                None => return Err(LobbyError::invalid("fallback_bot_level", "this server plays no bot seats")),
+                Some(max) if !(1..=max).contains(&fallback.level) => {
+                    return Err(LobbyError::invalid("fallback_bot_level", format!("1 to {max} on this server")))
+                }
+                Some(_) => {}
+            }
+        }
+        let max_ttl = self.inner.settings.seek_ttl;
+        let ttl = self.ttl(request.ttl_ms, max_ttl, max_ttl, "ttl_seconds")?;
+        let created_ms = now_ms();
+        let seek = Seek {
+            id: random_id()?,
+            player: player.to_string(),
+            kind: request.kind,
+            options: request.options,
+            rated: request.rated,
+            rating_min: request.rating_min,
+            rating_max: request.rating_max,
+            fallback: request.fallback,
+            created_ms,
+            expires_ms: created_ms.saturating_add(ttl),
+            status: SeekStatus::Open,
+        };
+        self.inner.matches.room_for_one_more(tenant).await?;
+        let lobby = self.clone();
+        let opened = seek.clone();
+        self.decide(tenant, move |state| {
+            lobby.check_pending(state, &opened.player)?;
+            Ok((Some(Entry::Sought(opened.clone())), ()))
+        })
+        .await?;
+        self.pair(tenant, seek.id).await
+    }
+
+    /// Pairs open seek `id` with the oldest compatible one, if any: its state afterwards.
+    async fn pair(&self, tenant: &str, id: LobbyId) -> Result<Seek, LobbyError> {
+        let match_id = random_id()?;
+        let (seek, entry) = self
+            .decide(tenant, move |state| {
+                let seek = state
+                    .seek(&id)
+                    .ok_or_else(|| LobbyError::NotFound(format!("seek {id} does not exist")))?;
+                if seek.status != SeekStatus::Open {
+                    return Ok((None, (seek.clone(), None)));
+                }
+                let Some(partner) = state.partner_for(seek) else {
+                    return Ok((None, (seek.clone(), None)));
+                };
+                // The waiting seeker's seat is drawn from its seek's random id.
+                let partner_seat = if partner.id.0[0] & 1 == 0 { Player::South } else { Player::North };
+                let mut seats = [SeatRecord::default(), SeatRecord::default()];
+                seats[partner_seat.index()] = state.seat_record(&partner.player, seek.kind);
+                seats[partner_seat.opponent().index()] = state.seat_record(&seek.player, seek.kind);
+                let entry = Entry::MatchCreated {
+                    id: match_id,
+                    kind: seek.kind,
+                    options: seek.options,
+                    rated: seek.rated,
+                    seats,
+                    origin: Origin::Seeks(vec![partner.id, seek.id]),
+                };
+                let paired = Seek {
+                    status: SeekStatus::Paired {
+                        match_id,
+                        opponent: Some(partner.player.clone()),
+                    },
+                    ..seek.clone()
+                };
+                Ok((Some(entry.clone()), (paired, Some(entry))))
+            })
+            .await?;
+        if let Some(entry) = entry {
+            self.create_match(tenant, &entry).await?;
+            tracing::info!(tenant, match_id = %match_id, "seeks paired");
+        }
+        Ok(seek)
+    }
+
+    /// `player` withdraws his seek `id`.
+    pub async fn cancel_seek(&self, tenant: &str, player: &str, id: LobbyId) -> Result<Seek, LobbyError> {
+        let player = player.to_string();
+        self.decide(tenant, move |state| {
+            let seek = state
+                .seek(&id)
+                .filter(|seek| seek.player == player)
+                .ok_or_else(|| LobbyError::NotFound(format!("seek {id} is not one of {player}'s")))?;
+            if seek.status != SeekStatus::Open {
+                let status = match seek.status {
+                    SeekStatus::Paired { .. } => "PAIRED",
+                    SeekStatus::Cancelled => "CANCELLED",
+                    _ => "EXPIRED",
+                };
+                return Err(LobbyError::Closed {
+                    reason: "SEEK_CLOSED",
+                    status,
+                    message: format!("seek {id} is no longer open: it was {}", status.to_lowercase()),
+                });
+            }
+            Ok((
+                Some(Entry::SeekClosed { id, status: SeekStatus::Cancelled }),
+                Seek { status: SeekStatus::Cancelled, ..seek.clone() },
+            ))
+        })
+        .await
+    }
+
+    // Streams.
+
+    /// The news for `reader` in `tenant`'s log after entry `after` (at most a page of entries read), the last entry
+    /// read, and whether the log goes on past it.
+    pub async fn news_after(
+        &self,
+        tenant: &str,
+        reader: Reader,
+        after: u64,
+    ) -> Result<Page, LobbyError> {
+        let store = self.inner.store.clone();
+        let lobby = self.tenant(tenant);
+        Self::blocking(move || {
+            let mut state = lock(&lobby.state);
+            Self::catch_up(store.as_ref(), &lobby.id, &mut state)?;
+            if after > state.seq {
+                return Err(LobbyError::OutOfRange(format!(
+                    "after_event_id {after} is beyond the tenant's latest event, {}",
+                    state.seq
+                )));
+            }
+            let entries = store
+                .lobby_read(&lobby.id, after, PAGE)
+                .map_err(|e| store_failed("reading the lobby", e))?;
+            let mut page = Page {
+                tidings: Vec::new(),
+                passed: after,
+                more: false,
+            };
+            for stored in entries.into_iter().take_while(|e| e.seq <= state.seq) {
+                let logged = entry::decode(stored.seq, &stored.bytes)
+                    .map_err(|e| store_failed("decoding the lobby", e))?;
+                page.passed = logged.seq;
+                if let Some(news) = news::news_for(&reader, &logged, &state) {
+                    page.tidings.push(Tiding::News {
+                        seq: logged.seq,
+                        at_ms: logged.at_ms,
+                        news,
+                    });
+                }
+            }
+            page.more = page.passed < state.seq;
+            Ok(page)
+        })
+        .await
+    }
+
+    /// A stream of `reader`'s news after entry `after`: what the log holds, then each entry as it is written, with
+    /// a heartbeat after every `lobby.heartbeat_ms` of silence. It ends when the receiver is dropped.
+    pub async fn follow(
+        &self,
+        tenant: &str,
+        reader: Reader,
+        after: u64,
+    ) -> Result<tokio::sync::mpsc::Receiver<Result<Tiding, LobbyError>>, LobbyError> {
+        // Watched before the first read, so that an entry written meanwhile wakes the stream.
+        let mut latest = self.tenant(tenant).latest.subscribe();
+        latest.borrow_and_update();
+        // Refused now (OUT_OF_RANGE, a store failure) rather than as the stream's first item.
+        let first = self.news_after(tenant, reader.clone(), after).await?;
+        let guard = match &reader {
+            Reader::Player(player) => Some(self.open_stream(tenant, player)?),
+            Reader::Tenant => None,
+        };
+        let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
+        let lobby = self.clone();
+        let tenant = tenant.to_string();
+        let heartbeat = self.inner.settings.heartbeat;
+        tokio::spawn(async move {
+            let _guard = guard;
+            let mut page = Ok(first);
+            loop {
+                let Page {
+                    tidings,
+                    passed,
+                    more,
+                } = match page {
+                    Ok(page) => page,
+                    Err(error) => {
+                        let _ = sender.send(Err(error)).await;
+                        return;
+                    }
+                };
+                for tiding in tidings {
+                    if sender.send(Ok(tiding)).await.is_err() {
+                        return;
+                    }
+                }
+                if !more {
+                    // Caught up: wait for the next entry, a heartbeat's time, or the reader leaving.
+                    tokio::select! {
+                        changed = latest.changed() => if changed.is_err() { return },
+                        () = tokio::time::sleep(heartbeat) => {
+                            if sender.send(Ok(Tiding::Heartbeat { last: passed })).await.is_err() {
+                                return;
+                            }
+                        }
+                        () = sender.closed() => return,
+                    }
+                    latest.borrow_and_update();
+                }
+                page = lobby.news_after(&tenant, reader.clone(), passed).await;
+            }
+        });
+        Ok(receiver)
+    }
+
+    /// Counts an open stream of `player`, refusing one beyond `lobby.max_streams_per_player`.
+    fn open_stream(&self, tenant: &str, player: &str) -> Result<StreamGuard, LobbyError> {
+        let key = (tenant.to_string(), player.to_string());
+        let max = self.inner.settings.max_streams_per_player;
+        let mut streams = lock(&self.inner.streams);
+        let open = streams.entry(key.clone()).or_insert(0);
+        if *open >= max {
+            return Err(LobbyError::ResourceExhausted(format!(
+                "{player} has {max} event streams open on this server, the limit (lobby.max_streams_per_player)"
+            )));
+        }
+        *open += 1;
+        Ok(StreamGuard {
+            streams: Arc::downgrade(&self.inner) as std::sync::Weak<dyn StreamCounts>,
+            key,
+        })
+    }
+
+    /// Wakes the streams of `tenant` (another replica wrote entry `seq`).
+    fn woken(&self, tenant: &str, seq: u64) {
+        let held = lock(&self.inner.tenants).get(tenant).cloned();
+        if let Some(lobby) = held {
+            lobby.latest.send_if_modified(|latest| {
+                let newer = seq > *latest;
+                *latest = (*latest).max(seq);
+                newer
+            });
+        }
+    }
+
+    /// Wakes every stream (the store's feed restarted: entries may have been missed).
+    fn woken_all(&self) {
+        let held: Vec<Arc<TenantLobby>> = lock(&self.inner.tenants).values().cloned().collect();
+        for lobby in held {
+            lobby.latest.send_modify(|_| {});
+        }
+    }
+
+    // The record of matches.
+
+    /// Records what the lobby has not yet recorded of the match `record` describes: its creation, first event and
+    /// end, one entry each, once (a finished match the lobby never heard of is recorded only if `unknown_finished`:
+    /// the repair leaves alone the matches finished before the lobby existed).
+    pub async fn observe(&self, record: MatchRecord, unknown_finished: bool) -> Result<(), LobbyError> {
+        let tenant = record.tenant.clone();
+        let record = Arc::new(record);
+        loop {
+            let record = record.clone();
+            let wrote = self
+                .decide(&tenant, move |state| {
+                    let step = next_step(state, &record, unknown_finished);
+                    let wrote = step.is_some();
+                    Ok((step, wrote))
+                })
+                .await?;
+            if !wrote {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// A page of a stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page {
+    /// The reader's news in the entries read.
+    pub tidings: Vec<Tiding>,
+    /// The last entry read.
+    pub passed: u64,
+    /// Whether the log goes on past it.
+    pub more: bool,
+}
+
+/// The next step of `record`'s match the lobby has not recorded, as an entry.
+fn next_step(state: &TenantState, record: &MatchRecord, unknown_finished: bool) -> Option<Entry> {
+    let Some(info) = state.match_info(&record.id) else {
+        if record.finished.is_some() && !unknown_finished {
+            return None;
+        }
+        let seat = |seat: Player| {
+            let index = seat.index();
+            match (&record.players[index], record.bots[index]) {
+                (Some(player), _) => state.seat_record(player, record.kind),
+                (None, bot) => SeatRecord {
+                    bot_level: bot.map(|bot| bot.level),
+                    ..SeatRecord::default()
+                },
+            }
+        };
+        return Some(Entry::MatchCreated {
+            id: record.id,
+            kind: record.kind,
+            options: record.options,
+            rated: false,
+            seats: [seat(Player::South), seat(Player::North)],
+            origin: Origin::Direct,
+        });
+    };
+    match (info.stage, record.finished) {
+        (Stage::Created, _) if record.version >= 1 => Some(Entry::MatchStarted { id: record.id }),
+        (Stage::Created | Stage::Started, Some(finished)) => Some(Entry::MatchFinished {
+            id: record.id,
+            finished,
+            ratings: rating_changes(state, info, &finished),
+        }),
+        _ => None,
+    }
+}
+
+/// What a match's end does to its players' ratings: nothing unless it was rated between two players and played to
+/// a result (an expired match has none).
+fn rating_changes(
+    state: &TenantState,
+    info: &MatchInfo,
+    finished: &crate::store::Finished,
+) -> Option<[entry::RatingChange; 2]> {
+    if !info.rated || finished.expired {
+        return None;
+    }
+    let [Some(south), Some(north)] = info.seats.clone().map(|seat| seat.player) else {
+        return None;
+    };
+    let before = [south, north].map(|player| state.profile(&player).standing(info.kind).glicko);
+    let after = ratings::after_match(before[0], before[1], finished.winner);
+    Some([0, 1].map(|i| entry::RatingChange {
+        before: before[i],
+        after: after[i],
+    }))
+}
+
+/// Counts open player streams; implemented by the lobby's state so that a guard can outlive nothing.
+trait StreamCounts: Send + Sync {
+    fn closed(&self, key: &(String, String));
+}
+
+impl<E: Encoder> StreamCounts for Inner<E> {
+    fn closed(&self, key: &(String, String)) {
+        let mut streams = lock(&self.streams);
+        if let Some(open) = streams.get_mut(key) {
+            *open -= 1;
+            if *open == 0 {
+                streams.remove(key);
+            }
+        }
+    }
+}
+
+/// An open player stream, counted until dropped.
+struct StreamGuard {
+    streams: std::sync::Weak<dyn StreamCounts>,
+    key: (String, String),
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        if let Some(streams) = self.streams.upgrade() {
+            streams.closed(&self.key);
+        }
+    }
+}

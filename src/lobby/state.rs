@@ -1,0 +1,475 @@
+//! A tenant's lobby as it stands: the replay of its log ([`TenantState::apply`]), and the questions the lobby
+//! asks of it before it writes (which challenges are pending, which seek pairs with which, what a player's
+//! rating is). Pure: no store, no clock, no locks.
+
+use super::entry::{
+    BotAccount, Challenge, ChallengeStatus, Entry, LobbyId, Logged, Origin, SeatRecord, Seek,
+    SeekStatus,
+};
+use super::ratings::Glicko;
+use crate::engine::{GameKind, Options, Player};
+use crate::store::MatchId;
+use std::collections::{BTreeMap, HashMap};
+
+/// A player's standing in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Standing {
+    /// The rating.
+    pub glicko: Glicko,
+    /// Rated matches played.
+    pub rated_matches: u32,
+    /// Finished matches won, lost and drawn (rated or not; an expired match counts in none).
+    pub wins: u32,
+    /// Lost.
+    pub losses: u32,
+    /// Drawn.
+    pub draws: u32,
+}
+
+/// A player's profile.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Profile {
+    /// The player id.
+    pub player: String,
+    /// The name to show.
+    pub display_name: String,
+    /// Set for a bot account.
+    pub bot: Option<BotAccount>,
+    /// One per game, in [`GameKind::ALL`] order.
+    pub standings: [Standing; 3],
+}
+
+impl Profile {
+    /// The standing in `kind`.
+    pub fn standing(&self, kind: GameKind) -> &Standing {
+        &self.standings[kind_index(kind)]
+    }
+}
+
+fn kind_index(kind: GameKind) -> usize {
+    GameKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+/// How far a match of the tenant has got, as far as the lobby has recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Created, no event yet.
+    Created,
+    /// Its first event was accepted.
+    Started,
+    /// Over.
+    Finished,
+}
+
+/// What the lobby knows of a match of the tenant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchInfo {
+    /// The game.
+    pub kind: GameKind,
+    /// Its options.
+    pub options: Options,
+    /// Whether it changes ratings.
+    pub rated: bool,
+    /// South's and North's seats.
+    pub seats: [SeatRecord; 2],
+    /// What made it.
+    pub origin: Origin,
+    /// How far it has got.
+    pub stage: Stage,
+}
+
+impl MatchInfo {
+    /// The seat of `player`, if he has one.
+    pub fn seat_of(&self, player: &str) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|seat| self.seats[seat.index()].player.as_deref() == Some(player))
+    }
+
+    /// Whether the lobby made it (so the lobby creates it in the match store, and repairs a creation cut short).
+    pub fn from_lobby(&self) -> bool {
+        self.origin != Origin::Direct
+    }
+}
+
+/// One tenant's lobby.
+#[derive(Clone, Debug, Default)]
+pub struct TenantState {
+    /// The number of log entries applied.
+    pub seq: u64,
+    challenges: HashMap<LobbyId, Challenge>,
+    seeks: HashMap<LobbyId, Seek>,
+    profiles: BTreeMap<String, Profile>,
+    matches: HashMap<MatchId, MatchInfo>,
+}
+
+impl TenantState {
+    /// Applies the next entry of the log (entries arrive in order; one already applied is ignored).
+    pub fn apply(&mut self, logged: &Logged) {
+        if logged.seq <= self.seq {
+            return;
+        }
+        self.seq = logged.seq;
+        match &logged.entry {
+            Entry::Profile {
+                player,
+                display_name,
+                bot,
+            } => {
+                let profile = self.profile_mut(player);
+                profile.display_name = display_name.clone();
+                profile.bot = bot.clone();
+            }
+            Entry::Challenged(challenge) => {
+                self.challenges.insert(challenge.id, challenge.clone());
+            }
+            Entry::ChallengeClosed { id, status } => {
+                if let Some(challenge) = self.challenges.get_mut(id) {
+                    challenge.status = status.clone();
+                }
+            }
+            Entry::Sought(seek) => {
+                self.seeks.insert(seek.id, seek.clone());
+            }
+            Entry::SeekClosed { id, status } => {
+                if let Some(seek) = self.seeks.get_mut(id) {
+                    seek.status = status.clone();
+                }
+            }
+            Entry::MatchCreated {
+                id,
+                kind,
+                options,
+                rated,
+                seats,
+                origin,
+            } => {
+                match origin {
+                    Origin::Direct => {}
+                    Origin::Challenge(challenge) => {
+                        let by = seats
+                            .iter()
+                            .filter_map(|seat| seat.player.clone())
+                            .find(|player| {
+                                self.challenges
+                                    .get(challenge)
+                                    .is_none_or(|c| c.from != *player)
+                            })
+                            .unwrap_or_default();
+                        if let Some(challenge) = self.challenges.get_mut(challenge) {
+                            challenge.status = ChallengeStatus::Accepted { match_id: *id, by };
+                        }
+                    }
+                    Origin::Seeks(ids) => {
+                        for seek_id in ids {
+                            let Some(seek) = self.seeks.get(seek_id) else {
+                                continue;
+                            };
+                            let opponent = seats
+                                .iter()
+                                .filter_map(|seat| seat.player.clone())
+                                .find(|player| *player != seek.player);
+                            if let Some(seek) = self.seeks.get_mut(seek_id) {
+                                seek.status = SeekStatus::Paired {
+                                    match_id: *id,
+                                    opponent,
+                                };
+                            }
+                        }
+                    }
+                }
+                self.matches.insert(
+                    *id,
+                    MatchInfo {
+                        kind: *kind,
+                        options: *options,
+                        rated: *rated,
+                        seats: seats.clone(),
+                        origin: origin.clone(),
+                        stage: Stage::Created,
+                    },
+                );
+            }
+            Entry::MatchStarted { id } => {
+                if let Some(info) = self.matches.get_mut(id) {
+                    info.stage = info.stage.max(Stage::Started);
+                }
+            }
+            Entry::MatchFinished {
+                id,
+                finished,
+                ratings,
+            } => {
+                let Some(info) = self.matches.get_mut(id) else {
+                    return;
+                };
+                info.stage = Stage::Finished;
+                let (kind, seats) = (info.kind, info.seats.clone());
+                for seat in Player::BOTH {
+                    let Some(player) = &seats[seat.index()].player else {
+                        continue;
+                    };
+                    let standing = &mut self.profile_mut(player).standings[kind_index(kind)];
+                    match finished.winner {
+                        _ if finished.expired => {}
+                        None => standing.draws += 1,
+                        Some(winner) if winner == seat => standing.wins += 1,
+                        Some(_) => standing.losses += 1,
+                    }
+                    if let Some(changes) = ratings {
+                        standing.glicko = changes[seat.index()].after;
+                        standing.rated_matches += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn profile_mut(&mut self, player: &str) -> &mut Profile {
+        self.profiles
+            .entry(player.to_string())
+            .or_insert_with(|| Profile {
+                player: player.to_string(),
+                ..Profile::default()
+            })
+    }
+
+    /// `player`'s profile (the default one if he has none yet).
+    pub fn profile(&self, player: &str) -> Profile {
+        self.profiles.get(player).cloned().unwrap_or_else(|| Profile {
+            player: player.to_string(),
+            ..Profile::default()
+        })
+    }
+
+    /// The players with a profile, in id order, after `after`, bot accounts only if `bots_only`.
+    pub fn profiles_after<'a>(
+        &'a self,
+        after: &'a str,
+        bots_only: bool,
+    ) -> impl Iterator<Item = &'a Profile> + 'a {
+        use std::ops::Bound;
+        self.profiles
+            .range::<str, _>((Bound::Excluded(after), Bound::Unbounded))
+            .map(|(_, profile)| profile)
+            .filter(move |profile| !bots_only || profile.bot.is_some())
+    }
+
+    /// A challenge, whatever its status.
+    pub fn challenge(&self, id: &LobbyId) -> Option<&Challenge> {
+        self.challenges.get(id)
+    }
+
+    /// A seek, whatever its status.
+    pub fn seek(&self, id: &LobbyId) -> Option<&Seek> {
+        self.seeks.get(id)
+    }
+
+    /// A match the lobby has recorded.
+    pub fn match_info(&self, id: &MatchId) -> Option<&MatchInfo> {
+        self.matches.get(id)
+    }
+
+    /// Every pending challenge, oldest first.
+    pub fn pending_challenges(&self) -> Vec<&Challenge> {
+        let mut pending: Vec<&Challenge> = self
+            .challenges
+            .values()
+            .filter(|c| c.status == ChallengeStatus::Pending)
+            .collect();
+        pending.sort_by_key(|c| (c.created_ms, c.id));
+        pending
+    }
+
+    /// Every open seek, oldest first.
+    pub fn open_seeks(&self) -> Vec<&Seek> {
+        let mut open: Vec<&Seek> = self
+            .seeks
+            .values()
+            .filter(|s| s.status == SeekStatus::Open)
+            .collect();
+        open.sort_by_key(|s| (s.created_ms, s.id));
+        open
+    }
+
+    /// How many challenges `player` has pending and seeks open (what `lobby.max_pending_per_player` bounds).
+    pub fn pending_of(&self, player: &str) -> usize {
+        self.challenges
+            .values()
+            .filter(|c| c.status == ChallengeStatus::Pending && c.from == player)
+            .count()
+            + self
+                .seeks
+                .values()
+                .filter(|s| s.status == SeekStatus::Open && s.player == player)
+                .count()
+    }
+
+    /// The oldest open seek `seek` pairs with: another player's, same game, options and rated flag, each
+    /// player's rating in the other's range.
+    pub fn partner_for(&self, seek: &Seek) -> Option<&Seek> {
+        let rating_of = |player: &str| self.profile(player).standing(seek.kind).glicko.rating;
+        let accepts = |s: &Seek, rating: f64| {
+            s.rating_min.is_none_or(|min| rating >= f64::from(min))
+                && s.rating_max.is_none_or(|max| rating <= f64::from(max))
+        };
+        let mine = rating_of(&seek.player);
+        self.open_seeks().into_iter().find(|other| {
+            other.id != seek.id
+                && other.player != seek.player
+                && other.kind == seek.kind
+                && other.options == seek.options
+                && other.rated == seek.rated
+                && accepts(seek, rating_of(&other.player))
+                && accepts(other, mine)
+        })
+    }
+
+    /// The matches not yet recorded as finished.
+    pub fn unfinished_matches(&self) -> impl Iterator<Item = (&MatchId, &MatchInfo)> {
+        self.matches
+            .iter()
+            .filter(|(_, info)| info.stage != Stage::Finished)
+    }
+
+    /// A seat of `player` for a match made now, with what his opponent is shown.
+    pub fn seat_record(&self, player: &str, kind: GameKind) -> SeatRecord {
+        let profile = self.profile(player);
+        SeatRecord {
+            player: Some(player.to_string()),
+            bot_level: None,
+            rating: profile.standing(kind).glicko.rating,
+            bot_account: profile.bot.is_some(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::entry::{Fallback, RatingChange, SeatChoice};
+    use super::*;
+    use crate::store::Finished;
+
+    fn logged(seq: u64, entry: Entry) -> Logged {
+        Logged {
+            seq,
+            at_ms: seq * 10,
+            entry,
+        }
+    }
+
+    fn seek(id: u8, player: &str, rating_max: Option<u32>) -> Seek {
+        Seek {
+            id: MatchId([id; 16]),
+            player: player.into(),
+            kind: GameKind::Bosh,
+            options: Options::default(),
+            rated: true,
+            rating_min: None,
+            rating_max,
+            fallback: Some(Fallback {
+                level: 2,
+                after_ms: 1000,
+            }),
+            created_ms: u64::from(id),
+            expires_ms: 10_000,
+            status: SeekStatus::Open,
+        }
+    }
+
+    #[test]
+    fn seeks_pair_by_game_and_rating_range_and_never_with_oneself() {
+        let mut state = TenantState::default();
+        state.apply(&logged(1, Entry::Sought(seek(1, "ann", None))));
+        state.apply(&logged(2, Entry::Sought(seek(2, "ann", None))));
+        assert_eq!(state.partner_for(&seek(2, "ann", None)), None);
+        // Bob only wants opponents up to 1400: Ann is 1500.
+        assert_eq!(state.partner_for(&seek(3, "bob", Some(1400))), None);
+        assert_eq!(
+            state.partner_for(&seek(3, "bob", Some(1600))).map(|s| s.id),
+            Some(MatchId([1; 16])),
+            "the oldest compatible seek"
+        );
+        let other_game = Seek {
+            kind: GameKind::BaAwa,
+            ..seek(4, "cy", None)
+        };
+        assert_eq!(state.partner_for(&other_game), None);
+        assert_eq!(state.pending_of("ann"), 2);
+    }
+
+    #[test]
+    fn an_accepted_challenge_and_a_rated_finish_show_in_status_record_and_rating() {
+        let mut state = TenantState::default();
+        let challenge = Challenge {
+            id: MatchId([9; 16]),
+            from: "ann".into(),
+            to: Some("bob".into()),
+            kind: GameKind::BaAwa,
+            options: Options::default(),
+            rated: true,
+            seat: SeatChoice::Seat(Player::North),
+            created_ms: 1,
+            expires_ms: 100,
+            rematch_of: None,
+            status: ChallengeStatus::Pending,
+        };
+        state.apply(&logged(1, Entry::Challenged(challenge.clone())));
+        assert_eq!(state.pending_challenges().len(), 1);
+        let id = MatchId([5; 16]);
+        state.apply(&logged(
+            2,
+            Entry::MatchCreated {
+                id,
+                kind: GameKind::BaAwa,
+                options: Options::default(),
+                rated: true,
+                seats: [
+                    state.seat_record("bob", GameKind::BaAwa),
+                    state.seat_record("ann", GameKind::BaAwa),
+                ],
+                origin: Origin::Challenge(challenge.id),
+            },
+        ));
+        assert_eq!(
+            state.challenge(&challenge.id).unwrap().status,
+            ChallengeStatus::Accepted {
+                match_id: id,
+                by: "bob".into()
+            }
+        );
+        assert!(state.pending_challenges().is_empty());
+        assert_eq!(state.match_info(&id).unwrap().seat_of("ann"), Some(Player::North));
+        let after = Glicko {
+            rating: 1662.0,
+            deviation: 290.0,
+            volatility: 0.06,
+        };
+        let change = |after| RatingChange {
+            before: Glicko::default(),
+            after,
+        };
+        state.apply(&logged(
+            3,
+            Entry::MatchFinished {
+                id,
+                finished: Finished {
+                    at_ms: 30,
+                    winner: Some(Player::South),
+                    resigned: None,
+                    expired: false,
+                },
+                ratings: Some([change(after), change(Glicko::default())]),
+            },
+        ));
+        let bob = state.profile("bob");
+        assert_eq!(bob.standing(GameKind::BaAwa).glicko, after);
+        assert_eq!(bob.standing(GameKind::BaAwa).wins, 1);
+        assert_eq!(state.profile("ann").standing(GameKind::BaAwa).losses, 1);
+        assert_eq!(state.profile("ann").standing(GameKind::Bosh).rated_matches, 0);
+        assert_eq!(state.unfinished_matches().count(), 0);
+        // A replayed entry changes nothing.
+        state.apply(&logged(3, Entry::MatchStarted { id }));
+        assert_eq!(state.match_info(&id).unwrap().stage, Stage::Finished);
+    }
+}

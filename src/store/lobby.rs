@@ -1,0 +1,357 @@
+//! Where the lobby lives (`crate::lobby`): one append-only log per tenant, of opaque entries numbered 1, 2, 3 …
+//!
+//! The lobby's state (challenges, seeks, profiles, ratings, which matches have begun and ended) is the replay of
+//! its tenant's log, as a match's state is the replay of its events; so the store only has to append with a check
+//! and read back in order. The check is the one matches have: entry `seq` is written only if the log holds
+//! `seq - 1` entries, so two replicas deciding on the same state never both write. Over Redis every append is
+//! announced on a channel every replica follows, which wakes the streams waiting on that tenant.
+
+use super::{EmbeddedStore, MemoryStore, RedisStore, StoreError};
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// One entry of a tenant's lobby log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyEntry {
+    /// Its place in the log, from 1.
+    pub seq: u64,
+    /// What the lobby wrote (its own codec).
+    pub bytes: Vec<u8>,
+}
+
+/// What a shared store reports to [`LobbyStore::follow_lobby`]'s sink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LobbyAppended {
+    /// Some server appended entry `seq` to `tenant`'s log.
+    Entry {
+        /// The tenant.
+        tenant: String,
+        /// The entry's number.
+        seq: u64,
+    },
+    /// The feed (re)started: appends made while it was down were not reported; read the logs.
+    Resumed,
+}
+
+/// Keeps the lobby logs. Every method blocks, as the match store's do.
+pub trait LobbyStore: Send + Sync + 'static {
+    /// Appends entry `seq` to `tenant`'s log if it holds exactly `seq - 1` entries; otherwise
+    /// [`StoreError::Conflict`] with the number it holds. Durable when it returns `Ok`.
+    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError>;
+
+    /// At most `limit` entries of `tenant`'s log after `after`, in order (none for a tenant without a log).
+    fn lobby_read(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LobbyEntry>, StoreError>;
+
+    /// Every tenant with a lobby log.
+    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError>;
+
+    /// For a shared store: reports every append by any server to `sink`, on a thread of its own, until `stop`.
+    fn follow_lobby(
+        &self,
+        sink: Box<dyn FnMut(LobbyAppended) + Send>,
+        stop: Arc<AtomicBool>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        let _ = (sink, stop);
+        None
+    }
+}
+
+fn failed(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(error.to_string())
+}
+
+/// (tenant, seq) → entry.
+const LOBBY: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("lobby");
+/// tenant → the number of entries.
+const LOBBY_LENGTHS: TableDefinition<&str, u64> = TableDefinition::new("lobby_lengths");
+
+/// Creates the embedded store's lobby tables (at open, so that readers never meet a missing table).
+pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
+    txn.open_table(LOBBY).map_err(failed)?;
+    txn.open_table(LOBBY_LENGTHS).map_err(failed)?;
+    Ok(())
+}
+
+impl LobbyStore for EmbeddedStore {
+    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
+        let txn = self.db().begin_write().map_err(failed)?;
+        {
+            let mut lengths = txn.open_table(LOBBY_LENGTHS).map_err(failed)?;
+            let length = lengths
+                .get(tenant)
+                .map_err(failed)?
+                .map_or(0, |length| length.value());
+            if length + 1 != seq {
+                return Err(StoreError::Conflict { current: length });
+            }
+            lengths.insert(tenant, seq).map_err(failed)?;
+            let mut log = txn.open_table(LOBBY).map_err(failed)?;
+            log.insert((tenant, seq), bytes).map_err(failed)?;
+        }
+        txn.commit().map_err(failed)
+    }
+
+    fn lobby_read(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LobbyEntry>, StoreError> {
+        let txn = self.db().begin_read().map_err(failed)?;
+        let log = txn.open_table(LOBBY).map_err(failed)?;
+        let mut out = Vec::new();
+        if after == u64::MAX {
+            return Ok(out);
+        }
+        for entry in log
+            .range((tenant, after + 1)..=(tenant, u64::MAX))
+            .map_err(failed)?
+            .take(limit)
+        {
+            let (key, value) = entry.map_err(failed)?;
+            out.push(LobbyEntry {
+                seq: key.value().1,
+                bytes: value.value().to_vec(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+        let txn = self.db().begin_read().map_err(failed)?;
+        let lengths = txn.open_table(LOBBY_LENGTHS).map_err(failed)?;
+        let mut out = Vec::new();
+        for entry in lengths.iter().map_err(failed)? {
+            let (tenant, _) = entry.map_err(failed)?;
+            out.push(tenant.value().to_string());
+        }
+        Ok(out)
+    }
+}
+
+/// The memory store's lobby logs.
+#[derive(Debug, Default)]
+pub(super) struct MemoryLobby {
+    logs: Mutex<BTreeMap<String, Vec<Vec<u8>>>>,
+}
+
+impl LobbyStore for MemoryStore {
+    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
+        let mut logs = self.lobby.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        let log = logs.entry(tenant.to_string()).or_default();
+        if log.len() as u64 + 1 != seq {
+            return Err(StoreError::Conflict {
+                current: log.len() as u64,
+            });
+        }
+        log.push(bytes.to_vec());
+        Ok(())
+    }
+
+    fn lobby_read(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LobbyEntry>, StoreError> {
+        let logs = self.lobby.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(log) = logs.get(tenant) else {
+            return Ok(Vec::new());
+        };
+        let start = usize::try_from(after).unwrap_or(usize::MAX).min(log.len());
+        Ok(log[start..]
+            .iter()
+            .take(limit)
+            .zip(start as u64 + 1..)
+            .map(|(bytes, seq)| LobbyEntry {
+                seq,
+                bytes: bytes.clone(),
+            })
+            .collect())
+    }
+
+    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+        let logs = self.lobby.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(logs.keys().cloned().collect())
+    }
+}
+
+/// Appends an entry if the log holds one fewer: `{0, seq}` written, `{1, length}` not.
+/// KEYS: 1 the tenant's log (a list), 2 the set of tenants with a log. ARGV: 1 seq, 2 the entry, 3 the tenant,
+/// 4 the channel.
+const LOBBY_APPEND: &str = r#"
+local length = redis.call('LLEN', KEYS[1])
+if length + 1 ~= tonumber(ARGV[1]) then return {1, length} end
+redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[3] .. ' ' .. ARGV[1])
+return {0, tonumber(ARGV[1])}
+"#;
+
+impl RedisStore {
+    fn lobby_key(&self, tenant: &str) -> String {
+        format!("{}lobby:{tenant}", self.prefix())
+    }
+
+    fn lobby_tenants_key(&self) -> String {
+        format!("{}lobby-tenants", self.prefix())
+    }
+
+    /// The channel on which every lobby append is announced, as "<tenant> <seq>".
+    pub fn lobby_channel(&self) -> String {
+        format!("{}lobby-appended", self.prefix())
+    }
+}
+
+/// How many entries one Redis read returns at most (the lobby reads on in pages).
+const REDIS_PAGE: usize = 1000;
+
+impl LobbyStore for RedisStore {
+    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
+        let (outcome, length): (u8, u64) = self.run(false, |con| {
+            redis::Script::new(LOBBY_APPEND)
+                .key(self.lobby_key(tenant))
+                .key(self.lobby_tenants_key())
+                .arg(seq)
+                .arg(bytes)
+                .arg(tenant)
+                .arg(self.lobby_channel())
+                .invoke(con)
+        })?;
+        match outcome {
+            0 => Ok(()),
+            _ => Err(StoreError::Conflict { current: length }),
+        }
+    }
+
+    fn lobby_read(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LobbyEntry>, StoreError> {
+        let limit = limit.clamp(1, REDIS_PAGE);
+        let Ok(start) = isize::try_from(after) else {
+            return Ok(Vec::new());
+        };
+        let stop = start.saturating_add(limit as isize - 1);
+        let entries: Vec<Vec<u8>> = self.run(true, |con| {
+            redis::cmd("LRANGE")
+                .arg(self.lobby_key(tenant))
+                .arg(start)
+                .arg(stop)
+                .query(con)
+        })?;
+        Ok(entries
+            .into_iter()
+            .zip(after + 1..)
+            .map(|(bytes, seq)| LobbyEntry { seq, bytes })
+            .collect())
+    }
+
+    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+        self.run(true, |con| {
+            redis::cmd("SMEMBERS")
+                .arg(self.lobby_tenants_key())
+                .query(con)
+        })
+    }
+
+    fn follow_lobby(
+        &self,
+        mut sink: Box<dyn FnMut(LobbyAppended) + Send>,
+        stop: Arc<AtomicBool>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        self.follow_channel(
+            self.lobby_channel(),
+            "lobby",
+            Box::new(move |payload: Option<&[u8]>| {
+                let Some(payload) = payload else {
+                    return sink(LobbyAppended::Resumed);
+                };
+                // "<tenant> <seq>"; tenant ids have no spaces. Anything else is not ours: read everything again.
+                let text = String::from_utf8_lossy(payload);
+                match text
+                    .rsplit_once(' ')
+                    .and_then(|(tenant, seq)| Some((tenant, seq.parse().ok()?)))
+                {
+                    Some((tenant, seq)) => sink(LobbyAppended::Entry {
+                        tenant: tenant.to_string(),
+                        seq,
+                    }),
+                    None => sink(LobbyAppended::Resumed),
+                }
+            }),
+            stop,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What every lobby store must do.
+    fn appends_are_checked_and_read_back_in_order(store: &dyn LobbyStore, tenant: &str) {
+        assert!(store.lobby_read(tenant, 0, 10).unwrap().is_empty());
+        assert!(matches!(
+            store.lobby_append(tenant, 2, b"two"),
+            Err(StoreError::Conflict { current: 0 })
+        ));
+        store.lobby_append(tenant, 1, b"one").unwrap();
+        assert!(matches!(
+            store.lobby_append(tenant, 1, b"again"),
+            Err(StoreError::Conflict { current: 1 })
+        ));
+        store.lobby_append(tenant, 2, b"two").unwrap();
+        store.lobby_append(tenant, 3, b"three").unwrap();
+        let all = store.lobby_read(tenant, 0, 10).unwrap();
+        assert_eq!(
+            all.iter().map(|e| (e.seq, e.bytes.as_slice())).collect::<Vec<_>>(),
+            [(1, &b"one"[..]), (2, b"two"), (3, b"three")]
+        );
+        let page = store.lobby_read(tenant, 1, 1).unwrap();
+        assert_eq!(page, [LobbyEntry { seq: 2, bytes: b"two".to_vec() }]);
+        assert!(store.lobby_read(tenant, 3, 10).unwrap().is_empty());
+        assert!(store.lobby_read(tenant, u64::MAX, 10).unwrap().is_empty());
+        assert!(store.lobby_tenants().unwrap().contains(&tenant.to_string()));
+        assert!(store.lobby_read("nobody-here", 0, 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_memory_store_keeps_checked_lobby_logs() {
+        appends_are_checked_and_read_back_in_order(&MemoryStore::new(), "acme");
+    }
+
+    #[test]
+    fn the_embedded_store_keeps_checked_lobby_logs_across_a_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        appends_are_checked_and_read_back_in_order(&EmbeddedStore::open(dir.path()).unwrap(), "acme");
+        let reopened = EmbeddedStore::open(dir.path()).unwrap();
+        assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
+        // Tenant ids sort next to each other: one tenant's range never reaches into the next's.
+        reopened.lobby_append("acme-2", 1, b"x").unwrap();
+        assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
+        reopened.lobby_append("", 1, b"anonymous").unwrap();
+        assert_eq!(reopened.lobby_read("", 0, 10).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_redis_store_keeps_checked_lobby_logs() {
+        let Ok(url) = std::env::var("MANCALA_TEST_REDIS_URL") else {
+            eprintln!("skipped: MANCALA_TEST_REDIS_URL is not set");
+            return;
+        };
+        let prefix = format!("mancala-test-lobby-{}:", std::process::id());
+        let store = RedisStore::open(&url, &prefix, std::time::Duration::from_secs(60)).unwrap();
+        let tenant = format!("t{}", std::process::id());
+        appends_are_checked_and_read_back_in_order(&store, &tenant);
+    }
+}
