@@ -8,7 +8,8 @@ use super::state::TenantState;
 use super::{now_ms, ChallengeStatus, Lobby, LobbyError, LobbyId, SeekStatus};
 use crate::engine::Player;
 use crate::matches::{Encoder, Following, Lifecycle};
-use crate::store::{LobbyAppended, MatchId};
+use crate::store::{LobbyAppended, MatchId, MatchRecord};
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -16,6 +17,8 @@ use tokio::task::JoinHandle;
 
 /// How many match headers the repair reads at once.
 const REPAIR_PAGE: usize = 500;
+/// The most lifecycle steps recorded in one write.
+const LIFECYCLE_BATCH: usize = 256;
 
 /// The lobby's running tasks; dropping this stops them.
 #[derive(Debug)]
@@ -80,16 +83,26 @@ impl<E: Encoder> Lobby<E> {
         }
     }
 
+    /// Records the steps the match manager tells of, as many as are waiting at once in one write per tenant (so
+    /// that the lobby keeps up with matches created and finished faster than one store commit each).
     async fn follow_lifecycles(&self, mut lifecycles: UnboundedReceiver<Lifecycle>) {
-        while let Some(step) = lifecycles.recv().await {
-            let record = match step {
-                Lifecycle::Created(record)
+        let mut steps = Vec::with_capacity(LIFECYCLE_BATCH);
+        while lifecycles.recv_many(&mut steps, LIFECYCLE_BATCH).await > 0 {
+            let mut by_tenant: HashMap<String, Vec<MatchRecord>> = HashMap::new();
+            for step in steps.drain(..) {
+                let (Lifecycle::Created(record)
                 | Lifecycle::Started(record)
-                | Lifecycle::Finished(record) => record,
-            };
-            let id = record.id;
-            if let Err(error) = self.observe(record, true).await {
-                tracing::warn!(match_id = %id, error = %error, "the lobby could not record a match's step yet; the repair will");
+                | Lifecycle::Finished(record)) = step;
+                by_tenant
+                    .entry(record.tenant.clone())
+                    .or_default()
+                    .push(record);
+            }
+            for (tenant, records) in by_tenant {
+                let count = records.len();
+                if let Err(error) = self.observe(&tenant, records, true).await {
+                    tracing::warn!(tenant, matches = count, error = %error, "the lobby could not record matches' steps yet; the repair will");
+                }
             }
         }
     }
@@ -188,7 +201,7 @@ impl<E: Encoder> Lobby<E> {
                 .await?;
             for (id, arranged) in unfinished {
                 match self.inner.matches.header(id).await? {
-                    Some(record) => self.observe(record, true).await?,
+                    Some(record) => self.observe(&tenant, vec![record], true).await?,
                     None => {
                         if let Some(entry) = arranged {
                             tracing::warn!(tenant, match_id = %id, "creating a lobby match whose creation was cut short");
@@ -208,11 +221,9 @@ impl<E: Encoder> Lobby<E> {
                     break;
                 };
                 after = Some(last.id);
-                for record in page {
-                    if record.finished.is_none() {
-                        self.observe(record, false).await?;
-                    }
-                }
+                let unfinished: Vec<MatchRecord> =
+                    page.into_iter().filter(|r| r.finished.is_none()).collect();
+                self.observe(&tenant, unfinished, false).await?;
             }
         }
         Ok(())

@@ -31,6 +31,7 @@ pub use state::{Profile, Standing};
 
 use self::entry::{Entry, Logged};
 use self::error::store_failed;
+use self::ratings::Glicko;
 use self::state::{MatchInfo, Stage, TenantState};
 use crate::config::LobbySettings;
 use crate::engine::{GameKind, Options, Player};
@@ -168,8 +169,23 @@ struct Inner<E: Encoder> {
     streams: Mutex<HashMap<(String, String), usize>>,
 }
 
-/// What a decision writes (if anything) and answers.
-type Decision<T> = Result<(Option<Entry>, T), LobbyError>;
+/// What a decision writes: no entry, one, or several (written together, in order).
+pub(crate) trait IntoEntries: Send + 'static {
+    /// The entries, in order.
+    fn into_entries(self) -> Vec<Entry>;
+}
+
+impl IntoEntries for Option<Entry> {
+    fn into_entries(self) -> Vec<Entry> {
+        self.into_iter().collect()
+    }
+}
+
+impl IntoEntries for Vec<Entry> {
+    fn into_entries(self) -> Vec<Entry> {
+        self
+    }
+}
 
 impl<E: Encoder> Lobby<E> {
     /// The lobby over `store`, arranging its matches with `matches`.
@@ -241,25 +257,29 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// Decides against `tenant`'s state (caught up with the store) and writes what `decide` says as the next
-    /// entry, deciding again after losing the store's race to another server. Blocking.
-    fn commit<T>(
+    /// entries, deciding again after losing the store's race to another server. Blocking.
+    fn commit<T, B: IntoEntries>(
         store: &dyn LobbyStore,
         tenant: &TenantLobby,
-        mut decide: impl FnMut(&TenantState) -> Decision<T>,
+        mut decide: impl FnMut(&TenantState) -> Result<(B, T), LobbyError>,
     ) -> Result<T, LobbyError> {
         let mut state = lock(&tenant.state);
         loop {
             Self::catch_up(store, &tenant.id, &mut state)?;
-            let (entry, answer) = decide(&state)?;
-            let Some(entry) = entry else {
+            let (entries, answer) = decide(&state)?;
+            let entries = entries.into_entries();
+            if entries.is_empty() {
                 return Ok(answer);
-            };
+            }
             let at_ms = now_ms();
-            let seq = state.seq + 1;
-            match store.lobby_append(&tenant.id, seq, &entry::encode(&entry, at_ms)) {
+            let first = state.seq + 1;
+            let bytes: Vec<Vec<u8>> = entries.iter().map(|e| entry::encode(e, at_ms)).collect();
+            match store.lobby_append(&tenant.id, first, &bytes) {
                 Ok(()) => {
-                    state.apply(&Logged { seq, at_ms, entry });
-                    tenant.latest.send_replace(seq);
+                    for (seq, entry) in (first..).zip(entries) {
+                        state.apply(&Logged { seq, at_ms, entry });
+                    }
+                    tenant.latest.send_replace(state.seq);
                     return Ok(answer);
                 }
                 Err(StoreError::Conflict { .. }) => continue,
@@ -269,10 +289,10 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// [`Lobby::commit`] on the blocking pool.
-    async fn decide<T: Send + 'static>(
+    async fn decide<T: Send + 'static, B: IntoEntries>(
         &self,
         tenant: &str,
-        decide: impl FnMut(&TenantState) -> Decision<T> + Send + 'static,
+        decide: impl FnMut(&TenantState) -> Result<(B, T), LobbyError> + Send + 'static,
     ) -> Result<T, LobbyError> {
         let store = self.inner.store.clone();
         let tenant = self.tenant(tenant);
@@ -287,7 +307,7 @@ impl<E: Encoder> Lobby<E> {
     ) -> Result<T, LobbyError> {
         let mut read = Some(read);
         self.decide(tenant, move |state| {
-            Ok((None, read.take().map(|read| read(state))))
+            Ok((None::<Entry>, read.take().map(|read| read(state))))
         })
         .await
         .map(|answer| answer.expect("a read decides once"))
@@ -937,10 +957,7 @@ impl<E: Encoder> Lobby<E> {
         latest.borrow_and_update();
         // Refused now (OUT_OF_RANGE, a store failure) rather than as the stream's first item.
         let first = self.news_after(tenant, reader.clone(), after).await?;
-        let guard = match &reader {
-            Reader::Player(player) => Some(self.open_stream(tenant, player)?),
-            Reader::Tenant => None,
-        };
+        let guard = self.open_stream(tenant, &reader)?;
         let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
         let lobby = self.clone();
         let tenant = tenant.to_string();
@@ -984,15 +1001,21 @@ impl<E: Encoder> Lobby<E> {
         Ok(receiver)
     }
 
-    /// Counts an open stream of `player`, refusing one beyond `lobby.max_streams_per_player`.
-    fn open_stream(&self, tenant: &str, player: &str) -> Result<StreamGuard, LobbyError> {
-        let key = (tenant.to_string(), player.to_string());
+    /// Counts an open stream of `reader`, refusing one beyond `lobby.max_streams_per_player` (a player's, or the
+    /// tenant's feed).
+    fn open_stream(&self, tenant: &str, reader: &Reader) -> Result<StreamGuard, LobbyError> {
+        // Player ids are never empty: "" counts the tenant's feeds.
+        let (who, whose) = match reader {
+            Reader::Player(player) => (player.as_str(), format!("{player} has")),
+            Reader::Tenant => ("", "the tenant has".to_string()),
+        };
+        let key = (tenant.to_string(), who.to_string());
         let max = self.inner.settings.max_streams_per_player;
         let mut streams = lock(&self.inner.streams);
         let open = streams.entry(key.clone()).or_insert(0);
         if *open >= max {
             return Err(LobbyError::ResourceExhausted(format!(
-                "{player} has {max} event streams open on this server, the limit (lobby.max_streams_per_player)"
+                "{whose} {max} event streams open on this server, the limit (lobby.max_streams_per_player)"
             )));
         }
         *open += 1;
@@ -1024,29 +1047,21 @@ impl<E: Encoder> Lobby<E> {
 
     // The record of matches.
 
-    /// Records what the lobby has not yet recorded of the match `record` describes: its creation, first event and
-    /// end, one entry each, once (a finished match the lobby never heard of is recorded only if `unknown_finished`:
-    /// the repair leaves alone the matches finished before the lobby existed).
+    /// Records what the lobby has not yet recorded of the matches `records` describe (all of one tenant): each
+    /// one's creation, first event and end, one entry each, once, all written together (a finished match the lobby
+    /// never heard of is recorded only if `unknown_finished`: the repair leaves alone the matches finished before
+    /// the lobby existed).
     pub async fn observe(
         &self,
-        record: MatchRecord,
+        tenant: &str,
+        records: Vec<MatchRecord>,
         unknown_finished: bool,
     ) -> Result<(), LobbyError> {
-        let tenant = record.tenant.clone();
-        let record = Arc::new(record);
-        loop {
-            let record = record.clone();
-            let wrote = self
-                .decide(&tenant, move |state| {
-                    let step = next_step(state, &record, unknown_finished);
-                    let wrote = step.is_some();
-                    Ok((step, wrote))
-                })
-                .await?;
-            if !wrote {
-                return Ok(());
-            }
-        }
+        let records = Arc::new(records);
+        self.decide(tenant, move |state| {
+            Ok((missing_steps(state, &records, unknown_finished), ()))
+        })
+        .await
     }
 }
 
@@ -1061,39 +1076,80 @@ pub struct Page {
     pub more: bool,
 }
 
-/// The next step of `record`'s match the lobby has not recorded, as an entry.
-fn next_step(state: &TenantState, record: &MatchRecord, unknown_finished: bool) -> Option<Entry> {
-    let Some(info) = state.match_info(&record.id) else {
-        if record.finished.is_some() && !unknown_finished {
-            return None;
-        }
-        let seat = |seat: Player| {
-            let index = seat.index();
-            match (&record.players[index], record.bots[index]) {
-                (Some(player), _) => state.seat_record(player, record.kind),
-                (None, bot) => SeatRecord {
-                    bot_level: bot.map(|bot| bot.level),
-                    ..SeatRecord::default()
+/// The steps of `records`' matches the lobby has not recorded, as entries in order, each decided as if those
+/// before it were applied (a batch may hold several steps of one match, and two ends that move one player's rating).
+fn missing_steps(
+    state: &TenantState,
+    records: &[MatchRecord],
+    unknown_finished: bool,
+) -> Vec<Entry> {
+    let mut stages: HashMap<MatchId, Stage> = HashMap::new();
+    let mut ratings: HashMap<(String, GameKind), Glicko> = HashMap::new();
+    let mut steps = Vec::new();
+    for record in records {
+        let id = record.id;
+        loop {
+            let info = state.match_info(&id);
+            let stage = stages.get(&id).copied().or(info.map(|info| info.stage));
+            let step = match (stage, record.finished) {
+                (None, Some(_)) if !unknown_finished => None,
+                (None, _) => Some(created_directly(state, record)),
+                (Some(Stage::Created), _) if record.version >= 1 => {
+                    Some(Entry::MatchStarted { id })
+                }
+                (Some(Stage::Created | Stage::Started), Some(finished)) => {
+                    let changes =
+                        info.and_then(|info| rating_changes(state, &ratings, info, &finished));
+                    if let (Some(changes), Some(info)) = (&changes, info) {
+                        for (seat, change) in info.seats.iter().zip(changes) {
+                            let player = seat.player.clone().unwrap_or_default();
+                            ratings.insert((player, info.kind), change.after);
+                        }
+                    }
+                    Some(Entry::MatchFinished {
+                        id,
+                        finished,
+                        ratings: changes,
+                    })
+                }
+                _ => None,
+            };
+            let Some(step) = step else {
+                break;
+            };
+            stages.insert(
+                id,
+                match step {
+                    Entry::MatchCreated { .. } => Stage::Created,
+                    Entry::MatchStarted { .. } => Stage::Started,
+                    _ => Stage::Finished,
                 },
-            }
-        };
-        return Some(Entry::MatchCreated {
-            id: record.id,
-            kind: record.kind,
-            options: record.options,
-            rated: false,
-            seats: [seat(Player::South), seat(Player::North)],
-            origin: Origin::Direct,
-        });
+            );
+            steps.push(step);
+        }
+    }
+    steps
+}
+
+/// The creation of a match made with `CreateMatch`, as the lobby records it (never rated).
+fn created_directly(state: &TenantState, record: &MatchRecord) -> Entry {
+    let seat = |seat: Player| {
+        let index = seat.index();
+        match (&record.players[index], record.bots[index]) {
+            (Some(player), _) => state.seat_record(player, record.kind),
+            (None, bot) => SeatRecord {
+                bot_level: bot.map(|bot| bot.level),
+                ..SeatRecord::default()
+            },
+        }
     };
-    match (info.stage, record.finished) {
-        (Stage::Created, _) if record.version >= 1 => Some(Entry::MatchStarted { id: record.id }),
-        (Stage::Created | Stage::Started, Some(finished)) => Some(Entry::MatchFinished {
-            id: record.id,
-            finished,
-            ratings: rating_changes(state, info, &finished),
-        }),
-        _ => None,
+    Entry::MatchCreated {
+        id: record.id,
+        kind: record.kind,
+        options: record.options,
+        rated: false,
+        seats: [seat(Player::South), seat(Player::North)],
+        origin: Origin::Direct,
     }
 }
 
@@ -1101,6 +1157,7 @@ fn next_step(state: &TenantState, record: &MatchRecord, unknown_finished: bool) 
 /// a result (an expired match has none).
 fn rating_changes(
     state: &TenantState,
+    decided: &HashMap<(String, GameKind), Glicko>,
     info: &MatchInfo,
     finished: &crate::store::Finished,
 ) -> Option<[entry::RatingChange; 2]> {
@@ -1110,7 +1167,12 @@ fn rating_changes(
     let [Some(south), Some(north)] = info.seats.clone().map(|seat| seat.player) else {
         return None;
     };
-    let before = [south, north].map(|player| state.profile(&player).standing(info.kind).glicko);
+    let before = [south, north].map(|player| {
+        decided
+            .get(&(player.clone(), info.kind))
+            .copied()
+            .unwrap_or_else(|| state.profile(&player).standing(info.kind).glicko)
+    });
     let after = ratings::after_match(before[0], before[1], finished.winner);
     Some([0, 1].map(|i| entry::RatingChange {
         before: before[i],
@@ -1146,5 +1208,117 @@ impl Drop for StreamGuard {
         if let Some(streams) = self.streams.upgrade() {
             streams.closed(&self.key);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Finished;
+
+    fn record(id: u8, players: [&str; 2], version: u64, winner: Option<Player>) -> MatchRecord {
+        MatchRecord {
+            id: MatchId([id; 16]),
+            kind: GameKind::Bosh,
+            options: Options::default(),
+            created_ms: 1,
+            token_hashes: [[0; 32]; 2],
+            tenant: "acme".into(),
+            players: players.map(|p| Some(p.to_string())),
+            bots: [None, None],
+            active_ms: 1,
+            version,
+            finished: winner.map(|winner| Finished {
+                at_ms: 9,
+                winner: Some(winner),
+                resigned: None,
+                expired: false,
+            }),
+        }
+    }
+
+    fn rated_match(state: &mut TenantState, id: u8, players: [&str; 2]) {
+        let seats = players.map(|p| state.seat_record(p, GameKind::Bosh));
+        state.apply(&Logged {
+            seq: state.seq + 1,
+            at_ms: 1,
+            entry: Entry::MatchCreated {
+                id: MatchId([id; 16]),
+                kind: GameKind::Bosh,
+                options: Options::default(),
+                rated: true,
+                seats,
+                origin: Origin::Challenge(MatchId([id + 100; 16])),
+            },
+        });
+    }
+
+    #[test]
+    fn a_batch_records_every_missing_step_once_and_rates_in_order() {
+        let mut state = TenantState::default();
+        rated_match(&mut state, 1, ["ann", "bob"]);
+        rated_match(&mut state, 2, ["ann", "cy"]);
+        // Both matches start and end in one batch (and the end of the first is told twice).
+        let records = vec![
+            record(1, ["ann", "bob"], 1, None),
+            record(1, ["ann", "bob"], 9, Some(Player::South)),
+            record(1, ["ann", "bob"], 9, Some(Player::South)),
+            record(2, ["ann", "cy"], 7, Some(Player::South)),
+            // A match made with CreateMatch, started and unfinished.
+            record(3, ["dee", "eve"], 2, None),
+        ];
+        let steps = missing_steps(&state, &records, true);
+        let kinds: Vec<&str> = steps
+            .iter()
+            .map(|step| match step {
+                Entry::MatchCreated { .. } => "created",
+                Entry::MatchStarted { .. } => "started",
+                Entry::MatchFinished { .. } => "finished",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["started", "finished", "started", "finished", "created", "started"]
+        );
+        let Entry::MatchFinished {
+            ratings: Some(first),
+            ..
+        } = &steps[1]
+        else {
+            panic!("a rated end: {:?}", steps[1]);
+        };
+        let Entry::MatchFinished {
+            ratings: Some(second),
+            ..
+        } = &steps[3]
+        else {
+            panic!("a rated end: {:?}", steps[3]);
+        };
+        assert_eq!(
+            second[0].before, first[0].after,
+            "Ann's second match starts from the rating her first one gave her"
+        );
+        for (seq, entry) in (state.seq + 1..).zip(steps) {
+            state.apply(&Logged {
+                seq,
+                at_ms: 2,
+                entry,
+            });
+        }
+        assert!(
+            missing_steps(&state, &records, true).is_empty(),
+            "nothing twice"
+        );
+        let ann = state.profile("ann");
+        assert_eq!(ann.standing(GameKind::Bosh).rated_matches, 2);
+        assert_eq!(ann.standing(GameKind::Bosh).wins, 2);
+        // The repair leaves alone a finished match it never heard of.
+        assert!(missing_steps(
+            &state,
+            &[record(4, ["x", "y"], 3, Some(Player::North))],
+            false
+        )
+        .is_empty());
     }
 }

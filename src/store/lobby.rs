@@ -37,9 +37,11 @@ pub enum LobbyAppended {
 
 /// Keeps the lobby logs. Every method blocks, as the match store's do.
 pub trait LobbyStore: Send + Sync + 'static {
-    /// Appends entry `seq` to `tenant`'s log if it holds exactly `seq - 1` entries; otherwise
-    /// [`StoreError::Conflict`] with the number it holds. Durable when it returns `Ok`.
-    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError>;
+    /// Appends `entries` (at least one) to `tenant`'s log as entries `first`, `first + 1` …, all or none, if it
+    /// holds exactly `first - 1` entries; otherwise [`StoreError::Conflict`] with the number it holds. Durable when
+    /// it returns `Ok`.
+    fn lobby_append(&self, tenant: &str, first: u64, entries: &[Vec<u8>])
+        -> Result<(), StoreError>;
 
     /// At most `limit` entries of `tenant`'s log after `after`, in order (none for a tenant without a log).
     fn lobby_read(
@@ -80,7 +82,12 @@ pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), Store
 }
 
 impl LobbyStore for EmbeddedStore {
-    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
+    fn lobby_append(
+        &self,
+        tenant: &str,
+        first: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError> {
         let txn = self.db().begin_write().map_err(failed)?;
         {
             let mut lengths = txn.open_table(LOBBY_LENGTHS).map_err(failed)?;
@@ -88,12 +95,17 @@ impl LobbyStore for EmbeddedStore {
                 .get(tenant)
                 .map_err(failed)?
                 .map_or(0, |length| length.value());
-            if length + 1 != seq {
+            if length + 1 != first {
                 return Err(StoreError::Conflict { current: length });
             }
-            lengths.insert(tenant, seq).map_err(failed)?;
+            lengths
+                .insert(tenant, length + entries.len() as u64)
+                .map_err(failed)?;
             let mut log = txn.open_table(LOBBY).map_err(failed)?;
-            log.insert((tenant, seq), bytes).map_err(failed)?;
+            for (seq, bytes) in (first..).zip(entries) {
+                log.insert((tenant, seq), bytes.as_slice())
+                    .map_err(failed)?;
+            }
         }
         txn.commit().map_err(failed)
     }
@@ -143,19 +155,24 @@ pub(super) struct MemoryLobby {
 }
 
 impl LobbyStore for MemoryStore {
-    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
+    fn lobby_append(
+        &self,
+        tenant: &str,
+        first: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError> {
         let mut logs = self
             .lobby
             .logs
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let log = logs.entry(tenant.to_string()).or_default();
-        if log.len() as u64 + 1 != seq {
+        if log.len() as u64 + 1 != first {
             return Err(StoreError::Conflict {
                 current: log.len() as u64,
             });
         }
-        log.push(bytes.to_vec());
+        log.extend(entries.iter().cloned());
         Ok(())
     }
 
@@ -195,16 +212,16 @@ impl LobbyStore for MemoryStore {
     }
 }
 
-/// Appends an entry if the log holds one fewer: `{0, seq}` written, `{1, length}` not.
-/// KEYS: 1 the tenant's log (a list), 2 the set of tenants with a log. ARGV: 1 seq, 2 the entry, 3 the tenant,
-/// 4 the channel.
+/// Appends entries if the log holds exactly `first - 1`: `{0, last}` written, `{1, length}` not.
+/// KEYS: 1 the tenant's log (a list), 2 the set of tenants with a log. ARGV: 1 first, 2 the tenant, 3 the channel,
+/// 4… the entries.
 const LOBBY_APPEND: &str = r#"
 local length = redis.call('LLEN', KEYS[1])
 if length + 1 ~= tonumber(ARGV[1]) then return {1, length} end
-redis.call('RPUSH', KEYS[1], ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[3])
-redis.call('PUBLISH', ARGV[4], ARGV[3] .. ' ' .. ARGV[1])
-return {0, tonumber(ARGV[1])}
+local last = redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('PUBLISH', ARGV[3], ARGV[2] .. ' ' .. last)
+return {0, last}
 "#;
 
 impl RedisStore {
@@ -226,16 +243,24 @@ impl RedisStore {
 const REDIS_PAGE: usize = 1000;
 
 impl LobbyStore for RedisStore {
-    fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
+    fn lobby_append(
+        &self,
+        tenant: &str,
+        first: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError> {
         let (outcome, length): (u8, u64) = self.run(false, |con| {
-            redis::Script::new(LOBBY_APPEND)
-                .key(self.lobby_key(tenant))
+            let script = redis::Script::new(LOBBY_APPEND);
+            let mut invocation = script.key(self.lobby_key(tenant));
+            invocation
                 .key(self.lobby_tenants_key())
-                .arg(seq)
-                .arg(bytes)
+                .arg(first)
                 .arg(tenant)
-                .arg(self.lobby_channel())
-                .invoke(con)
+                .arg(self.lobby_channel());
+            for bytes in entries {
+                invocation.arg(bytes.as_slice());
+            }
+            invocation.invoke(con)
         })?;
         match outcome {
             0 => Ok(()),
@@ -313,17 +338,19 @@ mod tests {
     /// What every lobby store must do.
     fn appends_are_checked_and_read_back_in_order(store: &dyn LobbyStore, tenant: &str) {
         assert!(store.lobby_read(tenant, 0, 10).unwrap().is_empty());
+        let one = |bytes: &[u8]| vec![bytes.to_vec()];
         assert!(matches!(
-            store.lobby_append(tenant, 2, b"two"),
+            store.lobby_append(tenant, 2, &one(b"two")),
             Err(StoreError::Conflict { current: 0 })
         ));
-        store.lobby_append(tenant, 1, b"one").unwrap();
+        store.lobby_append(tenant, 1, &one(b"one")).unwrap();
         assert!(matches!(
-            store.lobby_append(tenant, 1, b"again"),
+            store.lobby_append(tenant, 1, &one(b"again")),
             Err(StoreError::Conflict { current: 1 })
         ));
-        store.lobby_append(tenant, 2, b"two").unwrap();
-        store.lobby_append(tenant, 3, b"three").unwrap();
+        store
+            .lobby_append(tenant, 2, &[b"two".to_vec(), b"three".to_vec()])
+            .unwrap();
         let all = store.lobby_read(tenant, 0, 10).unwrap();
         assert_eq!(
             all.iter()
@@ -360,9 +387,13 @@ mod tests {
         let reopened = EmbeddedStore::open(dir.path()).unwrap();
         assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
         // Tenant ids sort next to each other: one tenant's range never reaches into the next's.
-        reopened.lobby_append("acme-2", 1, b"x").unwrap();
+        reopened
+            .lobby_append("acme-2", 1, &[b"x".to_vec()])
+            .unwrap();
         assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
-        reopened.lobby_append("", 1, b"anonymous").unwrap();
+        reopened
+            .lobby_append("", 1, &[b"anonymous".to_vec()])
+            .unwrap();
         assert_eq!(reopened.lobby_read("", 0, 10).unwrap().len(), 1);
     }
 
