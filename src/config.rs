@@ -168,7 +168,7 @@ pub struct LobbySettings {
     /// lobby match whose creation was cut short. Also once at start-up.
     #[serde(rename = "repair_interval_ms", deserialize_with = "millis")]
     pub repair_interval: Duration,
-    /// `WatchPlayerEvents` streams one player may hold open on one server.
+    /// `WatchPlayerEvents` streams one player may hold open on one server (and `WatchTenantFeed` streams one tenant).
     pub max_streams_per_player: usize,
 }
 

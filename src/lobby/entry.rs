@@ -499,11 +499,23 @@ fn stored_glicko(g: Glicko) -> StoredGlicko {
     }
 }
 
-fn glicko_of(g: &StoredGlicko) -> Glicko {
-    Glicko {
+fn glicko_of(g: &StoredGlicko) -> Result<Glicko, StoreError> {
+    finite(g.rating)?;
+    finite(g.deviation)?;
+    finite(g.volatility)?;
+    Ok(Glicko {
         rating: g.rating,
         deviation: g.deviation,
         volatility: g.volatility,
+    })
+}
+
+/// A stored number of a rating: never NaN or infinite (the lobby writes none).
+fn finite(value: f64) -> Result<f64, StoreError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(bad("rating"))
     }
 }
 
@@ -715,13 +727,15 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
         let seats: [SeatRecord; 2] = m
             .seats
             .into_iter()
-            .map(|s| SeatRecord {
-                player: s.player,
-                bot_level: s.bot_level,
-                rating: s.rating,
-                bot_account: s.bot_account,
+            .map(|s| {
+                Ok(SeatRecord {
+                    player: s.player,
+                    bot_level: s.bot_level,
+                    rating: finite(s.rating)?,
+                    bot_account: s.bot_account,
+                })
             })
-            .collect::<Vec<_>>()
+            .collect::<Result<Vec<_>, StoreError>>()?
             .try_into()
             .map_err(|_| bad("seats"))?;
         Entry::MatchCreated {
@@ -745,12 +759,12 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             [] => None,
             [sb, sa, nb, na] => Some([
                 RatingChange {
-                    before: glicko_of(sb),
-                    after: glicko_of(sa),
+                    before: glicko_of(sb)?,
+                    after: glicko_of(sa)?,
                 },
                 RatingChange {
-                    before: glicko_of(nb),
-                    after: glicko_of(na),
+                    before: glicko_of(nb)?,
+                    after: glicko_of(na)?,
                 },
             ]),
             _ => return Err(bad("rating changes")),

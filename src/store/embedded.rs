@@ -120,6 +120,31 @@ impl MatchStore for EmbeddedStore {
             .map_or(0, |count| count.value()))
     }
 
+    fn events_after(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
+        if after == 0 {
+            return self.load(id);
+        }
+        // Only the events asked for: a header read (`after` = u64::MAX) reads no event at all.
+        let txn = self.db.begin_read().map_err(failed)?;
+        let matches = txn.open_table(MATCHES).map_err(failed)?;
+        let Some(header) = matches.get(id.0.as_slice()).map_err(failed)? else {
+            return Ok(None);
+        };
+        let record = codec::decode_match(*id, header.value())?;
+        let mut events = Vec::new();
+        if after < record.version {
+            let table = txn.open_table(EVENTS).map_err(failed)?;
+            for entry in table
+                .range((id.0.as_slice(), after + 1)..=(id.0.as_slice(), u64::MAX))
+                .map_err(failed)?
+            {
+                let (_, value) = entry.map_err(failed)?;
+                events.push(codec::decode_event(&record, value.value())?);
+            }
+        }
+        Ok(Some(StoredMatch { record, events }))
+    }
+
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
         let txn = self.db.begin_read().map_err(failed)?;
         let matches = txn.open_table(MATCHES).map_err(failed)?;

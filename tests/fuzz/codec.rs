@@ -1,6 +1,7 @@
 //! Target `codec`: the store's record codec (`mancala::store::codec`), what the embedded store reads back from
 //! disk and what a shared store hands over from other replicas. Decoding arbitrary or damaged bytes is an
-//! error, never a panic; every valid record survives encode → decode unchanged.
+//! error, never a panic; every valid record survives encode → decode unchanged. The lobby's log entries
+//! (`mancala::lobby::entry`), kept in the same stores, are held to the same.
 
 use crate::{config, corpus};
 use mancala::engine::{
@@ -216,6 +217,10 @@ pub fn check_bytes(bytes: &[u8]) -> Result<(), TestCaseError> {
             codec::decode_match(id, &codec::encode_match(&record)).ok(),
             Some(record)
         );
+    }
+    if let Ok(logged) = mancala::lobby::entry::decode(1, bytes) {
+        let again = mancala::lobby::entry::encode(&logged.entry, logged.at_ms);
+        prop_assert_eq!(mancala::lobby::entry::decode(1, &again).ok(), Some(logged));
     }
     for kind in GameKind::ALL {
         let record = sample_record(kind);
