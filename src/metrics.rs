@@ -21,6 +21,9 @@
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //! | `mancala_bot_moves_total` | counter | `game`: moves this replica played for bot seats (sowings and `NextGame`) |
 //! | `mancala_bot_think_seconds` | histogram | `game`: how long a bot's search took on the engine pool |
+//! | `mancala_lobby_entries_total` | counter | `entry`: entries this replica wrote to the tenants' lobby logs (challenges, seeks, profiles, matches created, started, finished) |
+//! | `mancala_lobby_conflicts_total` | counter | lobby writes that lost the store's race to another replica (decided again) |
+//! | `mancala_lobby_streams` | gauge | open `WatchPlayerEvents` and `WatchTenantFeed` streams on this replica |
 //! | `mancala_bot_moves_dropped_total` | counter | `reason` (`lost_race`: another replica or the opponent acted first; `engine`: the search did not finish; `illegal`: the search chose a refused move; `store`: the append failed): bot moves thought out but not played here |
 //!
 //! Connections ([`crate::server`]'s accept loop):
@@ -90,6 +93,9 @@ struct Inner {
     bot_moves: IntCounterVec,
     bot_think: HistogramVec,
     bot_dropped: IntCounterVec,
+    lobby_entries: IntCounterVec,
+    lobby_conflicts: IntCounter,
+    lobby_streams: IntGauge,
 }
 
 /// How a call's engine work ended (`crate::pool`), the `outcome` label of `mancala_engine_work_total`.
@@ -302,8 +308,29 @@ impl Metrics {
              failed), by reason.",
             &["reason"],
         );
+        let lobby_entries = counters(
+            "mancala_lobby_entries_total",
+            "Entries this replica wrote to the tenants' lobby logs, by entry (profile, challenge, \
+             challenge_closed, seek, seek_closed, match_created, match_started, match_finished).",
+            &["entry"],
+        );
+        let lobby_conflicts = register(
+            &registry,
+            IntCounter::new(
+                "mancala_lobby_conflicts_total",
+                "Lobby writes that lost the store's race to another replica and were decided again.",
+            )
+            .expect("valid counter"),
+        );
+        let lobby_streams = gauge(
+            "mancala_lobby_streams",
+            "Open WatchPlayerEvents and WatchTenantFeed streams on this replica.",
+        );
         Metrics {
             inner: Arc::new(Inner {
+                lobby_entries,
+                lobby_conflicts,
+                lobby_streams,
                 engine_work,
                 engine_running,
                 bot_moves,
@@ -412,6 +439,21 @@ impl Metrics {
             .bot_think
             .with_label_values(&[game])
             .observe(elapsed.as_secs_f64());
+    }
+
+    /// This replica wrote a lobby entry of kind `entry`.
+    pub fn lobby_entry(&self, entry: &str) {
+        self.inner.lobby_entries.with_label_values(&[entry]).inc();
+    }
+
+    /// A lobby write lost the store's race and is decided again.
+    pub fn lobby_conflict(&self) {
+        self.inner.lobby_conflicts.inc();
+    }
+
+    /// The open lobby streams changed by `delta`.
+    pub fn lobby_streams_add(&self, delta: i64) {
+        self.inner.lobby_streams.add(delta);
     }
 
     /// A bot's move was not played here, for `reason` (`lost_race`, `engine`, `illegal`, `store`).

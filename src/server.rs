@@ -198,7 +198,12 @@ pub async fn run(
     // The lobby hears of every match created, started and finished here, and arranges its own.
     let (lifecycles, lifecycles_rx) = tokio::sync::mpsc::unbounded_channel();
     let matches = matches.with_lifecycle(lifecycles);
-    let lobby = Lobby::new(stores.lobby, matches.clone(), settings.lobby.clone());
+    let lobby = Lobby::new(
+        stores.lobby,
+        matches.clone(),
+        settings.lobby.clone(),
+        metrics.clone(),
+    );
     let _lobby_tasks = lobby.start(lifecycles_rx);
     let players = InterceptedService::new(
         PlayersService::new(identity.clone(), lobby.clone())

@@ -273,6 +273,22 @@ pub enum Entry {
     },
 }
 
+impl Entry {
+    /// Its kind, as metrics label it.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Entry::Profile { .. } => "profile",
+            Entry::Challenged(_) => "challenge",
+            Entry::ChallengeClosed { .. } => "challenge_closed",
+            Entry::Sought(_) => "seek",
+            Entry::SeekClosed { .. } => "seek_closed",
+            Entry::MatchCreated { .. } => "match_created",
+            Entry::MatchStarted { .. } => "match_started",
+            Entry::MatchFinished { .. } => "match_finished",
+        }
+    }
+}
+
 /// An entry with its place in the log and its time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Logged {

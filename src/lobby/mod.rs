@@ -36,6 +36,7 @@ use self::state::{MatchInfo, Stage, TenantState};
 use crate::config::LobbySettings;
 use crate::engine::{GameKind, Options, Player};
 use crate::matches::{Encoder, Matches, Owner};
+use crate::metrics::Metrics;
 use crate::store::{BotSeat, LobbyStore, MatchId, MatchRecord, StoreError};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -162,6 +163,7 @@ impl<E: Encoder> std::fmt::Debug for Lobby<E> {
 
 struct Inner<E: Encoder> {
     store: Arc<dyn LobbyStore>,
+    metrics: Metrics,
     matches: Matches<E>,
     settings: LobbySettings,
     tenants: Mutex<HashMap<String, Arc<TenantLobby>>>,
@@ -188,15 +190,17 @@ impl IntoEntries for Vec<Entry> {
 }
 
 impl<E: Encoder> Lobby<E> {
-    /// The lobby over `store`, arranging its matches with `matches`.
+    /// The lobby over `store`, arranging its matches with `matches`, counting in `metrics`.
     pub fn new(
         store: Arc<dyn LobbyStore>,
         matches: Matches<E>,
         settings: LobbySettings,
+        metrics: Metrics,
     ) -> Lobby<E> {
         Lobby {
             inner: Arc::new(Inner {
                 store,
+                metrics,
                 matches,
                 settings,
                 tenants: Mutex::new(HashMap::new()),
@@ -260,6 +264,7 @@ impl<E: Encoder> Lobby<E> {
     /// entries, deciding again after losing the store's race to another server. Blocking.
     fn commit<T, B: IntoEntries>(
         store: &dyn LobbyStore,
+        metrics: &Metrics,
         tenant: &TenantLobby,
         mut decide: impl FnMut(&TenantState) -> Result<(B, T), LobbyError>,
     ) -> Result<T, LobbyError> {
@@ -277,12 +282,13 @@ impl<E: Encoder> Lobby<E> {
             match store.lobby_append(&tenant.id, first, &bytes) {
                 Ok(()) => {
                     for (seq, entry) in (first..).zip(entries) {
+                        metrics.lobby_entry(entry.label());
                         state.apply(&Logged { seq, at_ms, entry });
                     }
                     tenant.latest.send_replace(state.seq);
                     return Ok(answer);
                 }
-                Err(StoreError::Conflict { .. }) => continue,
+                Err(StoreError::Conflict { .. }) => metrics.lobby_conflict(),
                 Err(e) => return Err(store_failed("writing the lobby", e)),
             }
         }
@@ -294,9 +300,9 @@ impl<E: Encoder> Lobby<E> {
         tenant: &str,
         decide: impl FnMut(&TenantState) -> Result<(B, T), LobbyError> + Send + 'static,
     ) -> Result<T, LobbyError> {
-        let store = self.inner.store.clone();
+        let (store, metrics) = (self.inner.store.clone(), self.inner.metrics.clone());
         let tenant = self.tenant(tenant);
-        Self::blocking(move || Self::commit(store.as_ref(), &tenant, decide)).await
+        Self::blocking(move || Self::commit(store.as_ref(), &metrics, &tenant, decide)).await
     }
 
     /// Reads the state, caught up.
@@ -1019,6 +1025,7 @@ impl<E: Encoder> Lobby<E> {
             )));
         }
         *open += 1;
+        self.inner.metrics.lobby_streams_add(1);
         Ok(StreamGuard {
             streams: Arc::downgrade(&self.inner) as std::sync::Weak<dyn StreamCounts>,
             key,
@@ -1187,6 +1194,7 @@ trait StreamCounts: Send + Sync {
 
 impl<E: Encoder> StreamCounts for Inner<E> {
     fn closed(&self, key: &(String, String)) {
+        self.metrics.lobby_streams_add(-1);
         let mut streams = lock(&self.streams);
         if let Some(open) = streams.get_mut(key) {
             *open -= 1;
