@@ -950,8 +950,38 @@ impl<E: Encoder> Lobby<E> {
         .await
     }
 
+    /// What stands for `player` now (pending challenges, open seeks, unfinished matches: see
+    /// [`TenantState::standing_for`]) as the news of the entries that made them, then a heartbeat at the latest entry:
+    /// how a player's stream opened without a point to resume from begins.
+    async fn standing(&self, tenant: &str, player: &str) -> Result<Page, LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.read(tenant, move |state| {
+            let reader = Reader::Player(player.clone());
+            let mut tidings: Vec<Tiding> = state
+                .standing_for(&player, now)
+                .iter()
+                .filter_map(|logged| {
+                    news::news_for(&reader, logged, state).map(|news| Tiding::News {
+                        seq: logged.seq,
+                        at_ms: logged.at_ms,
+                        news,
+                    })
+                })
+                .collect();
+            tidings.push(Tiding::Heartbeat { last: state.seq });
+            Page {
+                tidings,
+                passed: state.seq,
+                more: false,
+            }
+        })
+        .await
+    }
+
     /// A stream of `reader`'s news after entry `after`: what the log holds, then each entry as it is written, with
-    /// a heartbeat after every `lobby.heartbeat_ms` of silence. It ends when the receiver is dropped.
+    /// a heartbeat after every `lobby.heartbeat_ms` of silence. A player's stream opened at 0 begins instead with
+    /// what stands for him now ([`Lobby::standing`]). It ends when the receiver is dropped.
     pub async fn follow(
         &self,
         tenant: &str,
@@ -962,7 +992,10 @@ impl<E: Encoder> Lobby<E> {
         let mut latest = self.tenant(tenant).latest.subscribe();
         latest.borrow_and_update();
         // Refused now (OUT_OF_RANGE, a store failure) rather than as the stream's first item.
-        let first = self.news_after(tenant, reader.clone(), after).await?;
+        let first = match (&reader, after) {
+            (Reader::Player(player), 0) => self.standing(tenant, player).await?,
+            _ => self.news_after(tenant, reader.clone(), after).await?,
+        };
         let guard = self.open_stream(tenant, &reader)?;
         let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
         let lobby = self.clone();

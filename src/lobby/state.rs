@@ -101,6 +101,8 @@ pub struct TenantState {
     seeks: HashMap<LobbyId, Seek>,
     profiles: BTreeMap<String, Profile>,
     matches: HashMap<MatchId, MatchInfo>,
+    /// The entry that made each challenge, seek and match: its number and time.
+    made: HashMap<LobbyId, (u64, u64)>,
 }
 
 impl TenantState {
@@ -110,6 +112,7 @@ impl TenantState {
             return;
         }
         self.seq = logged.seq;
+        let made = (logged.seq, logged.at_ms);
         match &logged.entry {
             Entry::Profile {
                 player,
@@ -121,6 +124,7 @@ impl TenantState {
                 profile.bot = bot.clone();
             }
             Entry::Challenged(challenge) => {
+                self.made.insert(challenge.id, made);
                 self.challenges.insert(challenge.id, challenge.clone());
             }
             Entry::ChallengeClosed { id, status } => {
@@ -129,6 +133,7 @@ impl TenantState {
                 }
             }
             Entry::Sought(seek) => {
+                self.made.insert(seek.id, made);
                 self.seeks.insert(seek.id, seek.clone());
             }
             Entry::SeekClosed { id, status } => {
@@ -178,6 +183,7 @@ impl TenantState {
                         }
                     }
                 }
+                self.made.insert(*id, made);
                 self.matches.insert(
                     *id,
                     MatchInfo {
@@ -256,6 +262,49 @@ impl TenantState {
             .range::<str, _>((Bound::Excluded(after), Bound::Unbounded))
             .map(|(_, profile)| profile)
             .filter(move |profile| !bots_only || profile.bot.is_some())
+    }
+
+    /// The number and time of the entry that made challenge, seek or match `id`.
+    pub fn made(&self, id: &LobbyId) -> Option<(u64, u64)> {
+        self.made.get(id).copied()
+    }
+
+    /// What stands for `player` now, each as the entry that made it: his pending challenges (to or from him, not
+    /// expired at `now_ms`), his open seeks, and his unfinished matches, in log order.
+    pub fn standing_for(&self, player: &str, now_ms: u64) -> Vec<Logged> {
+        let mut out: Vec<Logged> = Vec::new();
+        let mut push = |id: &LobbyId, entry: Entry| {
+            if let Some((seq, at_ms)) = self.made(id) {
+                out.push(Logged { seq, at_ms, entry });
+            }
+        };
+        for c in self.pending_challenges() {
+            if now_ms < c.expires_ms && (c.from == player || c.to.as_deref() == Some(player)) {
+                push(&c.id, Entry::Challenged(c.clone()));
+            }
+        }
+        for seek in self.open_seeks() {
+            if seek.player == player {
+                push(&seek.id, Entry::Sought(seek.clone()));
+            }
+        }
+        for (id, info) in self.unfinished_matches() {
+            if info.seat_of(player).is_some() {
+                push(
+                    id,
+                    Entry::MatchCreated {
+                        id: *id,
+                        kind: info.kind,
+                        options: info.options,
+                        rated: info.rated,
+                        seats: info.seats.clone(),
+                        origin: info.origin.clone(),
+                    },
+                );
+            }
+        }
+        out.sort_by_key(|logged| logged.seq);
+        out
     }
 
     /// A challenge, whatever its status.
