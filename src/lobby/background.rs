@@ -126,6 +126,11 @@ impl<E: Encoder> Lobby<E> {
     /// still open. Whichever replicas sweep at once, each change is written once (decided against the log).
     pub async fn sweep_at(&self, now_ms: u64) -> Result<(), LobbyError> {
         for tenant in self.tenants().await? {
+            if let Some(retention) = self.inner.retention {
+                let held = self.tenant(&tenant);
+                let cutoff = now_ms.saturating_sub(retention.as_millis() as u64);
+                Self::blocking(move || Ok(super::lock(&held.state).forget_before(cutoff))).await?;
+            }
             let (challenges, seeks): (Vec<LobbyId>, Vec<LobbyId>) = self
                 .read(&tenant, move |state| {
                     (

@@ -164,6 +164,8 @@ impl<E: Encoder> std::fmt::Debug for Lobby<E> {
 struct Inner<E: Encoder> {
     store: Arc<dyn LobbyStore>,
     metrics: Metrics,
+    /// How long closed challenges and seeks and finished matches are remembered (the matches' retention).
+    retention: Option<std::time::Duration>,
     matches: Matches<E>,
     settings: LobbySettings,
     tenants: Mutex<HashMap<String, Arc<TenantLobby>>>,
@@ -201,6 +203,7 @@ impl<E: Encoder> Lobby<E> {
             inner: Arc::new(Inner {
                 store,
                 metrics,
+                retention: matches.retention(),
                 matches,
                 settings,
                 tenants: Mutex::new(HashMap::new()),

@@ -76,6 +76,8 @@ pub struct MatchInfo {
     pub origin: Origin,
     /// How far it has got.
     pub stage: Stage,
+    /// When it ended, once it has.
+    pub finished_ms: Option<u64>,
 }
 
 impl MatchInfo {
@@ -193,6 +195,7 @@ impl TenantState {
                         seats: seats.clone(),
                         origin: origin.clone(),
                         stage: Stage::Created,
+                        finished_ms: None,
                     },
                 );
             }
@@ -210,6 +213,7 @@ impl TenantState {
                     return;
                 };
                 info.stage = Stage::Finished;
+                info.finished_ms = Some(finished.at_ms);
                 let (kind, seats) = (info.kind, info.seats.clone());
                 for seat in Player::BOTH {
                     let Some(player) = &seats[seat.index()].player else {
@@ -262,6 +266,23 @@ impl TenantState {
             .range::<str, _>((Bound::Excluded(after), Bound::Unbounded))
             .map(|(_, profile)| profile)
             .filter(move |profile| !bots_only || profile.bot.is_some())
+    }
+
+    /// Forgets the challenges and seeks closed, and the matches finished, before `cutoff_ms` (the match store's
+    /// retention): a stream resumed from before then is no longer told of them. Profiles and ratings stay.
+    pub fn forget_before(&mut self, cutoff_ms: u64) -> usize {
+        let before = self.challenges.len() + self.seeks.len() + self.matches.len();
+        self.challenges
+            .retain(|_, c| c.status == ChallengeStatus::Pending || c.expires_ms >= cutoff_ms);
+        self.seeks
+            .retain(|_, s| s.status == SeekStatus::Open || s.expires_ms >= cutoff_ms);
+        self.matches
+            .retain(|_, m| m.finished_ms.is_none_or(|at| at >= cutoff_ms));
+        let (challenges, seeks, matches) = (&self.challenges, &self.seeks, &self.matches);
+        self.made.retain(|id, _| {
+            challenges.contains_key(id) || seeks.contains_key(id) || matches.contains_key(id)
+        });
+        before - (self.challenges.len() + self.seeks.len() + self.matches.len())
     }
 
     /// The number and time of the entry that made challenge, seek or match `id`.
@@ -529,5 +550,10 @@ mod tests {
         // A replayed entry changes nothing.
         state.apply(&logged(3, Entry::MatchStarted { id }));
         assert_eq!(state.match_info(&id).unwrap().stage, Stage::Finished);
+        // Past the retention the challenge and the match are forgotten, the ratings kept.
+        assert_eq!(state.forget_before(30), 0, "the match ended at 30");
+        assert_eq!(state.forget_before(101), 2);
+        assert!(state.challenge(&challenge.id).is_none() && state.match_info(&id).is_none());
+        assert_eq!(state.profile("bob").standing(GameKind::BaAwa).glicko, after);
     }
 }

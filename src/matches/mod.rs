@@ -239,6 +239,11 @@ impl<E: Encoder> Matches<E> {
         self
     }
 
+    /// How long finished matches are kept (`matches.retention_ms`; `None`: for ever).
+    pub fn retention(&self) -> Option<std::time::Duration> {
+        self.inner.settings.retention
+    }
+
     /// The strongest bot level `create` accepts; `None`: this manager plays no bot seats.
     pub fn max_bot_level(&self) -> Option<u32> {
         self.inner.bots.as_ref().map(|bots| bots.max_level())
