@@ -3,13 +3,14 @@
 //! Why redb: pure Rust (no C toolchain, no system library, builds wherever the crate builds), ACID
 //! with copy-on-write B-trees and checksummed commits, so a process killed at any instant (even
 //! `kill -9` mid-commit) reopens at the last committed transaction; one file, nothing else to run;
-//! actively maintained with a stable file format. Every append is its own write transaction with
-//! `Durability::Immediate` (fsync before commit returns), which is what makes a move durable before
-//! its answer is sent. The 2.x line is used because it keeps the crate's rust-version (1.85).
+//! actively maintained with a stable file format. Every append is committed with `Durability::Immediate`
+//! (fsync before commit returns), which is what makes a move durable before its answer is sent; appends made at
+//! the same moment share one transaction and one fsync (group commit, `super::group_commit`). The 2.x line is used because it keeps the crate's rust-version (1.85).
 //!
 //! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec;
 //! `active_per_tenant` (tenant → unfinished matches); the tenants' (see `super::tenants`).
 
+use super::group_commit::GroupCommit;
 use super::{
     codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
 };
@@ -29,6 +30,7 @@ pub const FILE_NAME: &str = "mancala.redb";
 pub struct EmbeddedStore {
     db: Database,
     path: PathBuf,
+    appends: GroupCommit<(MatchRecord, EventRecord)>,
 }
 
 impl std::fmt::Debug for EmbeddedStore {
@@ -64,7 +66,11 @@ impl EmbeddedStore {
         super::tenants::create_embedded_tables(&txn)?;
         super::lobby::create_embedded_tables(&txn)?;
         txn.commit().map_err(failed)?;
-        Ok(EmbeddedStore { db, path })
+        Ok(EmbeddedStore {
+            db,
+            path,
+            appends: GroupCommit::default(),
+        })
     }
 
     /// The database file.
@@ -75,6 +81,76 @@ impl EmbeddedStore {
     /// The database, for the tenants' tables.
     pub(super) fn db(&self) -> &Database {
         &self.db
+    }
+}
+
+impl EmbeddedStore {
+    /// Commits `batch` in one write transaction: each append checked against the version stored (earlier appends
+    /// of the batch included) and refused alone if stale; a storage failure fails them all, as nothing is committed.
+    fn commit_appends(&self, batch: &[(MatchRecord, EventRecord)]) -> Vec<Result<(), StoreError>> {
+        let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
+            let message = error.to_string();
+            batch
+                .iter()
+                .map(|_| Err(StoreError::Failed(message.clone())))
+                .collect()
+        };
+        let txn = match self.db.begin_write() {
+            Ok(txn) => txn,
+            Err(e) => return all_failed(failed(e)),
+        };
+        let results = match Self::apply_appends(&txn, batch) {
+            Ok(results) => results,
+            // Dropping the transaction aborts it.
+            Err(e) => return all_failed(e),
+        };
+        match txn.commit() {
+            Ok(()) => results,
+            Err(e) => all_failed(failed(e)),
+        }
+    }
+
+    /// Applies each append of `batch` that its match's stored version allows, inside `txn`.
+    fn apply_appends(
+        txn: &redb::WriteTransaction,
+        batch: &[(MatchRecord, EventRecord)],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut matches = txn.open_table(MATCHES).map_err(failed)?;
+        let mut events = txn.open_table(EVENTS).map_err(failed)?;
+        let mut active = txn.open_table(ACTIVE).map_err(failed)?;
+        let mut results = Vec::with_capacity(batch.len());
+        for (record, event) in batch {
+            let key = record.id.0.as_slice();
+            let stored = match matches.get(key).map_err(failed)? {
+                None => {
+                    results.push(Err(StoreError::NotFound));
+                    continue;
+                }
+                Some(header) => codec::decode_match(record.id, header.value())?,
+            };
+            let current = stored.version;
+            if current + 1 != event.seq {
+                results.push(Err(StoreError::Conflict { current }));
+                continue;
+            }
+            if stored.finished.is_none() && record.finished.is_some() {
+                let count = active
+                    .get(record.tenant.as_str())
+                    .map_err(failed)?
+                    .map_or(0, |count| count.value());
+                active
+                    .insert(record.tenant.as_str(), count.saturating_sub(1))
+                    .map_err(failed)?;
+            }
+            events
+                .insert((key, event.seq), codec::encode_event(event).as_slice())
+                .map_err(failed)?;
+            matches
+                .insert(key, codec::encode_match(record).as_slice())
+                .map_err(failed)?;
+            results.push(Ok(()));
+        }
+        Ok(results)
     }
 }
 
@@ -174,38 +250,12 @@ impl MatchStore for EmbeddedStore {
     }
 
     fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
-        let key = record.id.0.as_slice();
-        let txn = self.db.begin_write().map_err(failed)?;
-        {
-            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
-            let stored = match matches.get(key).map_err(failed)? {
-                None => return Err(StoreError::NotFound),
-                Some(header) => codec::decode_match(record.id, header.value())?,
-            };
-            let current = stored.version;
-            if current + 1 != event.seq {
-                return Err(StoreError::Conflict { current });
-            }
-            if stored.finished.is_none() && record.finished.is_some() {
-                let mut active = txn.open_table(ACTIVE).map_err(failed)?;
-                let count = active
-                    .get(record.tenant.as_str())
-                    .map_err(failed)?
-                    .map_or(0, |count| count.value());
-                active
-                    .insert(record.tenant.as_str(), count.saturating_sub(1))
-                    .map_err(failed)?;
-            }
-            let mut events = txn.open_table(EVENTS).map_err(failed)?;
-            events
-                .insert((key, event.seq), codec::encode_event(event).as_slice())
-                .map_err(failed)?;
-            matches
-                .insert(key, codec::encode_match(record).as_slice())
-                .map_err(failed)?;
-        }
-        // Returning without commit (above) aborts the transaction.
-        txn.commit().map_err(failed)
+        // Appends made at the same time share one transaction and one fsync (`group_commit`); each returns once its
+        // own is durable, or with its own refusal.
+        self.appends
+            .submit((record.clone(), event.clone()), |batch| {
+                self.commit_appends(batch)
+            })
     }
 
     fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {

@@ -14,6 +14,7 @@
 //! runtime thread; so the trait needs no async machinery and any client library fits it.
 
 mod embedded;
+mod group_commit;
 pub mod lobby;
 mod memory;
 mod redis;
