@@ -25,15 +25,15 @@ mod undecodable;
 
 use crate::api::matches::Wire;
 use crate::identity::Identity;
+use crate::lobby::Lobby;
 use crate::matches::Matches;
 use crate::metrics::Metrics;
 use crate::pool::EnginePool;
 use crate::service::admin::AdminService;
 use crate::service::auth::{Authenticate, Needs};
 use crate::service::diagnostics::DiagnosticsService;
-use crate::service::matches::MatchesService;
-use crate::lobby::Lobby;
 use crate::service::lobby::LobbyService;
+use crate::service::matches::MatchesService;
 use crate::service::players::PlayersService;
 use crate::store::{StoreError, Stores};
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};

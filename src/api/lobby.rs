@@ -58,7 +58,12 @@ fn seat_pb(choice: SeatChoice) -> i32 {
 /// A challenge.
 pub fn challenge_pb(c: &Challenge) -> pb::Challenge {
     let (status, reason, match_id, by) = match &c.status {
-        ChallengeStatus::Pending => (pb::ChallengeStatus::Pending, 0, String::new(), String::new()),
+        ChallengeStatus::Pending => (
+            pb::ChallengeStatus::Pending,
+            0,
+            String::new(),
+            String::new(),
+        ),
         ChallengeStatus::Accepted { match_id, by } => (
             pb::ChallengeStatus::Accepted,
             0,
@@ -71,8 +76,18 @@ pub fn challenge_pb(c: &Challenge) -> pb::Challenge {
             String::new(),
             String::new(),
         ),
-        ChallengeStatus::Cancelled => (pb::ChallengeStatus::Cancelled, 0, String::new(), String::new()),
-        ChallengeStatus::Expired => (pb::ChallengeStatus::Expired, 0, String::new(), String::new()),
+        ChallengeStatus::Cancelled => (
+            pb::ChallengeStatus::Cancelled,
+            0,
+            String::new(),
+            String::new(),
+        ),
+        ChallengeStatus::Expired => (
+            pb::ChallengeStatus::Expired,
+            0,
+            String::new(),
+            String::new(),
+        ),
     };
     pb::Challenge {
         challenge_id: c.id.to_string(),
@@ -174,7 +189,11 @@ fn opponent_pb(seat: &SeatRecord) -> pb::Opponent {
     pb::Opponent {
         player_id: seat.player.clone().unwrap_or_default(),
         bot_level: seat.bot_level.unwrap_or(0),
-        rating: if seat.player.is_some() { seat.rating } else { 0.0 },
+        rating: if seat.player.is_some() {
+            seat.rating
+        } else {
+            0.0
+        },
         is_bot_account: seat.bot_account,
     }
 }
@@ -187,7 +206,9 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             return Some(pb::PlayerEvent {
                 event_id: 0,
                 at_ms: 0,
-                event: Some(Event::Heartbeat(pb::LobbyHeartbeat { last_event_id: *last })),
+                event: Some(Event::Heartbeat(pb::LobbyHeartbeat {
+                    last_event_id: *last,
+                })),
             })
         }
         Tiding::News { seq, at_ms, news } => (*seq, *at_ms, news),
@@ -249,7 +270,9 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
             return Some(pb::FeedEvent {
                 event_id: 0,
                 at_ms: 0,
-                event: Some(Event::Heartbeat(pb::LobbyHeartbeat { last_event_id: *last })),
+                event: Some(Event::Heartbeat(pb::LobbyHeartbeat {
+                    last_event_id: *last,
+                })),
             })
         }
         Tiding::News { seq, at_ms, news } => (*seq, *at_ms, news),

@@ -38,7 +38,9 @@ impl<E: Encoder> Lobby<E> {
     pub fn start(&self, lifecycles: UnboundedReceiver<Lifecycle>) -> LobbyTasks {
         let mut tasks = Vec::new();
         let lobby = self.clone();
-        tasks.push(tokio::spawn(async move { lobby.follow_lifecycles(lifecycles).await }));
+        tasks.push(tokio::spawn(async move {
+            lobby.follow_lifecycles(lifecycles).await
+        }));
         let lobby = self.clone();
         let every = self.inner.settings.sweep_interval;
         tasks.push(tokio::spawn(async move {
@@ -81,7 +83,9 @@ impl<E: Encoder> Lobby<E> {
     async fn follow_lifecycles(&self, mut lifecycles: UnboundedReceiver<Lifecycle>) {
         while let Some(step) = lifecycles.recv().await {
             let record = match step {
-                Lifecycle::Created(record) | Lifecycle::Started(record) | Lifecycle::Finished(record) => record,
+                Lifecycle::Created(record)
+                | Lifecycle::Started(record)
+                | Lifecycle::Finished(record) => record,
             };
             let id = record.id;
             if let Err(error) = self.observe(record, true).await {
@@ -195,7 +199,11 @@ impl<E: Encoder> Lobby<E> {
             }
             let mut after = None;
             loop {
-                let page = self.inner.matches.headers(&tenant, after, REPAIR_PAGE).await?;
+                let page = self
+                    .inner
+                    .matches
+                    .headers(&tenant, after, REPAIR_PAGE)
+                    .await?;
                 let Some(last) = page.last() else {
                     break;
                 };
@@ -219,11 +227,17 @@ fn seek_due(state: &TenantState, id: &LobbyId, now_ms: u64, match_id: MatchId) -
         let due = if fallback.after_ms == 0 {
             seek.expires_ms
         } else {
-            seek.created_ms.saturating_add(fallback.after_ms).min(seek.expires_ms)
+            seek.created_ms
+                .saturating_add(fallback.after_ms)
+                .min(seek.expires_ms)
         };
         if now_ms >= due {
             // The seeker's seat is drawn from the seek's random id.
-            let seat = if id.0[0] & 1 == 0 { Player::South } else { Player::North };
+            let seat = if id.0[0] & 1 == 0 {
+                Player::South
+            } else {
+                Player::North
+            };
             let mut seats = [SeatRecord::default(), SeatRecord::default()];
             seats[seat.index()] = state.seat_record(&seek.player, seek.kind);
             seats[seat.opponent().index()].bot_level = Some(fallback.level);

@@ -56,7 +56,10 @@ impl DeclineReason {
 
     /// Its number (the proto enum's value).
     pub fn code(self) -> u32 {
-        DeclineReason::ALL.iter().position(|&r| r == self).unwrap_or(0) as u32
+        DeclineReason::ALL
+            .iter()
+            .position(|&r| r == self)
+            .unwrap_or(0) as u32
     }
 
     /// The reason numbered `code`.
@@ -529,7 +532,9 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                 display_name: display_name.clone(),
                 bot: bot.is_some(),
                 bot_owner: bot.as_ref().map_or(String::new(), |b| b.owner.clone()),
-                bot_description: bot.as_ref().map_or(String::new(), |b| b.description.clone()),
+                bot_description: bot
+                    .as_ref()
+                    .map_or(String::new(), |b| b.description.clone()),
             })
         }
         Entry::Challenged(c) => {
@@ -573,7 +578,11 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
         Entry::SeekClosed { id, status } => {
             stored.seek_closed = Some(StoredClosed {
                 id: id.0.to_vec(),
-                status: if *status == SeekStatus::Cancelled { 4 } else { 5 },
+                status: if *status == SeekStatus::Cancelled {
+                    4
+                } else {
+                    5
+                },
                 reason: 0,
             })
         }
@@ -620,7 +629,11 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                 winner: player_code(finished.winner),
                 resigned: player_code(finished.resigned),
                 expired: finished.expired,
-                ratings: ratings.iter().flatten().flat_map(|c| [stored_glicko(c.before), stored_glicko(c.after)]).collect(),
+                ratings: ratings
+                    .iter()
+                    .flatten()
+                    .flat_map(|c| [stored_glicko(c.before), stored_glicko(c.after)])
+                    .collect(),
             })
         }
     }
@@ -629,8 +642,8 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
 
 /// Entry `seq` from bytes: an error (never a panic) for anything the lobby did not write.
 pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
-    let stored =
-        StoredEntry::decode(bytes).map_err(|e| StoreError::Failed(format!("lobby entry {seq}: {e}")))?;
+    let stored = StoredEntry::decode(bytes)
+        .map_err(|e| StoreError::Failed(format!("lobby entry {seq}: {e}")))?;
     let entry = if let Some(p) = stored.profile {
         Entry::Profile {
             player: p.player,

@@ -173,7 +173,11 @@ type Decision<T> = Result<(Option<Entry>, T), LobbyError>;
 
 impl<E: Encoder> Lobby<E> {
     /// The lobby over `store`, arranging its matches with `matches`.
-    pub fn new(store: Arc<dyn LobbyStore>, matches: Matches<E>, settings: LobbySettings) -> Lobby<E> {
+    pub fn new(
+        store: Arc<dyn LobbyStore>,
+        matches: Matches<E>,
+        settings: LobbySettings,
+    ) -> Lobby<E> {
         Lobby {
             inner: Arc::new(Inner {
                 store,
@@ -209,12 +213,18 @@ impl<E: Encoder> Lobby<E> {
     ) -> Result<T, LobbyError> {
         tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
             tracing::error!(error = %e, "a lobby task panicked");
-            Err(LobbyError::Internal("internal error; see the server log".into()))
+            Err(LobbyError::Internal(
+                "internal error; see the server log".into(),
+            ))
         })
     }
 
     /// Reads `tenant`'s log past what `state` holds, applying it.
-    fn catch_up(store: &dyn LobbyStore, tenant: &str, state: &mut TenantState) -> Result<(), LobbyError> {
+    fn catch_up(
+        store: &dyn LobbyStore,
+        tenant: &str,
+        state: &mut TenantState,
+    ) -> Result<(), LobbyError> {
         loop {
             let entries = store
                 .lobby_read(tenant, state.seq, 1000)
@@ -316,7 +326,11 @@ impl<E: Encoder> Lobby<E> {
         check("display_name", &display_name, MAX_DISPLAY_NAME_BYTES);
         if let Some(bot) = &bot {
             check("bot.owner", &bot.owner, MAX_BOT_OWNER_BYTES);
-            check("bot.description", &bot.description, MAX_BOT_DESCRIPTION_BYTES);
+            check(
+                "bot.description",
+                &bot.description,
+                MAX_BOT_DESCRIPTION_BYTES,
+            );
             if bot.owner.is_empty() {
                 violations.push(crate::engine::Violation {
                     field: "bot.owner".into(),
@@ -365,7 +379,13 @@ impl<E: Encoder> Lobby<E> {
 
     // Challenges.
 
-    fn ttl(&self, asked: Option<u64>, default: std::time::Duration, max: std::time::Duration, field: &str) -> Result<u64, LobbyError> {
+    fn ttl(
+        &self,
+        asked: Option<u64>,
+        default: std::time::Duration,
+        max: std::time::Duration,
+        field: &str,
+    ) -> Result<u64, LobbyError> {
         let max_ms = max.as_millis() as u64;
         match asked {
             None => Ok(default.as_millis() as u64),
@@ -406,7 +426,10 @@ impl<E: Encoder> Lobby<E> {
         rematch_of: Option<MatchId>,
     ) -> Result<Challenge, LobbyError> {
         if request.to.as_deref() == Some(from) {
-            return Err(LobbyError::invalid("to_player_id", "a player cannot challenge himself"));
+            return Err(LobbyError::invalid(
+                "to_player_id",
+                "a player cannot challenge himself",
+            ));
         }
         let ttl = self.ttl(
             request.ttl_ms,
@@ -439,7 +462,10 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// The challenge `id`, unless it is not the tenant's.
-    fn known_challenge<'s>(state: &'s TenantState, id: &LobbyId) -> Result<&'s Challenge, LobbyError> {
+    fn known_challenge<'s>(
+        state: &'s TenantState,
+        id: &LobbyId,
+    ) -> Result<&'s Challenge, LobbyError> {
         state
             .challenge(id)
             .ok_or_else(|| LobbyError::NotFound(format!("challenge {id} does not exist")))
@@ -465,7 +491,12 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// `player` accepts challenge `id`: the match is created, both seats bound to the two players.
-    pub async fn accept(&self, tenant: &str, player: &str, id: LobbyId) -> Result<Accepted, LobbyError> {
+    pub async fn accept(
+        &self,
+        tenant: &str,
+        player: &str,
+        id: LobbyId,
+    ) -> Result<Accepted, LobbyError> {
         self.inner.matches.room_for_one_more(tenant).await?;
         let match_id = random_id()?;
         let player = player.to_string();
@@ -496,7 +527,8 @@ impl<E: Encoder> Lobby<E> {
                 };
                 let mut seats = [SeatRecord::default(), SeatRecord::default()];
                 seats[challenger_seat.index()] = state.seat_record(&challenge.from, challenge.kind);
-                seats[challenger_seat.opponent().index()] = state.seat_record(&player, challenge.kind);
+                seats[challenger_seat.opponent().index()] =
+                    state.seat_record(&player, challenge.kind);
                 let entry = Entry::MatchCreated {
                     id: match_id,
                     kind: challenge.kind,
@@ -572,21 +604,36 @@ impl<E: Encoder> Lobby<E> {
             if challenge.to.as_deref() != Some(player.as_str()) {
                 return Err(LobbyError::PermissionDenied(format!(
                     "only the player challenged may decline challenge {id}{}",
-                    if challenge.to.is_none() { " (an open challenge is left to expire or be cancelled)" } else { "" }
+                    if challenge.to.is_none() {
+                        " (an open challenge is left to expire or be cancelled)"
+                    } else {
+                        ""
+                    }
                 )));
             }
             Self::still_pending(challenge, now)?;
             let status = ChallengeStatus::Declined(reason);
             Ok((
-                Some(Entry::ChallengeClosed { id, status: status.clone() }),
-                Challenge { status, ..challenge.clone() },
+                Some(Entry::ChallengeClosed {
+                    id,
+                    status: status.clone(),
+                }),
+                Challenge {
+                    status,
+                    ..challenge.clone()
+                },
             ))
         })
         .await
     }
 
     /// `player` withdraws his challenge `id`.
-    pub async fn cancel(&self, tenant: &str, player: &str, id: LobbyId) -> Result<Challenge, LobbyError> {
+    pub async fn cancel(
+        &self,
+        tenant: &str,
+        player: &str,
+        id: LobbyId,
+    ) -> Result<Challenge, LobbyError> {
         let player = player.to_string();
         let now = now_ms();
         self.decide(tenant, move |state| {
@@ -599,8 +646,14 @@ impl<E: Encoder> Lobby<E> {
             }
             Self::still_pending(challenge, now)?;
             Ok((
-                Some(Entry::ChallengeClosed { id, status: ChallengeStatus::Cancelled }),
-                Challenge { status: ChallengeStatus::Cancelled, ..challenge.clone() },
+                Some(Entry::ChallengeClosed {
+                    id,
+                    status: ChallengeStatus::Cancelled,
+                }),
+                Challenge {
+                    status: ChallengeStatus::Cancelled,
+                    ..challenge.clone()
+                },
             ))
         })
         .await
@@ -620,8 +673,16 @@ impl<E: Encoder> Lobby<E> {
                 .into_iter()
                 .filter(|c| now < c.expires_ms)
                 .collect();
-            let incoming = pending.iter().filter(|c| c.to.as_deref() == Some(player.as_str())).map(|c| (*c).clone()).collect();
-            let outgoing = pending.iter().filter(|c| c.from == player).map(|c| (*c).clone()).collect();
+            let incoming = pending
+                .iter()
+                .filter(|c| c.to.as_deref() == Some(player.as_str()))
+                .map(|c| (*c).clone())
+                .collect();
+            let outgoing = pending
+                .iter()
+                .filter(|c| c.from == player)
+                .map(|c| (*c).clone())
+                .collect();
             (incoming, outgoing)
         })
         .await
@@ -642,7 +703,9 @@ impl<E: Encoder> Lobby<E> {
             .filter(|info| info.seat_of(&owned).is_some())
             .ok_or_else(|| LobbyError::NotFound(format!("match {id} is not one of {player}'s")))?;
         if info.stage != Stage::Finished {
-            return Err(LobbyError::NoRematch(format!("match {id} is not finished yet")));
+            return Err(LobbyError::NoRematch(format!(
+                "match {id} is not finished yet"
+            )));
         }
         let seat = info.seat_of(player).expect("checked above");
         let Some(opponent) = info.seats[seat.opponent().index()].player.clone() else {
@@ -664,17 +727,33 @@ impl<E: Encoder> Lobby<E> {
     // Seeks.
 
     /// `player` seeks an opponent: paired at once if a compatible seek is waiting.
-    pub async fn seek(&self, tenant: &str, player: &str, request: SeekRequest) -> Result<Seek, LobbyError> {
+    pub async fn seek(
+        &self,
+        tenant: &str,
+        player: &str,
+        request: SeekRequest,
+    ) -> Result<Seek, LobbyError> {
         if let (Some(min), Some(max)) = (request.rating_min, request.rating_max) {
             if min > max {
-                return Err(LobbyError::invalid("rating_min", format!("{min} is above rating_max {max}")));
+                return Err(LobbyError::invalid(
+                    "rating_min",
+                    format!("{min} is above rating_max {max}"),
+                ));
             }
         }
         if let Some(fallback) = request.fallback {
             match self.inner.matches.max_bot_level() {
-                None => return Err(LobbyError::invalid("fallback_bot_level", "this server plays no bot seats")),
+                None => {
+                    return Err(LobbyError::invalid(
+                        "fallback_bot_level",
+                        "this server plays no bot seats",
+                    ))
+                }
                 Some(max) if !(1..=max).contains(&fallback.level) => {
-                    return Err(LobbyError::invalid("fallback_bot_level", format!("1 to {max} on this server")))
+                    return Err(LobbyError::invalid(
+                        "fallback_bot_level",
+                        format!("1 to {max} on this server"),
+                    ))
                 }
                 Some(_) => {}
             }
@@ -721,7 +800,11 @@ impl<E: Encoder> Lobby<E> {
                     return Ok((None, (seek.clone(), None)));
                 };
                 // The waiting seeker's seat is drawn from its seek's random id.
-                let partner_seat = if partner.id.0[0] & 1 == 0 { Player::South } else { Player::North };
+                let partner_seat = if partner.id.0[0] & 1 == 0 {
+                    Player::South
+                } else {
+                    Player::North
+                };
                 let mut seats = [SeatRecord::default(), SeatRecord::default()];
                 seats[partner_seat.index()] = state.seat_record(&partner.player, seek.kind);
                 seats[partner_seat.opponent().index()] = state.seat_record(&seek.player, seek.kind);
@@ -751,13 +834,20 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// `player` withdraws his seek `id`.
-    pub async fn cancel_seek(&self, tenant: &str, player: &str, id: LobbyId) -> Result<Seek, LobbyError> {
+    pub async fn cancel_seek(
+        &self,
+        tenant: &str,
+        player: &str,
+        id: LobbyId,
+    ) -> Result<Seek, LobbyError> {
         let player = player.to_string();
         self.decide(tenant, move |state| {
             let seek = state
                 .seek(&id)
                 .filter(|seek| seek.player == player)
-                .ok_or_else(|| LobbyError::NotFound(format!("seek {id} is not one of {player}'s")))?;
+                .ok_or_else(|| {
+                    LobbyError::NotFound(format!("seek {id} is not one of {player}'s"))
+                })?;
             if seek.status != SeekStatus::Open {
                 let status = match seek.status {
                     SeekStatus::Paired { .. } => "PAIRED",
@@ -767,12 +857,21 @@ impl<E: Encoder> Lobby<E> {
                 return Err(LobbyError::Closed {
                     reason: "SEEK_CLOSED",
                     status,
-                    message: format!("seek {id} is no longer open: it was {}", status.to_lowercase()),
+                    message: format!(
+                        "seek {id} is no longer open: it was {}",
+                        status.to_lowercase()
+                    ),
                 });
             }
             Ok((
-                Some(Entry::SeekClosed { id, status: SeekStatus::Cancelled }),
-                Seek { status: SeekStatus::Cancelled, ..seek.clone() },
+                Some(Entry::SeekClosed {
+                    id,
+                    status: SeekStatus::Cancelled,
+                }),
+                Seek {
+                    status: SeekStatus::Cancelled,
+                    ..seek.clone()
+                },
             ))
         })
         .await
@@ -928,7 +1027,11 @@ impl<E: Encoder> Lobby<E> {
     /// Records what the lobby has not yet recorded of the match `record` describes: its creation, first event and
     /// end, one entry each, once (a finished match the lobby never heard of is recorded only if `unknown_finished`:
     /// the repair leaves alone the matches finished before the lobby existed).
-    pub async fn observe(&self, record: MatchRecord, unknown_finished: bool) -> Result<(), LobbyError> {
+    pub async fn observe(
+        &self,
+        record: MatchRecord,
+        unknown_finished: bool,
+    ) -> Result<(), LobbyError> {
         let tenant = record.tenant.clone();
         let record = Arc::new(record);
         loop {

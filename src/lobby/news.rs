@@ -94,7 +94,8 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
         Reader::Player(player) => Some(player.as_str()),
         Reader::Tenant => None,
     };
-    let concerns = |c: &Challenge| player.is_some_and(|p| c.from == p || c.to.as_deref() == Some(p));
+    let concerns =
+        |c: &Challenge| player.is_some_and(|p| c.from == p || c.to.as_deref() == Some(p));
     match (&logged.entry, player) {
         (Entry::Challenged(challenge), Some(_)) => {
             concerns(challenge).then(|| News::Challenge(challenge.clone()))

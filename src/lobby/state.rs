@@ -236,10 +236,13 @@ impl TenantState {
 
     /// `player`'s profile (the default one if he has none yet).
     pub fn profile(&self, player: &str) -> Profile {
-        self.profiles.get(player).cloned().unwrap_or_else(|| Profile {
-            player: player.to_string(),
-            ..Profile::default()
-        })
+        self.profiles
+            .get(player)
+            .cloned()
+            .unwrap_or_else(|| Profile {
+                player: player.to_string(),
+                ..Profile::default()
+            })
     }
 
     /// The players with a profile, in id order, after `after`, bot accounts only if `bots_only`.
@@ -439,7 +442,10 @@ mod tests {
             }
         );
         assert!(state.pending_challenges().is_empty());
-        assert_eq!(state.match_info(&id).unwrap().seat_of("ann"), Some(Player::North));
+        assert_eq!(
+            state.match_info(&id).unwrap().seat_of("ann"),
+            Some(Player::North)
+        );
         let after = Glicko {
             rating: 1662.0,
             deviation: 290.0,
@@ -466,7 +472,10 @@ mod tests {
         assert_eq!(bob.standing(GameKind::BaAwa).glicko, after);
         assert_eq!(bob.standing(GameKind::BaAwa).wins, 1);
         assert_eq!(state.profile("ann").standing(GameKind::BaAwa).losses, 1);
-        assert_eq!(state.profile("ann").standing(GameKind::Bosh).rated_matches, 0);
+        assert_eq!(
+            state.profile("ann").standing(GameKind::Bosh).rated_matches,
+            0
+        );
         assert_eq!(state.unfinished_matches().count(), 0);
         // A replayed entry changes nothing.
         state.apply(&logged(3, Entry::MatchStarted { id }));

@@ -66,10 +66,11 @@ fn stream_of<T: Send + 'static>(
     receiver: tokio::sync::mpsc::Receiver<Result<Tiding, LobbyError>>,
     encode: fn(&Tiding) -> Option<T>,
 ) -> EventStream<T> {
-    let stream = tokio_stream::wrappers::ReceiverStream::new(receiver).filter_map(move |item| match item {
-        Ok(tiding) => encode(&tiding).map(Ok),
-        Err(error) => Some(Err(error::lobby_error(error))),
-    });
+    let stream =
+        tokio_stream::wrappers::ReceiverStream::new(receiver).filter_map(move |item| match item {
+            Ok(tiding) => encode(&tiding).map(Ok),
+            Err(error) => Some(Err(error::lobby_error(error))),
+        });
     Box::pin(stream)
 }
 
@@ -92,7 +93,8 @@ impl pb::lobby_server::Lobby for LobbyService {
         let kind = convert::game_kind("kind", r.kind).map_err(|v| violations.extend(v));
         let options = convert::options(r.options.as_ref()).map_err(|v| violations.extend(v));
         let seat = seat_choice(r.seat).map_err(|v| violations.extend(v));
-        let (Ok(kind), Ok(options), Ok(seat), true) = (kind, options, seat, violations.is_empty()) else {
+        let (Ok(kind), Ok(options), Ok(seat), true) = (kind, options, seat, violations.is_empty())
+        else {
             return Err(invalid(violations));
         };
         let challenge = self

@@ -83,28 +83,27 @@ impl pb::players_server::Players for PlayersService {
     ) -> Result<Response<pb::UpdatePlayerResponse>, Status> {
         let caller = caller(&request)?;
         let r = request.into_inner();
-        let (tenant, player) = match caller {
-            Caller::Tenant { tenant, .. } => {
-                check_player_id("player_id", &r.player_id)?;
-                (tenant.id().to_string(), r.player_id)
-            }
-            Caller::Player { tenant, player }
-                if r.player_id.is_empty() || r.player_id == player =>
-            {
-                (tenant.id().to_string(), player)
-            }
-            Caller::Player { player, .. } => {
-                return Err(Status::permission_denied(format!(
-                    "a player token sets its own profile only ({player}'s), not {}'s",
-                    r.player_id
-                )))
-            }
-            _ => {
-                return Err(Status::permission_denied(
+        let (tenant, player) =
+            match caller {
+                Caller::Tenant { tenant, .. } => {
+                    check_player_id("player_id", &r.player_id)?;
+                    (tenant.id().to_string(), r.player_id)
+                }
+                Caller::Player { tenant, player }
+                    if r.player_id.is_empty() || r.player_id == player =>
+                {
+                    (tenant.id().to_string(), player)
+                }
+                Caller::Player { player, .. } => {
+                    return Err(Status::permission_denied(format!(
+                        "a player token sets its own profile only ({player}'s), not {}'s",
+                        r.player_id
+                    )))
+                }
+                _ => return Err(Status::permission_denied(
                     "profiles are set with the tenant's API key, or by the player with his token",
-                ))
-            }
-        };
+                )),
+            };
         let bot = r.bot.map(|bot| BotAccount {
             owner: bot.owner,
             description: bot.description,

@@ -83,7 +83,11 @@ impl MatchStore for EmbeddedStore {
         let txn = self.db.begin_write().map_err(failed)?;
         {
             let mut matches = txn.open_table(MATCHES).map_err(failed)?;
-            if matches.get(record.id.0.as_slice()).map_err(failed)?.is_some() {
+            if matches
+                .get(record.id.0.as_slice())
+                .map_err(failed)?
+                .is_some()
+            {
                 return Ok(());
             }
             let mut active = txn.open_table(ACTIVE).map_err(failed)?;

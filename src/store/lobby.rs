@@ -144,7 +144,11 @@ pub(super) struct MemoryLobby {
 
 impl LobbyStore for MemoryStore {
     fn lobby_append(&self, tenant: &str, seq: u64, bytes: &[u8]) -> Result<(), StoreError> {
-        let mut logs = self.lobby.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut logs = self
+            .lobby
+            .logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let log = logs.entry(tenant.to_string()).or_default();
         if log.len() as u64 + 1 != seq {
             return Err(StoreError::Conflict {
@@ -161,7 +165,11 @@ impl LobbyStore for MemoryStore {
         after: u64,
         limit: usize,
     ) -> Result<Vec<LobbyEntry>, StoreError> {
-        let logs = self.lobby.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        let logs = self
+            .lobby
+            .logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let Some(log) = logs.get(tenant) else {
             return Ok(Vec::new());
         };
@@ -178,7 +186,11 @@ impl LobbyStore for MemoryStore {
     }
 
     fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
-        let logs = self.lobby.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        let logs = self
+            .lobby
+            .logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         Ok(logs.keys().cloned().collect())
     }
 }
@@ -314,11 +326,19 @@ mod tests {
         store.lobby_append(tenant, 3, b"three").unwrap();
         let all = store.lobby_read(tenant, 0, 10).unwrap();
         assert_eq!(
-            all.iter().map(|e| (e.seq, e.bytes.as_slice())).collect::<Vec<_>>(),
+            all.iter()
+                .map(|e| (e.seq, e.bytes.as_slice()))
+                .collect::<Vec<_>>(),
             [(1, &b"one"[..]), (2, b"two"), (3, b"three")]
         );
         let page = store.lobby_read(tenant, 1, 1).unwrap();
-        assert_eq!(page, [LobbyEntry { seq: 2, bytes: b"two".to_vec() }]);
+        assert_eq!(
+            page,
+            [LobbyEntry {
+                seq: 2,
+                bytes: b"two".to_vec()
+            }]
+        );
         assert!(store.lobby_read(tenant, 3, 10).unwrap().is_empty());
         assert!(store.lobby_read(tenant, u64::MAX, 10).unwrap().is_empty());
         assert!(store.lobby_tenants().unwrap().contains(&tenant.to_string()));
@@ -333,7 +353,10 @@ mod tests {
     #[test]
     fn the_embedded_store_keeps_checked_lobby_logs_across_a_reopen() {
         let dir = tempfile::tempdir().unwrap();
-        appends_are_checked_and_read_back_in_order(&EmbeddedStore::open(dir.path()).unwrap(), "acme");
+        appends_are_checked_and_read_back_in_order(
+            &EmbeddedStore::open(dir.path()).unwrap(),
+            "acme",
+        );
         let reopened = EmbeddedStore::open(dir.path()).unwrap();
         assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
         // Tenant ids sort next to each other: one tenant's range never reaches into the next's.

@@ -318,7 +318,9 @@ impl MatchStore for RedisStore {
     }
 
     fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
-        self.run(true, |con| redis::cmd("SCARD").arg(self.active_key(tenant)).query(con))
+        self.run(true, |con| {
+            redis::cmd("SCARD").arg(self.active_key(tenant)).query(con)
+        })
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
