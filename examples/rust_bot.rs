@@ -34,7 +34,8 @@ async fn serve(bot: Bot, max_matches: Option<u32>) -> Result<(), String> {
     loop {
         let event = tokio::select! {
             event = events.next() => event?,
-            Some(played) = playing.join_next() => { played.map_err(|e| e.to_string())??; continue } // a match failed: stop
+            // A match's task ended: an error of its stops the bot.
+            Some(played) = playing.join_next() => { played.map_err(|e| e.to_string())??; continue }
         };
         match event {
             None => break,
@@ -370,6 +371,7 @@ impl Bot {
         version: u64,
         mv: pb::Move,
     ) -> Result<(), String> {
+        let next_game = matches!(mv.action, Some(pb::r#move::Action::NextGame(_)));
         let request = pb::SubmitMoveRequest {
             match_id: match_id.to_string(),
             r#move: Some(mv),
@@ -380,7 +382,11 @@ impl Bot {
         match self.matches.clone().submit_move(request).await {
             Ok(_) => Ok(()),
             // ABORTED: the opponent's `NextGame` came first; FAILED_PRECONDITION: the match just ended.
-            Err(e) if matches!(e.code(), Code::Aborted | Code::FailedPrecondition) => {
+            // PERMISSION_DENIED for `NextGame`: the server's own opponent (a seek's fallback) chooses; wait for it.
+            Err(e)
+                if matches!(e.code(), Code::Aborted | Code::FailedPrecondition)
+                    || (next_game && e.code() == Code::PermissionDenied) =>
+            {
                 log(&format!(
                     "match {match_id}: move at version {version} not taken: {}",
                     e.message()
@@ -403,7 +409,7 @@ impl Bot {
     }
 
     fn report(&self, done: &pb::PlayerMatchFinished) {
-        let result = done.result.clone().unwrap_or_default();
+        let result = done.result.unwrap_or_default();
         let outcome = match result.winner() {
             pb::Player::Unspecified => "a draw",
             winner if winner == done.seat() => "won",

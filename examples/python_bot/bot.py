@@ -202,8 +202,11 @@ class Bot:
             self.matches.SubmitMove(request, metadata=self.metadata, timeout=10)
         except grpc.RpcError as error:
             # ABORTED: the match moved on first (the opponent's `NextGame`); the stream brings the new state.
-            # FAILED_PRECONDITION "MATCH_OVER": the opponent resigned meanwhile.
-            if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+            # FAILED_PRECONDITION "MATCH_OVER": the opponent resigned meanwhile. PERMISSION_DENIED for a
+            # `NextGame`: the server's own opponent (a seek's fallback) is the one to choose; wait for its event.
+            refused_next_game = error.code() == grpc.StatusCode.PERMISSION_DENIED and move.HasField("next_game")
+            if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION) \
+                    and not refused_next_game:
                 raise
             log(f"match {match_id}: move at version {version} not taken: {error.code().name}: {error.details()}")
 
