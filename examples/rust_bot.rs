@@ -387,10 +387,13 @@ impl Bot {
                 if matches!(e.code(), Code::Aborted | Code::FailedPrecondition)
                     || (next_game && e.code() == Code::PermissionDenied) =>
             {
-                log(&format!(
-                    "match {match_id}: move at version {version} not taken: {}",
-                    e.message()
-                ));
+                if e.code() != Code::Aborted {
+                    // (ABORTED is the usual race for `NextGame`.)
+                    log(&format!(
+                        "match {match_id}: move at version {version} not taken: {}",
+                        e.message()
+                    ));
+                }
                 Ok(())
             }
             Err(e) => Err(status("SubmitMove")(e)),
