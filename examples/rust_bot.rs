@@ -331,11 +331,12 @@ impl Bot {
             match_id: started.match_id.clone(),
             from_seq: None,
         };
-        let mut stream = matches
-            .watch_match(request)
-            .await
-            .map_err(status("WatchMatch"))?
-            .into_inner();
+        let mut stream = match matches.watch_match(request).await {
+            Ok(stream) => stream.into_inner(),
+            // A finished match deleted after its retention (an old event replayed): nothing to play.
+            Err(e) if e.code() == Code::NotFound => return Ok(()),
+            Err(e) => return Err(status("WatchMatch")(e)),
+        };
         while let Some(update) = stream.message().await.map_err(status("WatchMatch"))? {
             let (version, state, moves) = match update.kind {
                 Some(Update::Snapshot(s)) => {

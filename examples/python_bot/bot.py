@@ -186,6 +186,8 @@ class Bot:
                         self.move(match_id, version, state, moves, seat)
                 return
             except grpc.RpcError as error:
+                if error.code() == grpc.StatusCode.NOT_FOUND:
+                    return  # a finished match deleted after its retention (an old event replayed): nothing to play
                 if error.code() not in TRANSIENT:
                     raise
                 log(f"match {match_id}: {error.code().name}; watching again")
