@@ -918,7 +918,7 @@ impl<E: Encoder> Lobby<E> {
     ) -> Result<Page, LobbyError> {
         let store = self.inner.store.clone();
         let lobby = self.tenant(tenant);
-        Self::blocking(move || {
+        let (page, arranged) = Self::blocking(move || {
             let mut state = lock(&lobby.state);
             Self::catch_up(store.as_ref(), &lobby.id, &mut state)?;
             if after > state.seq {
@@ -935,11 +935,20 @@ impl<E: Encoder> Lobby<E> {
                 passed: after,
                 more: false,
             };
+            let mut arranged = Vec::new();
             for stored in entries.into_iter().take_while(|e| e.seq <= state.seq) {
                 let logged = entry::decode(stored.seq, &stored.bytes)
                     .map_err(|e| store_failed("decoding the lobby", e))?;
                 page.passed = logged.seq;
                 if let Some(news) = news::news_for(&reader, &logged, &state) {
+                    if let Entry::MatchCreated { id, .. } = &logged.entry {
+                        let unplayed = state
+                            .match_info(id)
+                            .is_some_and(|info| info.stage == Stage::Created && info.from_lobby());
+                        if unplayed {
+                            arranged.push(logged.entry.clone());
+                        }
+                    }
                     page.tidings.push(Tiding::News {
                         seq: logged.seq,
                         at_ms: logged.at_ms,
@@ -948,9 +957,23 @@ impl<E: Encoder> Lobby<E> {
                 }
             }
             page.more = page.passed < state.seq;
-            Ok(page)
+            Ok((page, arranged))
         })
-        .await
+        .await?;
+        // The lobby writes a match's `MatchCreated` before it creates the match in the match store, so a reader told
+        // of it at once could find no match yet (WatchMatch: NOT_FOUND). A match the lobby arranged and nobody has
+        // played is therefore made sure of before it is told of: created here if its creator has not got there yet
+        // (or stopped first), as the repair would (`create_with_id` makes it once, whoever tries). A failure is
+        // logged by `create_match` and left to the repair; the news goes out all the same.
+        for entry in &arranged {
+            let Entry::MatchCreated { id, .. } = entry else {
+                continue;
+            };
+            if matches!(self.inner.matches.header(*id).await, Ok(None)) {
+                let _ = self.create_match(tenant, entry).await;
+            }
+        }
+        Ok(page)
     }
 
     /// What stands for `player` now (pending challenges, open seeks, unfinished matches: see

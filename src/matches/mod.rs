@@ -474,10 +474,14 @@ impl<E: Encoder> Matches<E> {
                 Err(StoreError::TooManyActive { active }) => return Err(too_many_active(active)),
                 Err(e) => return Err(store_failed("creating a match", Some(id), e)),
             }
-            if lock(&inner.slots).contains_key(&id) {
-                return Ok(());
+            // Checked and inserted under one lock: two creations of the same id at once (the lobby's creator and
+            // a stream making sure of it) install one slot, count one match and tell of it once.
+            match lock(&inner.slots).entry(id) {
+                std::collections::hash_map::Entry::Occupied(_) => return Ok(()),
+                std::collections::hash_map::Entry::Vacant(vacant) => {
+                    vacant.insert(held);
+                }
             }
-            lock(&inner.slots).insert(id, held);
             inner.metrics.matches_active_add(1);
             inner.tell(Lifecycle::Created(record));
             Ok(())
