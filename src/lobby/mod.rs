@@ -756,8 +756,13 @@ impl<E: Encoder> Lobby<E> {
         self.decide(tenant, move |state| {
             let seek = state
                 .seek(&id)
-                .filter(|seek| seek.player == player)
-                .ok_or_else(|| LobbyError::NotFound(format!("seek {id} is not one of {player}'s")))?;
+                .ok_or_else(|| LobbyError::NotFound(format!("seek {id} does not exist")))?;
+            if seek.player != player {
+                return Err(LobbyError::PermissionDenied(format!(
+                    "seek {id} is {}'s: only the seeker may cancel it",
+                    seek.player
+                )));
+            }
             if seek.status != SeekStatus::Open {
                 let status = match seek.status {
                     SeekStatus::Paired { .. } => "PAIRED",
