@@ -14,6 +14,7 @@ mod descriptors;
 mod diagnostics;
 mod engine_work;
 mod examples;
+mod lobby;
 mod loadtest;
 mod matches_api;
 mod metrics;
