@@ -854,6 +854,9 @@ impl<E: Encoder> Lobby<E> {
         tokio::spawn(async move {
             let _guard = guard;
             let mut page = Ok(first);
+            // A heartbeat is due after `heartbeat` with nothing sent to this reader, however many entries of
+            // others were read meanwhile.
+            let mut due = tokio::time::Instant::now() + heartbeat;
             loop {
                 let Page {
                     tidings,
@@ -870,19 +873,27 @@ impl<E: Encoder> Lobby<E> {
                     if sender.send(Ok(tiding)).await.is_err() {
                         return;
                     }
+                    due = tokio::time::Instant::now() + heartbeat;
                 }
                 if !more {
-                    // Caught up: wait for the next entry, a heartbeat's time, or the reader leaving.
+                    // Caught up: wait for the next entry, the heartbeat's time, or the reader leaving.
                     tokio::select! {
                         changed = latest.changed() => if changed.is_err() { return },
-                        () = tokio::time::sleep(heartbeat) => {
+                        () = tokio::time::sleep_until(due) => {
                             if sender.send(Ok(Tiding::Heartbeat { last: passed })).await.is_err() {
                                 return;
                             }
+                            due = tokio::time::Instant::now() + heartbeat;
                         }
                         () = sender.closed() => return,
                     }
                     latest.borrow_and_update();
+                } else if tokio::time::Instant::now() >= due {
+                    // Reading a long stretch of others' entries: the reader still hears the stream is alive.
+                    if sender.send(Ok(Tiding::Heartbeat { last: passed })).await.is_err() {
+                        return;
+                    }
+                    due = tokio::time::Instant::now() + heartbeat;
                 }
                 page = lobby.news_after(&tenant, reader.clone(), passed).await;
             }
