@@ -1151,3 +1151,246 @@ async fn a_match_created_directly_with_bound_seats_is_on_both_streams_and_the_fe
         assert_eq!(standing.wins, 1);
     }
 }
+
+#[tokio::test]
+async fn a_quiet_stream_gets_its_heartbeats_while_others_keep_the_tenant_busy() {
+    let world = world().await;
+    let mut ann_events = world.events(&world.ann).await;
+    // Bob and cy challenge each other and cancel, without a pause, until told to stop: entries keep coming,
+    // none of them ann's.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let busy = {
+        let (channel, bob, stop) = (world.channel().clone(), world.bob.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut lobby = LobbyClient::new(channel);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let made = lobby
+                    .create_challenge(authed(
+                        challenge_to("cy", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+                        &bob,
+                    ))
+                    .await
+                    .expect("bob challenges")
+                    .into_inner()
+                    .challenge
+                    .unwrap();
+                lobby
+                    .cancel_challenge(authed(
+                        pb::CancelChallengeRequest {
+                            challenge_id: made.challenge_id,
+                        },
+                        &bob,
+                    ))
+                    .await
+                    .expect("bob cancels");
+            }
+        })
+    };
+    let first = ann_events.heartbeat().await;
+    let second = ann_events.heartbeat().await;
+    assert!(second >= first);
+    assert!(ann_events.seen.is_empty(), "nothing of the traffic is ann's");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    within("the traffic stops", busy).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_player_holds_a_bounded_number_of_streams_and_a_closed_one_frees_its_place() {
+    let world = world().await;
+    let mut open = Vec::new();
+    for _ in 0..4 {
+        open.push(world.events(&world.ann).await);
+    }
+    let refused = try_player_events(world.channel(), &world.ann, 0).await.err().expect("refused");
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    // Another player is not held back by ann's.
+    let _bob = world.events(&world.bob).await;
+    drop(open.pop());
+    // The server notices the closed stream when it next looks: ask until it has.
+    let reopened = within("a place frees up", async {
+        loop {
+            match try_player_events(world.channel(), &world.ann, 0).await {
+                Ok(events) => return events,
+                Err(status) if status.code() == Code::ResourceExhausted => tokio::task::yield_now().await,
+                Err(status) => panic!("{status:?}"),
+            }
+        }
+    })
+    .await;
+    drop(reopened);
+}
+
+#[tokio::test]
+async fn a_player_has_a_bounded_number_of_pending_challenges_and_open_seeks() {
+    let server_world = world().await;
+    let world = &server_world;
+    // The default limit is 20: make 20, then one more is refused, whether challenge or seek.
+    let mut made = Vec::new();
+    for i in 0..20 {
+        if i % 2 == 0 {
+            made.push(
+                create_challenge(world, &world.ann, challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
+                    .await
+                    .expect("within the limit"),
+            );
+        } else {
+            seek_with(world, &world.ann, seek_request(pb::GameKind::BaoLaKete, false))
+                .await
+                .expect("within the limit");
+        }
+    }
+    let refused = create_challenge(world, &world.ann, challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    let refused = seek_with(world, &world.ann, seek_request(pb::GameKind::Bosh, false)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    // Answered challenges free their places.
+    cancel(world, &world.ann, &made[0].challenge_id).await.unwrap();
+    create_challenge(world, &world.ann, challenge_to("cy", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
+        .await
+        .expect("a place again");
+    // Others are not held back by ann's.
+    create_challenge(world, &world.bob, challenge_to("ann", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
+        .await
+        .expect("bob's own limit");
+}
+
+#[tokio::test]
+async fn a_challenges_options_reach_the_match_and_the_streams() {
+    let world = world().await;
+    let mut bob_events = world.events(&world.bob).await;
+    let options = pb::GameOptions {
+        first_player: pb::Player::North as i32,
+        ba_awa_target: 12,
+    };
+    let made = create_challenge(
+        &world,
+        &world.ann,
+        pb::CreateChallengeRequest {
+            options: Some(options),
+            ..challenge_to("bob", pb::GameKind::BaAwa, false, pb::SeatPreference::South)
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(made.options, Some(options));
+    let seen = challenge_status(&mut bob_events, &made.challenge_id, pb::ChallengeStatus::Pending).await;
+    assert_eq!(seen.options, Some(options), "as stored and read back");
+    let accepted = accept(&world, &world.bob, &made.challenge_id).await.unwrap();
+    let m = accepted.r#match.unwrap();
+    assert_eq!(m.options, Some(options));
+    assert_eq!(m.state.unwrap().to_move, pb::Player::North as i32);
+    let begun = started_of(&mut bob_events, &m.match_id).await;
+    assert_eq!(begun.options, Some(options));
+    // A seek with these options pairs only with the same options.
+    let plain = seek_with(&world, &world.ann, seek_request(pb::GameKind::BaAwa, false)).await.unwrap();
+    let other = seek_with(
+        &world,
+        &world.bob,
+        pb::SeekRequest {
+            options: Some(options),
+            ..seek_request(pb::GameKind::BaAwa, false)
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(other.status, pb::SeekStatus::Open as i32, "not ann's plain seek");
+    // Default options spelled out are the defaults.
+    let spelled = seek_with(
+        &world,
+        &world.cy,
+        pb::SeekRequest {
+            options: Some(pb::GameOptions {
+                first_player: pb::Player::South as i32,
+                ba_awa_target: 10,
+            }),
+            ..seek_request(pb::GameKind::BaAwa, false)
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(spelled.status, pb::SeekStatus::Paired as i32, "{spelled:?}");
+    assert_eq!(spelled.opponent_player_id, "ann");
+    let _ = plain;
+}
+
+#[tokio::test]
+async fn another_tenants_players_see_none_of_this_tenants_lobby() {
+    let world = world().await;
+    let rival_key = within(
+        "CreateTenant",
+        AdminClient::new(world.channel().clone()).create_tenant(authed(
+            pb::CreateTenantRequest {
+                tenant_id: "rival".into(),
+                name: String::new(),
+                limits: None,
+            },
+            OPERATOR_KEY,
+        )),
+    )
+    .await
+    .unwrap()
+    .into_inner()
+    .api_key;
+    let rival_bob = within(
+        "IssuePlayerToken",
+        PlayersClient::new(world.channel().clone()).issue_player_token(authed(
+            pb::IssuePlayerTokenRequest {
+                player_id: "bob".into(),
+                ttl_seconds: 600,
+            },
+            &rival_key,
+        )),
+    )
+    .await
+    .unwrap()
+    .into_inner()
+    .token;
+    let mut rival_events = player_events(world.channel(), &rival_bob, 0).await;
+    let mut rival_feed = feed(world.channel(), &rival_key, 0).await;
+    let made = create_challenge(&world, &world.ann, challenge_to("bob", pb::GameKind::BaAwa, true, pb::SeatPreference::South))
+        .await
+        .unwrap();
+    let refused = accept(&world, &rival_bob, &made.challenge_id).await.unwrap_err();
+    assert_eq!(refused.code(), Code::NotFound, "{refused:?}");
+    let accepted = accept(&world, &world.bob, &made.challenge_id).await.unwrap();
+    resign(world.channel(), &world.bob, &accepted.r#match.unwrap().match_id).await;
+    let mut bob_events = world.events(&world.bob).await;
+    bob_events.until(finished).await;
+    // The rival's bob is still at 1500 and his stream and feed told of nothing: their first events are ones of
+    // their own tenant, made now.
+    let standing = within(
+        "GetPlayer",
+        PlayersClient::new(world.channel().clone()).get_player(authed(pb::GetPlayerRequest { player_id: "bob".into() }, &rival_key)),
+    )
+    .await
+    .unwrap()
+    .into_inner()
+    .profile
+    .unwrap();
+    assert_eq!(rating_in(&standing, pb::GameKind::BaAwa).rated_matches, 0);
+    let ours = within(
+        "CreateMatch",
+        MatchesClient::new(world.channel().clone()).create_match(authed(
+            pb::CreateMatchRequest {
+                kind: pb::GameKind::BaAwa as i32,
+                options: None,
+                players: vec![pb::SeatPlayer {
+                    player: pb::Player::South as i32,
+                    player_id: "bob".into(),
+                }],
+                bots: vec![],
+            },
+            &rival_key,
+        )),
+    )
+    .await
+    .unwrap()
+    .into_inner()
+    .r#match
+    .unwrap()
+    .match_id;
+    assert_eq!(started(&rival_events.next().await).expect("a match first").match_id, ours);
+    assert_eq!(feed_kind(&rival_feed.next().await), ("created", ours));
+}
