@@ -146,7 +146,8 @@ fn steps_of(seen: &[pb::PlayerEvent], match_id: &str) -> (usize, usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once() {
-    let Some(url) = redis_url("a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once")
+    let Some(url) =
+        redis_url("a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once")
     else {
         return;
     };
@@ -217,7 +218,11 @@ async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once
         "the stream dropped on A and resumed on B is the whole one"
     );
     assert_eq!(steps_of(&joined, &match_id), (1, 1), "ann's, once each");
-    assert_eq!(steps_of(&bob_on_b.seen, &match_id), (1, 1), "bob's, once each");
+    assert_eq!(
+        steps_of(&bob_on_b.seen, &match_id),
+        (1, 1),
+        "bob's, once each"
+    );
 
     // Both replicas agree on the ratings.
     for channel in [&on_a, &on_b] {
@@ -262,7 +267,8 @@ async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_open_challenge_taken_on_both_replicas_at_once_and_a_fallback_swept_by_both_make_one_match_each() {
+async fn one_open_challenge_taken_on_both_replicas_at_once_and_a_fallback_swept_by_both_make_one_match_each(
+) {
     let Some(url) = redis_url("one_open_challenge_taken_on_both_replicas_at_once") else {
         return;
     };

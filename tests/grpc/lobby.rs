@@ -99,7 +99,12 @@ async fn world() -> World {
             .token
         }
     };
-    let (ann, bob, cy, botty) = (token("ann").await, token("bob").await, token("cy").await, token("botty").await);
+    let (ann, bob, cy, botty) = (
+        token("ann").await,
+        token("bob").await,
+        token("cy").await,
+        token("botty").await,
+    );
     let profile = within(
         "UpdatePlayer",
         PlayersClient::new(server.channel.clone()).update_player(authed(
@@ -130,7 +135,12 @@ async fn world() -> World {
     }
 }
 
-fn challenge_to(to: &str, kind: pb::GameKind, rated: bool, seat: pb::SeatPreference) -> pb::CreateChallengeRequest {
+fn challenge_to(
+    to: &str,
+    kind: pb::GameKind,
+    rated: bool,
+    seat: pb::SeatPreference,
+) -> pb::CreateChallengeRequest {
     pb::CreateChallengeRequest {
         to_player_id: to.into(),
         kind: kind as i32,
@@ -141,13 +151,24 @@ fn challenge_to(to: &str, kind: pb::GameKind, rated: bool, seat: pb::SeatPrefere
     }
 }
 
-async fn create_challenge(world: &World, token: &str, request: pb::CreateChallengeRequest) -> Result<pb::Challenge, Status> {
-    within("CreateChallenge", world.lobby().create_challenge(authed(request, token)))
-        .await
-        .map(|r| r.into_inner().challenge.expect("a challenge"))
+async fn create_challenge(
+    world: &World,
+    token: &str,
+    request: pb::CreateChallengeRequest,
+) -> Result<pb::Challenge, Status> {
+    within(
+        "CreateChallenge",
+        world.lobby().create_challenge(authed(request, token)),
+    )
+    .await
+    .map(|r| r.into_inner().challenge.expect("a challenge"))
 }
 
-async fn accept(world: &World, token: &str, id: &str) -> Result<pb::AcceptChallengeResponse, Status> {
+async fn accept(
+    world: &World,
+    token: &str,
+    id: &str,
+) -> Result<pb::AcceptChallengeResponse, Status> {
     within(
         "AcceptChallenge",
         world.lobby().accept_challenge(authed(
@@ -161,7 +182,11 @@ async fn accept(world: &World, token: &str, id: &str) -> Result<pb::AcceptChalle
     .map(tonic::Response::into_inner)
 }
 
-async fn seek_with(world: &World, token: &str, request: pb::SeekRequest) -> Result<pb::Seek, Status> {
+async fn seek_with(
+    world: &World,
+    token: &str,
+    request: pb::SeekRequest,
+) -> Result<pb::Seek, Status> {
     within("Seek", world.lobby().seek(authed(request, token)))
         .await
         .map(|r| r.into_inner().seek.expect("a seek"))
@@ -228,21 +253,31 @@ fn bad_fields(status: &Status) -> Vec<String> {
 }
 
 /// The challenge of `id` with status `status` on `events`.
-async fn challenge_status(events: &mut Events<pb::PlayerEvent>, id: &str, status: pb::ChallengeStatus) -> pb::Challenge {
+async fn challenge_status(
+    events: &mut Events<pb::PlayerEvent>,
+    id: &str,
+    status: pb::ChallengeStatus,
+) -> pb::Challenge {
     events
         .until(|e| challenge(e).filter(|c| c.challenge_id == id && c.status == status as i32))
         .await
 }
 
 /// The `match_started` of `match_id` on `events`.
-async fn started_of(events: &mut Events<pb::PlayerEvent>, match_id: &str) -> pb::PlayerMatchStarted {
+async fn started_of(
+    events: &mut Events<pb::PlayerEvent>,
+    match_id: &str,
+) -> pb::PlayerMatchStarted {
     events
         .until(|e| started(e).filter(|s| s.match_id == match_id))
         .await
 }
 
 /// The `match_finished` of `match_id` on `events`.
-async fn finished_of(events: &mut Events<pb::PlayerEvent>, match_id: &str) -> pb::PlayerMatchFinished {
+async fn finished_of(
+    events: &mut Events<pb::PlayerEvent>,
+    match_id: &str,
+) -> pb::PlayerMatchFinished {
     events
         .until(|e| finished(e).filter(|s| s.match_id == match_id))
         .await
@@ -288,7 +323,10 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
     .await
     .expect("ann challenges bob");
     assert_eq!(made.status, pb::ChallengeStatus::Pending as i32);
-    assert_eq!((made.from_player_id.as_str(), made.to_player_id.as_str()), ("ann", "bob"));
+    assert_eq!(
+        (made.from_player_id.as_str(), made.to_player_id.as_str()),
+        ("ann", "bob")
+    );
     assert!(made.expires_at_ms > made.created_at_ms);
     let id = made.challenge_id.clone();
     // Both are told of it.
@@ -296,15 +334,31 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
     assert_eq!(seen, made);
     challenge_status(&mut ann_events, &id, pb::ChallengeStatus::Pending).await;
     // Bob lists it as incoming, ann as outgoing.
-    let listed = within("ListChallenges", world.lobby().list_challenges(authed(pb::ListChallengesRequest {}, &world.bob)))
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(listed.incoming.iter().map(|c| c.challenge_id.as_str()).collect::<Vec<_>>(), [id.as_str()]);
+    let listed = within(
+        "ListChallenges",
+        world
+            .lobby()
+            .list_challenges(authed(pb::ListChallengesRequest {}, &world.bob)),
+    )
+    .await
+    .unwrap()
+    .into_inner();
+    assert_eq!(
+        listed
+            .incoming
+            .iter()
+            .map(|c| c.challenge_id.as_str())
+            .collect::<Vec<_>>(),
+        [id.as_str()]
+    );
     assert!(listed.outgoing.is_empty());
 
     let accepted = accept(&world, &world.bob, &id).await.expect("bob accepts");
-    assert_eq!(accepted.seat, pb::Player::North as i32, "ann asked for South");
+    assert_eq!(
+        accepted.seat,
+        pb::Player::North as i32,
+        "ann asked for South"
+    );
     let challenge_now = accepted.challenge.expect("the challenge");
     assert_eq!(challenge_now.status, pb::ChallengeStatus::Accepted as i32);
     assert_eq!(challenge_now.accepted_by_player_id, "bob");
@@ -346,11 +400,18 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
     assert_eq!(ann_end.rating_changes, bob_end.rating_changes);
     let changes = &ann_end.rating_changes;
     assert_eq!(changes.len(), 2, "{changes:?}");
-    assert_eq!((changes[0].player_id.as_str(), changes[1].player_id.as_str()), ("ann", "bob"), "South's first");
+    assert_eq!(
+        (changes[0].player_id.as_str(), changes[1].player_id.as_str()),
+        ("ann", "bob"),
+        "South's first"
+    );
     assert!(changes.iter().all(|c| c.before == 1500.0));
 
     let (ann_p, bob_p) = (profile(&world, "ann").await, profile(&world, "bob").await);
-    let (ann_r, bob_r) = (rating_in(&ann_p, pb::GameKind::BaAwa), rating_in(&bob_p, pb::GameKind::BaAwa));
+    let (ann_r, bob_r) = (
+        rating_in(&ann_p, pb::GameKind::BaAwa),
+        rating_in(&bob_p, pb::GameKind::BaAwa),
+    );
     assert_eq!(ann_r.rating, changes[0].after);
     assert_eq!(bob_r.rating, changes[1].after);
     assert_eq!((ann_r.rated_matches, bob_r.rated_matches), (1, 1));
@@ -358,11 +419,17 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
     match result.winner {
         w if w == pb::Player::South as i32 => {
             assert!(changes[0].after > 1500.0 && changes[1].after < 1500.0);
-            assert_eq!((ann_r.wins, ann_r.losses, bob_r.wins, bob_r.losses), (1, 0, 0, 1));
+            assert_eq!(
+                (ann_r.wins, ann_r.losses, bob_r.wins, bob_r.losses),
+                (1, 0, 0, 1)
+            );
         }
         w if w == pb::Player::North as i32 => {
             assert!(changes[0].after < 1500.0 && changes[1].after > 1500.0);
-            assert_eq!((ann_r.wins, ann_r.losses, bob_r.wins, bob_r.losses), (0, 1, 1, 0));
+            assert_eq!(
+                (ann_r.wins, ann_r.losses, bob_r.wins, bob_r.losses),
+                (0, 1, 1, 0)
+            );
         }
         _ => assert_eq!((ann_r.draws, bob_r.draws), (1, 1)),
     }
@@ -380,8 +447,15 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
     assert_eq!(created.challenge_id, id);
     assert!(created.rated);
     assert_eq!(
-        created.seats.iter().map(|s| (s.player, s.player_id.as_str())).collect::<Vec<_>>(),
-        [(pb::Player::South as i32, "ann"), (pb::Player::North as i32, "bob")]
+        created
+            .seats
+            .iter()
+            .map(|s| (s.player, s.player_id.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            (pb::Player::South as i32, "ann"),
+            (pb::Player::North as i32, "bob")
+        ]
     );
     let Some(pb::feed_event::Event::MatchFinished(done)) = &of_match[2].event else {
         unreachable!()
@@ -392,7 +466,10 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
     // The players' events are the same entries as the feed's.
     let ann_ids = ann_events.ids();
     assert!(ann_ids.contains(&of_match[0].event_id) && ann_ids.contains(&of_match[2].event_id));
-    assert!(!ann_ids.contains(&of_match[1].event_id), "a player is not told of the first move");
+    assert!(
+        !ann_ids.contains(&of_match[1].event_id),
+        "a player is not told of the first move"
+    );
 }
 
 #[tokio::test]
@@ -423,14 +500,29 @@ async fn a_declined_challenge_is_closed_for_both_and_cannot_be_accepted() {
     .unwrap();
     assert_eq!(declined.status, pb::ChallengeStatus::Declined as i32);
     assert_eq!(declined.decline_reason, pb::DeclineReason::Later as i32);
-    let seen = challenge_status(&mut ann_events, &made.challenge_id, pb::ChallengeStatus::Declined).await;
+    let seen = challenge_status(
+        &mut ann_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Declined,
+    )
+    .await;
     assert_eq!(seen.decline_reason, pb::DeclineReason::Later as i32);
     let mut bob_events = world.events(&world.bob).await;
-    challenge_status(&mut bob_events, &made.challenge_id, pb::ChallengeStatus::Declined).await;
+    challenge_status(
+        &mut bob_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Declined,
+    )
+    .await;
 
-    let refused = accept(&world, &world.bob, &made.challenge_id).await.unwrap_err();
+    let refused = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
-    assert_eq!(closed_reason(&refused), ("CHALLENGE_CLOSED".into(), "DECLINED".into()));
+    assert_eq!(
+        closed_reason(&refused),
+        ("CHALLENGE_CLOSED".into(), "DECLINED".into())
+    );
     // Only the player challenged declines.
     let other = create_challenge(
         &world,
@@ -486,19 +578,46 @@ async fn only_the_challenger_cancels_and_both_see_it_cancelled() {
         let refused = cancel(&world, token, &made.challenge_id).await.unwrap_err();
         assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
     }
-    let cancelled = cancel(&world, &world.ann, &made.challenge_id).await.expect("ann cancels");
-    assert_eq!(cancelled.status, pb::ChallengeStatus::Cancelled as i32);
-    challenge_status(&mut ann_events, &made.challenge_id, pb::ChallengeStatus::Cancelled).await;
-    challenge_status(&mut bob_events, &made.challenge_id, pb::ChallengeStatus::Cancelled).await;
-    let again = cancel(&world, &world.ann, &made.challenge_id).await.unwrap_err();
-    assert_eq!(again.code(), Code::FailedPrecondition);
-    assert_eq!(closed_reason(&again), ("CHALLENGE_CLOSED".into(), "CANCELLED".into()));
-    let refused = accept(&world, &world.bob, &made.challenge_id).await.unwrap_err();
-    assert_eq!(closed_reason(&refused), ("CHALLENGE_CLOSED".into(), "CANCELLED".into()));
-    let listed = within("ListChallenges", world.lobby().list_challenges(authed(pb::ListChallengesRequest {}, &world.ann)))
+    let cancelled = cancel(&world, &world.ann, &made.challenge_id)
         .await
-        .unwrap()
-        .into_inner();
+        .expect("ann cancels");
+    assert_eq!(cancelled.status, pb::ChallengeStatus::Cancelled as i32);
+    challenge_status(
+        &mut ann_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Cancelled,
+    )
+    .await;
+    challenge_status(
+        &mut bob_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Cancelled,
+    )
+    .await;
+    let again = cancel(&world, &world.ann, &made.challenge_id)
+        .await
+        .unwrap_err();
+    assert_eq!(again.code(), Code::FailedPrecondition);
+    assert_eq!(
+        closed_reason(&again),
+        ("CHALLENGE_CLOSED".into(), "CANCELLED".into())
+    );
+    let refused = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        closed_reason(&refused),
+        ("CHALLENGE_CLOSED".into(), "CANCELLED".into())
+    );
+    let listed = within(
+        "ListChallenges",
+        world
+            .lobby()
+            .list_challenges(authed(pb::ListChallengesRequest {}, &world.ann)),
+    )
+    .await
+    .unwrap()
+    .into_inner();
     assert!(listed.outgoing.is_empty() && listed.incoming.is_empty());
 }
 
@@ -518,12 +637,27 @@ async fn an_unanswered_challenge_expires_on_both_streams_and_cannot_be_accepted_
     .await
     .unwrap();
     assert_eq!(made.expires_at_ms - made.created_at_ms, 1000);
-    let expired = challenge_status(&mut ann_events, &made.challenge_id, pb::ChallengeStatus::Expired).await;
+    let expired = challenge_status(
+        &mut ann_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Expired,
+    )
+    .await;
     assert_eq!(expired.expires_at_ms, made.expires_at_ms);
-    challenge_status(&mut bob_events, &made.challenge_id, pb::ChallengeStatus::Expired).await;
-    let refused = accept(&world, &world.bob, &made.challenge_id).await.unwrap_err();
+    challenge_status(
+        &mut bob_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Expired,
+    )
+    .await;
+    let refused = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
-    assert_eq!(closed_reason(&refused), ("CHALLENGE_CLOSED".into(), "EXPIRED".into()));
+    assert_eq!(
+        closed_reason(&refused),
+        ("CHALLENGE_CLOSED".into(), "EXPIRED".into())
+    );
     // A ttl beyond the server's longest is refused.
     let refused = create_challenge(
         &world,
@@ -539,7 +673,8 @@ async fn an_unanswered_challenge_expires_on_both_streams_and_cannot_be_accepted_
 }
 
 #[tokio::test]
-async fn a_challenge_to_another_player_is_not_the_callers_to_accept_and_accepting_twice_is_closed() {
+async fn a_challenge_to_another_player_is_not_the_callers_to_accept_and_accepting_twice_is_closed()
+{
     let world = world().await;
     let made = create_challenge(
         &world,
@@ -548,14 +683,29 @@ async fn a_challenge_to_another_player_is_not_the_callers_to_accept_and_acceptin
     )
     .await
     .unwrap();
-    let refused = accept(&world, &world.cy, &made.challenge_id).await.unwrap_err();
+    let refused = accept(&world, &world.cy, &made.challenge_id)
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
-    let refused = accept(&world, &world.ann, &made.challenge_id).await.unwrap_err();
-    assert_eq!(refused.code(), Code::PermissionDenied, "the challenger is not the one challenged: {refused:?}");
-    let first = accept(&world, &world.bob, &made.challenge_id).await.expect("bob accepts");
-    let again = accept(&world, &world.bob, &made.challenge_id).await.unwrap_err();
+    let refused = accept(&world, &world.ann, &made.challenge_id)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.code(),
+        Code::PermissionDenied,
+        "the challenger is not the one challenged: {refused:?}"
+    );
+    let first = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .expect("bob accepts");
+    let again = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap_err();
     assert_eq!(again.code(), Code::FailedPrecondition, "{again:?}");
-    assert_eq!(closed_reason(&again), ("CHALLENGE_CLOSED".into(), "ACCEPTED".into()));
+    assert_eq!(
+        closed_reason(&again),
+        ("CHALLENGE_CLOSED".into(), "ACCEPTED".into())
+    );
     // One match was made: bob's stream has one match_started, for it.
     let mut bob_events = world.events(&world.bob).await;
     let match_id = first.r#match.unwrap().match_id;
@@ -565,7 +715,9 @@ async fn a_challenge_to_another_player_is_not_the_callers_to_accept_and_acceptin
     let mut seated = [m.seats[0].player_id.clone(), m.seats[1].player_id.clone()];
     seated.sort();
     assert_eq!(seated, ["ann", "bob"]);
-    let refused = accept(&world, &world.bob, "0123456789abcdef0123456789abcdef").await.unwrap_err();
+    let refused = accept(&world, &world.bob, "0123456789abcdef0123456789abcdef")
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), Code::NotFound, "{refused:?}");
 }
 
@@ -582,11 +734,18 @@ async fn an_open_challenge_is_taken_by_a_third_player_and_a_bot_account_shows_as
     .await
     .unwrap();
     assert_eq!(made.to_player_id, "");
-    let refused = accept(&world, &world.ann, &made.challenge_id).await.unwrap_err();
+    let refused = accept(&world, &world.ann, &made.challenge_id)
+        .await
+        .unwrap_err();
     assert_eq!(bad_fields(&refused), ["challenge_id"], "not one's own");
-    let accepted = accept(&world, &world.botty, &made.challenge_id).await.expect("botty takes it");
+    let accepted = accept(&world, &world.botty, &made.challenge_id)
+        .await
+        .expect("botty takes it");
     assert_eq!(accepted.seat, pb::Player::North as i32);
-    assert_eq!(accepted.challenge.as_ref().unwrap().accepted_by_player_id, "botty");
+    assert_eq!(
+        accepted.challenge.as_ref().unwrap().accepted_by_player_id,
+        "botty"
+    );
     let match_id = accepted.r#match.unwrap().match_id;
     let for_ann = started_of(&mut ann_events, &match_id).await;
     let opponent = for_ann.opponent.unwrap();
@@ -610,10 +769,21 @@ async fn an_open_challenge_is_taken_by_a_third_player_and_a_bot_account_shows_as
     .await
     .unwrap()
     .into_inner();
-    assert_eq!(bots.players.iter().map(|p| p.player_id.as_str()).collect::<Vec<_>>(), ["botty"]);
+    assert_eq!(
+        bots.players
+            .iter()
+            .map(|p| p.player_id.as_str())
+            .collect::<Vec<_>>(),
+        ["botty"]
+    );
     // Someone else cannot take it any more.
-    let again = accept(&world, &world.cy, &made.challenge_id).await.unwrap_err();
-    assert_eq!(closed_reason(&again), ("CHALLENGE_CLOSED".into(), "ACCEPTED".into()));
+    let again = accept(&world, &world.cy, &made.challenge_id)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        closed_reason(&again),
+        ("CHALLENGE_CLOSED".into(), "ACCEPTED".into())
+    );
     // Cy was told of nothing: his first event is his own challenge, made now.
     let mut cy_events = world.events(&world.cy).await;
     let mine = create_challenge(
@@ -637,7 +807,9 @@ async fn a_rematch_after_a_finished_match_swaps_the_seats() {
     )
     .await
     .unwrap();
-    let accepted = accept(&world, &world.bob, &made.challenge_id).await.unwrap();
+    let accepted = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap();
     let first = accepted.r#match.unwrap().match_id;
     // Not before it is over.
     let refused = within(
@@ -653,12 +825,22 @@ async fn a_rematch_after_a_finished_match_swaps_the_seats() {
     .await
     .unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
-    assert_eq!(refused.get_details_error_info().expect("ErrorInfo").reason, "NO_REMATCH");
+    assert_eq!(
+        refused.get_details_error_info().expect("ErrorInfo").reason,
+        "NO_REMATCH"
+    );
     let mut bob_events = world.events(&world.bob).await;
     resign(world.channel(), &world.ann, &first).await;
     let end = finished_of(&mut bob_events, &first).await;
-    assert_eq!(end.result.unwrap().reason, pb::MatchEndReason::Resignation as i32);
-    assert_eq!(end.rating_changes.len(), 2, "a resignation of a rated match moves the ratings");
+    assert_eq!(
+        end.result.unwrap().reason,
+        pb::MatchEndReason::Resignation as i32
+    );
+    assert_eq!(
+        end.rating_changes.len(),
+        2,
+        "a resignation of a rated match moves the ratings"
+    );
     // Not by a player of no seat in it.
     let refused = within(
         "OfferRematch",
@@ -691,14 +873,28 @@ async fn a_rematch_after_a_finished_match_swaps_the_seats() {
     .unwrap();
     assert_eq!(offer.to_player_id, "bob");
     assert_eq!(offer.rematch_of_match_id, first);
-    assert_eq!(offer.seat, pb::SeatPreference::North as i32, "ann was South");
+    assert_eq!(
+        offer.seat,
+        pb::SeatPreference::North as i32,
+        "ann was South"
+    );
     assert!(offer.rated);
     assert_eq!(offer.kind, pb::GameKind::Bosh as i32);
-    let seen = challenge_status(&mut bob_events, &offer.challenge_id, pb::ChallengeStatus::Pending).await;
+    let seen = challenge_status(
+        &mut bob_events,
+        &offer.challenge_id,
+        pb::ChallengeStatus::Pending,
+    )
+    .await;
     assert_eq!(seen.rematch_of_match_id, first);
-    let second = accept(&world, &world.bob, &offer.challenge_id).await.expect("bob accepts");
+    let second = accept(&world, &world.bob, &offer.challenge_id)
+        .await
+        .expect("bob accepts");
     let m = second.r#match.unwrap();
-    assert_eq!((m.seats[0].player_id.as_str(), m.seats[1].player_id.as_str()), ("bob", "ann"));
+    assert_eq!(
+        (m.seats[0].player_id.as_str(), m.seats[1].player_id.as_str()),
+        ("bob", "ann")
+    );
     assert_eq!(second.seat, pb::Player::South as i32);
 }
 
@@ -707,7 +903,9 @@ async fn seeks_pair_by_game_rated_flag_and_rating_range() {
     let world = world().await;
     let mut ann_events = world.events(&world.ann).await;
     let mut cy_events = world.events(&world.cy).await;
-    let ann_seek = seek_with(&world, &world.ann, seek_request(pb::GameKind::Bosh, true)).await.unwrap();
+    let ann_seek = seek_with(&world, &world.ann, seek_request(pb::GameKind::Bosh, true))
+        .await
+        .unwrap();
     assert_eq!(ann_seek.status, pb::SeekStatus::Open as i32);
     let seen = ann_events.until(seek).await;
     assert_eq!(seen, ann_seek);
@@ -724,9 +922,13 @@ async fn seeks_pair_by_game_rated_flag_and_rating_range() {
     .unwrap();
     assert_eq!(bob_seek.status, pb::SeekStatus::Open as i32);
     // Cy's unrated Bosh and rated Ba-awa seeks match nobody.
-    let unrated = seek_with(&world, &world.cy, seek_request(pb::GameKind::Bosh, false)).await.unwrap();
+    let unrated = seek_with(&world, &world.cy, seek_request(pb::GameKind::Bosh, false))
+        .await
+        .unwrap();
     assert_eq!(unrated.status, pb::SeekStatus::Open as i32);
-    let other_game = seek_with(&world, &world.cy, seek_request(pb::GameKind::BaAwa, true)).await.unwrap();
+    let other_game = seek_with(&world, &world.cy, seek_request(pb::GameKind::BaAwa, true))
+        .await
+        .unwrap();
     assert_eq!(other_game.status, pb::SeekStatus::Open as i32);
     // Cy's rated Bosh seek, open to 1400..1600, pairs with ann's (the oldest compatible), not bob's.
     let paired = seek_with(
@@ -753,12 +955,19 @@ async fn seeks_pair_by_game_rated_flag_and_rating_range() {
     let m = get_match(world.channel(), &world.ann, &match_id).await;
     assert_eq!(m.kind, pb::GameKind::Bosh as i32);
     // Bob's seek is still open: he can cancel it, and then not again.
-    let cancelled = cancel_seek(&world, &world.bob, &bob_seek.seek_id).await.expect("still open");
+    let cancelled = cancel_seek(&world, &world.bob, &bob_seek.seek_id)
+        .await
+        .expect("still open");
     assert_eq!(cancelled.status, pb::SeekStatus::Cancelled as i32);
     // Ann's is paired: closed.
-    let refused = cancel_seek(&world, &world.ann, &ann_seek.seek_id).await.unwrap_err();
+    let refused = cancel_seek(&world, &world.ann, &ann_seek.seek_id)
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
-    assert_eq!(closed_reason(&refused), ("SEEK_CLOSED".into(), "PAIRED".into()));
+    assert_eq!(
+        closed_reason(&refused),
+        ("SEEK_CLOSED".into(), "PAIRED".into())
+    );
     // The rated match between two seekers moves ratings.
     let mut backend = feed(world.channel(), &world.key, 0).await;
     resign(world.channel(), &world.cy, &match_id).await;
@@ -778,7 +987,9 @@ async fn seeks_pair_by_game_rated_flag_and_rating_range() {
 async fn cancel_seek(world: &World, token: &str, id: &str) -> Result<pb::Seek, Status> {
     within(
         "CancelSeek",
-        world.lobby().cancel_seek(authed(pb::CancelSeekRequest { seek_id: id.into() }, token)),
+        world
+            .lobby()
+            .cancel_seek(authed(pb::CancelSeekRequest { seek_id: id.into() }, token)),
     )
     .await
     .map(|r| r.into_inner().seek.unwrap())
@@ -804,20 +1015,36 @@ async fn a_seek_falls_back_to_the_servers_bot_and_the_match_is_played_against_it
     assert_eq!(begun.seek_id, sought.seek_id);
     assert!(!begun.rated, "a fallback is never rated");
     let opponent = begun.opponent.unwrap();
-    assert_eq!((opponent.player_id.as_str(), opponent.bot_level, opponent.rating), ("", 1, 0.0));
+    assert_eq!(
+        (
+            opponent.player_id.as_str(),
+            opponent.bot_level,
+            opponent.rating
+        ),
+        ("", 1, 0.0)
+    );
     let m = get_match(world.channel(), &world.ann, &begun.match_id).await;
     let ann_seat = usize::from(begun.seat == pb::Player::North as i32);
     assert_eq!(m.seats[ann_seat].player_id, "ann");
     assert_eq!(m.seats[1 - ann_seat].bot_level, 1);
     let mut tokens = [None, None];
     tokens[ann_seat] = Some(world.ann.as_str());
-    let end = play_out(std::slice::from_ref(world.channel()), &begun.match_id, tokens).await;
+    let end = play_out(
+        std::slice::from_ref(world.channel()),
+        &begun.match_id,
+        tokens,
+    )
+    .await;
     let winner = end.result.unwrap().winner;
     let done = finished_of(&mut ann_events, &begun.match_id).await;
     assert!(!done.rated && done.rating_changes.is_empty());
     let standing = rating_in(&profile(&world, "ann").await, pb::GameKind::BaAwa);
     assert_eq!((standing.rating, standing.rated_matches), (1500.0, 0));
-    assert_eq!(standing.wins + standing.losses + standing.draws, 1, "{standing:?}");
+    assert_eq!(
+        standing.wins + standing.losses + standing.draws,
+        1,
+        "{standing:?}"
+    );
     if winner == begun.seat {
         assert_eq!(standing.wins, 1);
     }
@@ -834,25 +1061,49 @@ async fn a_seek_falls_back_to_the_servers_bot_and_the_match_is_played_against_it
     )
     .await
     .unwrap_err();
-    assert_eq!(refused.get_details_error_info().expect("ErrorInfo").reason, "NO_REMATCH");
+    assert_eq!(
+        refused.get_details_error_info().expect("ErrorInfo").reason,
+        "NO_REMATCH"
+    );
 }
 
 #[tokio::test]
 async fn a_seek_is_cancelled_by_its_seeker_only_or_expires() {
     let world = world().await;
     let mut ann_events = world.events(&world.ann).await;
-    let sought = seek_with(&world, &world.ann, seek_request(pb::GameKind::BaAwa, false)).await.unwrap();
-    let refused = cancel_seek(&world, &world.bob, &sought.seek_id).await.unwrap_err();
-    assert_eq!(refused.code(), Code::PermissionDenied, "another player's seek: {refused:?}");
-    let refused = cancel_seek(&world, &world.bob, "0123456789abcdef0123456789abcdef").await.unwrap_err();
+    let sought = seek_with(&world, &world.ann, seek_request(pb::GameKind::BaAwa, false))
+        .await
+        .unwrap();
+    let refused = cancel_seek(&world, &world.bob, &sought.seek_id)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.code(),
+        Code::PermissionDenied,
+        "another player's seek: {refused:?}"
+    );
+    let refused = cancel_seek(&world, &world.bob, "0123456789abcdef0123456789abcdef")
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), Code::NotFound, "{refused:?}");
-    let cancelled = cancel_seek(&world, &world.ann, &sought.seek_id).await.expect("ann cancels");
+    let cancelled = cancel_seek(&world, &world.ann, &sought.seek_id)
+        .await
+        .expect("ann cancels");
     assert_eq!(cancelled.status, pb::SeekStatus::Cancelled as i32);
     ann_events
-        .until(|e| seek(e).filter(|s| s.seek_id == sought.seek_id && s.status == pb::SeekStatus::Cancelled as i32))
+        .until(|e| {
+            seek(e).filter(|s| {
+                s.seek_id == sought.seek_id && s.status == pb::SeekStatus::Cancelled as i32
+            })
+        })
         .await;
-    let again = cancel_seek(&world, &world.ann, &sought.seek_id).await.unwrap_err();
-    assert_eq!(closed_reason(&again), ("SEEK_CLOSED".into(), "CANCELLED".into()));
+    let again = cancel_seek(&world, &world.ann, &sought.seek_id)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        closed_reason(&again),
+        ("SEEK_CLOSED".into(), "CANCELLED".into())
+    );
 
     let short = seek_with(
         &world,
@@ -865,11 +1116,19 @@ async fn a_seek_is_cancelled_by_its_seeker_only_or_expires() {
     .await
     .unwrap();
     let expired = ann_events
-        .until(|e| seek(e).filter(|s| s.seek_id == short.seek_id && s.status != pb::SeekStatus::Open as i32))
+        .until(|e| {
+            seek(e)
+                .filter(|s| s.seek_id == short.seek_id && s.status != pb::SeekStatus::Open as i32)
+        })
         .await;
     assert_eq!(expired.status, pb::SeekStatus::Expired as i32);
-    let refused = cancel_seek(&world, &world.ann, &short.seek_id).await.unwrap_err();
-    assert_eq!(closed_reason(&refused), ("SEEK_CLOSED".into(), "EXPIRED".into()));
+    let refused = cancel_seek(&world, &world.ann, &short.seek_id)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        closed_reason(&refused),
+        ("SEEK_CLOSED".into(), "EXPIRED".into())
+    );
 }
 
 #[tokio::test]
@@ -877,12 +1136,19 @@ async fn a_stream_resumed_after_its_last_event_misses_nothing_and_repeats_nothin
     let world = world().await;
     let mut whole = world.events(&world.ann).await;
     let mut first = world.events(&world.ann).await;
-    let challenge_ann = |to: &'static str| challenge_to(to, pb::GameKind::Bosh, false, pb::SeatPreference::Random);
+    let challenge_ann =
+        |to: &'static str| challenge_to(to, pb::GameKind::Bosh, false, pb::SeatPreference::Random);
     // Events for ann, and some for others only in between.
     let mut made = Vec::new();
     for to in ["bob", "cy", "bob"] {
-        made.push(create_challenge(&world, &world.ann, challenge_ann(to)).await.unwrap());
-        create_challenge(&world, &world.bob, challenge_ann("cy")).await.unwrap();
+        made.push(
+            create_challenge(&world, &world.ann, challenge_ann(to))
+                .await
+                .unwrap(),
+        );
+        create_challenge(&world, &world.bob, challenge_ann("cy"))
+            .await
+            .unwrap();
     }
     for _ in 0..3 {
         first.next().await;
@@ -902,7 +1168,9 @@ async fn a_stream_resumed_after_its_last_event_misses_nothing_and_repeats_nothin
     )
     .await
     .unwrap();
-    let accepted = accept(&world, &world.bob, &made[0].challenge_id).await.unwrap();
+    let accepted = accept(&world, &world.bob, &made[0].challenge_id)
+        .await
+        .unwrap();
     let match_id = accepted.r#match.unwrap().match_id;
     resign(world.channel(), &world.bob, &match_id).await;
     let seen_all = finished_of(&mut whole, &match_id).await;
@@ -916,7 +1184,11 @@ async fn a_stream_resumed_after_its_last_event_misses_nothing_and_repeats_nothin
     let mut joined = whole.ids()[..3].to_vec();
     assert_eq!(joined.last(), Some(&cut));
     joined.extend(resumed.ids());
-    assert_eq!(joined, whole.ids(), "the two streams together are the whole one");
+    assert_eq!(
+        joined,
+        whole.ids(),
+        "the two streams together are the whole one"
+    );
     assert_eq!(resumed.seen, whole.seen[3..], "the same events");
 
     // Heartbeats carry the latest id passed: at least the last event, and a point to resume from.
@@ -925,9 +1197,15 @@ async fn a_stream_resumed_after_its_last_event_misses_nothing_and_repeats_nothin
     let from_mark = player_events(world.channel(), &world.ann, mark).await;
     drop(from_mark);
     // Nothing is after the latest id.
-    let refused = try_player_events(world.channel(), &world.ann, mark + 1_000).await.err().expect("refused");
+    let refused = try_player_events(world.channel(), &world.ann, mark + 1_000)
+        .await
+        .err()
+        .expect("refused");
     assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
-    let refused = try_feed(world.channel(), &world.key, mark + 1_000).await.err().expect("refused");
+    let refused = try_feed(world.channel(), &world.key, mark + 1_000)
+        .await
+        .err()
+        .expect("refused");
     assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
     // The feed's heartbeats too.
     let mut backend = feed(world.channel(), &world.key, mark).await;
@@ -951,7 +1229,12 @@ async fn bad_requests_are_refused_naming_the_field_and_credentials_are_checked()
     let refused = create_challenge(
         &world,
         &world.ann,
-        challenge_to("bob smith", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+        challenge_to(
+            "bob smith",
+            pb::GameKind::Bosh,
+            false,
+            pb::SeatPreference::Random,
+        ),
     )
     .await
     .unwrap_err();
@@ -994,7 +1277,13 @@ async fn bad_requests_are_refused_naming_the_field_and_credentials_are_checked()
     .await
     .unwrap_err();
     assert_eq!(bad_fields(&refused), ["reason"]);
-    let refused = seek_with(&world, &world.ann, seek_request(pb::GameKind::Unspecified, false)).await.unwrap_err();
+    let refused = seek_with(
+        &world,
+        &world.ann,
+        seek_request(pb::GameKind::Unspecified, false),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(bad_fields(&refused), ["kind"]);
     let refused = seek_with(
         &world,
@@ -1042,19 +1331,33 @@ async fn bad_requests_are_refused_naming_the_field_and_credentials_are_checked()
     .await
     .unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
-    let refused = seek_with(&world, &world.key, seek_request(pb::GameKind::Bosh, false)).await.unwrap_err();
-    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
-    let refused = try_player_events(world.channel(), &world.key, 0).await.err().expect("refused");
-    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
-    // The feed is the backend's: not a player's.
-    let refused = try_feed(world.channel(), &world.ann, 0).await.err().expect("refused");
-    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
-    // Without a credential, or with a forged one.
-    let refused = within("ListChallenges", world.lobby().list_challenges(pb::ListChallengesRequest {}))
+    let refused = seek_with(&world, &world.key, seek_request(pb::GameKind::Bosh, false))
         .await
         .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    let refused = try_player_events(world.channel(), &world.key, 0)
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    // The feed is the backend's: not a player's.
+    let refused = try_feed(world.channel(), &world.ann, 0)
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    // Without a credential, or with a forged one.
+    let refused = within(
+        "ListChallenges",
+        world.lobby().list_challenges(pb::ListChallengesRequest {}),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
-    let refused = try_player_events(world.channel(), "not-a-token", 0).await.err().expect("refused");
+    let refused = try_player_events(world.channel(), "not-a-token", 0)
+        .await
+        .err()
+        .expect("refused");
     assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
     // A player token sets its own profile only.
     let refused = within(
@@ -1120,7 +1423,10 @@ async fn a_match_created_directly_with_bound_seats_is_on_both_streams_and_the_fe
     let match_id = created.r#match.unwrap().match_id;
     let for_ann = started_of(&mut ann_events, &match_id).await;
     assert_eq!(for_ann.seat, pb::Player::North as i32);
-    assert_eq!((for_ann.challenge_id.as_str(), for_ann.seek_id.as_str()), ("", ""));
+    assert_eq!(
+        (for_ann.challenge_id.as_str(), for_ann.seek_id.as_str()),
+        ("", "")
+    );
     assert!(!for_ann.rated);
     assert_eq!(for_ann.opponent.unwrap().player_id, "bob");
     let for_bob = started_of(&mut bob_events, &match_id).await;
@@ -1137,7 +1443,10 @@ async fn a_match_created_directly_with_bound_seats_is_on_both_streams_and_the_fe
     assert!(!done.rated && done.rating_changes.is_empty());
     finished_of(&mut bob_events, &match_id).await;
     let of_match = feed_until_finished(&mut backend, &match_id).await;
-    assert_eq!(of_match.iter().map(|e| feed_kind(e).0).collect::<Vec<_>>(), ["created", "started", "finished"]);
+    assert_eq!(
+        of_match.iter().map(|e| feed_kind(e).0).collect::<Vec<_>>(),
+        ["created", "started", "finished"]
+    );
     let Some(pb::feed_event::Event::MatchCreated(made)) = &of_match[0].event else {
         unreachable!()
     };
@@ -1189,7 +1498,10 @@ async fn a_quiet_stream_gets_its_heartbeats_while_others_keep_the_tenant_busy() 
     let first = ann_events.heartbeat().await;
     let second = ann_events.heartbeat().await;
     assert!(second >= first);
-    assert!(ann_events.seen.is_empty(), "nothing of the traffic is ann's");
+    assert!(
+        ann_events.seen.is_empty(),
+        "nothing of the traffic is ann's"
+    );
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     within("the traffic stops", busy).await.unwrap();
 }
@@ -1201,7 +1513,10 @@ async fn a_player_holds_a_bounded_number_of_streams_and_a_closed_one_frees_its_p
     for _ in 0..4 {
         open.push(world.events(&world.ann).await);
     }
-    let refused = try_player_events(world.channel(), &world.ann, 0).await.err().expect("refused");
+    let refused = try_player_events(world.channel(), &world.ann, 0)
+        .await
+        .err()
+        .expect("refused");
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     // Another player is not held back by ann's.
     let _bob = world.events(&world.bob).await;
@@ -1211,7 +1526,9 @@ async fn a_player_holds_a_bounded_number_of_streams_and_a_closed_one_frees_its_p
         loop {
             match try_player_events(world.channel(), &world.ann, 0).await {
                 Ok(events) => return events,
-                Err(status) if status.code() == Code::ResourceExhausted => tokio::task::yield_now().await,
+                Err(status) if status.code() == Code::ResourceExhausted => {
+                    tokio::task::yield_now().await
+                }
                 Err(status) => panic!("{status:?}"),
             }
         }
@@ -1229,31 +1546,55 @@ async fn a_player_has_a_bounded_number_of_pending_challenges_and_open_seeks() {
     for i in 0..20 {
         if i % 2 == 0 {
             made.push(
-                create_challenge(world, &world.ann, challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
-                    .await
-                    .expect("within the limit"),
+                create_challenge(
+                    world,
+                    &world.ann,
+                    challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+                )
+                .await
+                .expect("within the limit"),
             );
         } else {
-            seek_with(world, &world.ann, seek_request(pb::GameKind::BaoLaKete, false))
-                .await
-                .expect("within the limit");
+            seek_with(
+                world,
+                &world.ann,
+                seek_request(pb::GameKind::BaoLaKete, false),
+            )
+            .await
+            .expect("within the limit");
         }
     }
-    let refused = create_challenge(world, &world.ann, challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
+    let refused = create_challenge(
+        world,
+        &world.ann,
+        challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    let refused = seek_with(world, &world.ann, seek_request(pb::GameKind::Bosh, false))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
-    let refused = seek_with(world, &world.ann, seek_request(pb::GameKind::Bosh, false)).await.unwrap_err();
-    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     // Answered challenges free their places.
-    cancel(world, &world.ann, &made[0].challenge_id).await.unwrap();
-    create_challenge(world, &world.ann, challenge_to("cy", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
+    cancel(world, &world.ann, &made[0].challenge_id)
         .await
-        .expect("a place again");
+        .unwrap();
+    create_challenge(
+        world,
+        &world.ann,
+        challenge_to("cy", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+    )
+    .await
+    .expect("a place again");
     // Others are not held back by ann's.
-    create_challenge(world, &world.bob, challenge_to("ann", pb::GameKind::Bosh, false, pb::SeatPreference::Random))
-        .await
-        .expect("bob's own limit");
+    create_challenge(
+        world,
+        &world.bob,
+        challenge_to("ann", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+    )
+    .await
+    .expect("bob's own limit");
 }
 
 #[tokio::test]
@@ -1275,16 +1616,25 @@ async fn a_challenges_options_reach_the_match_and_the_streams() {
     .await
     .unwrap();
     assert_eq!(made.options, Some(options));
-    let seen = challenge_status(&mut bob_events, &made.challenge_id, pb::ChallengeStatus::Pending).await;
+    let seen = challenge_status(
+        &mut bob_events,
+        &made.challenge_id,
+        pb::ChallengeStatus::Pending,
+    )
+    .await;
     assert_eq!(seen.options, Some(options), "as stored and read back");
-    let accepted = accept(&world, &world.bob, &made.challenge_id).await.unwrap();
+    let accepted = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap();
     let m = accepted.r#match.unwrap();
     assert_eq!(m.options, Some(options));
     assert_eq!(m.state.unwrap().to_move, pb::Player::North as i32);
     let begun = started_of(&mut bob_events, &m.match_id).await;
     assert_eq!(begun.options, Some(options));
     // A seek with these options pairs only with the same options.
-    let plain = seek_with(&world, &world.ann, seek_request(pb::GameKind::BaAwa, false)).await.unwrap();
+    let plain = seek_with(&world, &world.ann, seek_request(pb::GameKind::BaAwa, false))
+        .await
+        .unwrap();
     let other = seek_with(
         &world,
         &world.bob,
@@ -1295,7 +1645,11 @@ async fn a_challenges_options_reach_the_match_and_the_streams() {
     )
     .await
     .unwrap();
-    assert_eq!(other.status, pb::SeekStatus::Open as i32, "not ann's plain seek");
+    assert_eq!(
+        other.status,
+        pb::SeekStatus::Open as i32,
+        "not ann's plain seek"
+    );
     // Default options spelled out are the defaults.
     let spelled = seek_with(
         &world,
@@ -1349,20 +1703,38 @@ async fn another_tenants_players_see_none_of_this_tenants_lobby() {
     .token;
     let mut rival_events = player_events(world.channel(), &rival_bob, 0).await;
     let mut rival_feed = feed(world.channel(), &rival_key, 0).await;
-    let made = create_challenge(&world, &world.ann, challenge_to("bob", pb::GameKind::BaAwa, true, pb::SeatPreference::South))
+    let made = create_challenge(
+        &world,
+        &world.ann,
+        challenge_to("bob", pb::GameKind::BaAwa, true, pb::SeatPreference::South),
+    )
+    .await
+    .unwrap();
+    let refused = accept(&world, &rival_bob, &made.challenge_id)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::NotFound, "{refused:?}");
+    let accepted = accept(&world, &world.bob, &made.challenge_id)
         .await
         .unwrap();
-    let refused = accept(&world, &rival_bob, &made.challenge_id).await.unwrap_err();
-    assert_eq!(refused.code(), Code::NotFound, "{refused:?}");
-    let accepted = accept(&world, &world.bob, &made.challenge_id).await.unwrap();
-    resign(world.channel(), &world.bob, &accepted.r#match.unwrap().match_id).await;
+    resign(
+        world.channel(),
+        &world.bob,
+        &accepted.r#match.unwrap().match_id,
+    )
+    .await;
     let mut bob_events = world.events(&world.bob).await;
     bob_events.until(finished).await;
     // The rival's bob is still at 1500 and his stream and feed told of nothing: their first events are ones of
     // their own tenant, made now.
     let standing = within(
         "GetPlayer",
-        PlayersClient::new(world.channel().clone()).get_player(authed(pb::GetPlayerRequest { player_id: "bob".into() }, &rival_key)),
+        PlayersClient::new(world.channel().clone()).get_player(authed(
+            pb::GetPlayerRequest {
+                player_id: "bob".into(),
+            },
+            &rival_key,
+        )),
     )
     .await
     .unwrap()
@@ -1391,6 +1763,130 @@ async fn another_tenants_players_see_none_of_this_tenants_lobby() {
     .r#match
     .unwrap()
     .match_id;
-    assert_eq!(started(&rival_events.next().await).expect("a match first").match_id, ours);
+    assert_eq!(
+        started(&rival_events.next().await)
+            .expect("a match first")
+            .match_id,
+        ours
+    );
     assert_eq!(feed_kind(&rival_feed.next().await), ("created", ours));
+}
+
+#[tokio::test]
+async fn a_fallback_waits_for_room_under_the_tenants_limit_of_unfinished_matches() {
+    let world = world().await;
+    let key = within(
+        "CreateTenant",
+        AdminClient::new(world.channel().clone()).create_tenant(authed(
+            pb::CreateTenantRequest {
+                tenant_id: "small".into(),
+                name: String::new(),
+                limits: Some(pb::TenantLimits {
+                    max_active_matches: Some(1),
+                    ..pb::TenantLimits::default()
+                }),
+            },
+            OPERATOR_KEY,
+        )),
+    )
+    .await
+    .unwrap()
+    .into_inner()
+    .api_key;
+    let token = |player: &'static str| {
+        let (channel, key) = (world.channel().clone(), key.clone());
+        async move {
+            within(
+                "IssuePlayerToken",
+                PlayersClient::new(channel).issue_player_token(authed(
+                    pb::IssuePlayerTokenRequest {
+                        player_id: player.into(),
+                        ttl_seconds: 600,
+                    },
+                    &key,
+                )),
+            )
+            .await
+            .unwrap()
+            .into_inner()
+            .token
+        }
+    };
+    let (ann, bob, cy) = (token("ann").await, token("bob").await, token("cy").await);
+    let mut ann_events = player_events(world.channel(), &ann, 0).await;
+    let sought = seek_with(
+        &world,
+        &ann,
+        pb::SeekRequest {
+            fallback_bot_level: 1,
+            fallback_after_ms: 1500,
+            ..seek_request(pb::GameKind::BaAwa, false)
+        },
+    )
+    .await
+    .expect("room for one more now");
+    // The tenant's one unfinished match is taken before the fallback is due.
+    let made = create_challenge(
+        &world,
+        &bob,
+        challenge_to("cy", pb::GameKind::BaAwa, false, pb::SeatPreference::South),
+    )
+    .await
+    .unwrap();
+    let taken = accept(&world, &cy, &made.challenge_id)
+        .await
+        .expect("the one match");
+    let taken = taken.r#match.unwrap().match_id;
+    // Now there is no room: a seek or an accept is refused at once.
+    let refused = seek_with(&world, &bob, seek_request(pb::GameKind::BaAwa, false))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    let other = create_challenge(
+        &world,
+        &bob,
+        challenge_to("cy", pb::GameKind::BaAwa, false, pb::SeatPreference::South),
+    )
+    .await
+    .unwrap();
+    let refused = accept(&world, &cy, &other.challenge_id).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    // Give the sweep its chance at the fallback while there is no room. Whatever ann is told of, every match
+    // she is told has started exists.
+    let begun = tokio::select! {
+        begun = ann_events.until(started) => Some(begun),
+        () = tokio::time::sleep(Duration::from_millis(2500)) => None,
+    };
+    if let Some(begun) = &begun {
+        let m = within(
+            "GetMatch",
+            MatchesClient::new(world.channel().clone()).get_match(authed(
+                pb::GetMatchRequest {
+                    match_id: begun.match_id.clone(),
+                },
+                &ann,
+            )),
+        )
+        .await;
+        panic!(
+            "ann was told of match {} while the tenant had no room for it: {m:?}",
+            begun.match_id
+        );
+    }
+    // Room again: the fallback is played, the match exists and is played out against the bot.
+    resign(world.channel(), &bob, &taken).await;
+    let begun = ann_events.until(started).await;
+    assert_eq!(begun.seek_id, sought.seek_id);
+    let ann_seat = usize::from(begun.seat == pb::Player::North as i32);
+    let mut tokens = [None, None];
+    tokens[ann_seat] = Some(ann.as_str());
+    play_out(
+        std::slice::from_ref(world.channel()),
+        &begun.match_id,
+        tokens,
+    )
+    .await;
+    ann_events
+        .until(|e| finished(e).filter(|f| f.match_id == begun.match_id))
+        .await;
 }
