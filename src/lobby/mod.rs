@@ -870,6 +870,9 @@ impl<E: Encoder> Lobby<E> {
                     }
                 };
                 for tiding in tidings {
+                    if let Some(id) = announced_match(&tiding) {
+                        lobby.until_created(id).await;
+                    }
                     if sender.send(Ok(tiding)).await.is_err() {
                         return;
                     }
@@ -899,6 +902,26 @@ impl<E: Encoder> Lobby<E> {
             }
         });
         Ok(receiver)
+    }
+
+    /// Waits (a bounded while) until the match store holds match `id`, which the lobby arranged: its entry is
+    /// written first and the match created right after, so that a reader told of it could otherwise ask for it
+    /// before it exists (NOT_FOUND). A match whose creation was cut short is left to the repair.
+    async fn until_created(&self, id: MatchId) {
+        let give_up = tokio::time::Instant::now() + CREATION_WAIT;
+        let mut pause = std::time::Duration::from_millis(2);
+        loop {
+            match self.inner.matches.header(id).await {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) if tokio::time::Instant::now() >= give_up => {
+                    tracing::warn!(match_id = %id, "telling of a lobby match not created yet");
+                    return;
+                }
+                Ok(None) => {}
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(std::time::Duration::from_millis(200));
+        }
     }
 
     /// Counts an open stream of `player`, refusing one beyond `lobby.max_streams_per_player`.
@@ -972,6 +995,20 @@ pub struct Page {
     pub passed: u64,
     /// Whether the log goes on past it.
     pub more: bool,
+}
+
+/// How long a stream holds back the news of a lobby match the match store does not hold yet.
+const CREATION_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The match a tiding tells of that the lobby arranged (its creation in the match store follows its entry).
+fn announced_match(tiding: &Tiding) -> Option<MatchId> {
+    match tiding {
+        Tiding::News {
+            news: News::MatchStarted { id, origin, .. } | News::MatchCreated { id, origin, .. },
+            ..
+        } if *origin != Origin::Direct => Some(*id),
+        _ => None,
+    }
 }
 
 /// The next step of `record`'s match the lobby has not recorded, as an entry.
