@@ -50,6 +50,10 @@ impl World {
 }
 
 async fn world() -> World {
+    world_with(|_| {}).await
+}
+
+async fn world_with(configure: impl FnOnce(&mut mancala::config::Settings)) -> World {
     let server = TestServer::start_with(|settings| {
         settings.auth.required = true;
         settings.auth.operator_key_sha256 = keys::hex(&keys::hash(OPERATOR_KEY));
@@ -58,6 +62,7 @@ async fn world() -> World {
         settings.lobby.sweep_interval = Duration::from_millis(20);
         settings.lobby.heartbeat = Duration::from_millis(100);
         settings.lobby.repair_interval = Duration::from_millis(500);
+        configure(settings);
     })
     .await;
     let key = within(
@@ -890,6 +895,12 @@ async fn a_rematch_after_a_finished_match_swaps_the_seats() {
     let second = accept(&world, &world.bob, &offer.challenge_id)
         .await
         .expect("bob accepts");
+    // Each is shown the other's rating as the first match left it.
+    let rematch = started_of(&mut bob_events, &second.r#match.as_ref().unwrap().match_id).await;
+    assert_eq!(
+        rematch.opponent.unwrap().rating,
+        end.rating_changes[0].after
+    );
     let m = second.r#match.unwrap();
     assert_eq!(
         (m.seats[0].player_id.as_str(), m.seats[1].player_id.as_str()),
@@ -1783,6 +1794,8 @@ async fn a_fallback_waits_for_room_under_the_tenants_limit_of_unfinished_matches
                 name: String::new(),
                 limits: Some(pb::TenantLimits {
                     max_active_matches: Some(1),
+                    calls_per_second: Some(100_000),
+                    burst: Some(100_000),
                     ..pb::TenantLimits::default()
                 }),
             },
@@ -1889,4 +1902,118 @@ async fn a_fallback_waits_for_room_under_the_tenants_limit_of_unfinished_matches
     ann_events
         .until(|e| finished(e).filter(|f| f.match_id == begun.match_id))
         .await;
+}
+
+#[tokio::test]
+async fn a_rated_match_left_to_expire_moves_no_rating_and_counts_in_no_record() {
+    let world =
+        world_with(|settings| settings.matches.idle_expiry = Some(Duration::from_millis(200)))
+            .await;
+    let mut ann_events = world.events(&world.ann).await;
+    let made = create_challenge(
+        &world,
+        &world.ann,
+        challenge_to("bob", pb::GameKind::BaAwa, true, pb::SeatPreference::South),
+    )
+    .await
+    .unwrap();
+    let accepted = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap();
+    let match_id = accepted.r#match.unwrap().match_id;
+    let end = finished_of(&mut ann_events, &match_id).await;
+    assert_eq!(
+        end.result.unwrap().reason,
+        pb::MatchEndReason::Expired as i32
+    );
+    assert!(end.rated && end.rating_changes.is_empty(), "{end:?}");
+    for player in ["ann", "bob"] {
+        let standing = rating_in(&profile(&world, player).await, pb::GameKind::BaAwa);
+        assert_eq!(
+            (
+                standing.rating,
+                standing.rated_matches,
+                standing.wins,
+                standing.losses,
+                standing.draws
+            ),
+            (1500.0, 0, 0, 0, 0),
+            "{player}"
+        );
+    }
+    // Expired, it is finished: a rematch may be offered.
+    within(
+        "OfferRematch",
+        world.lobby().offer_rematch(authed(
+            pb::OfferRematchRequest {
+                match_id: match_id.clone(),
+                ttl_seconds: 0,
+            },
+            &world.bob,
+        )),
+    )
+    .await
+    .expect("a rematch of an expired match");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_a_player_or_the_backend_is_told_of_exists_already() {
+    let world = world().await;
+    let mut ann_events = world.events(&world.ann).await;
+    let mut backend = feed(world.channel(), &world.key, 0).await;
+    for round in 0..30 {
+        let made = create_challenge(
+            &world,
+            &world.ann,
+            challenge_to(
+                "bob",
+                pb::GameKind::BaAwa,
+                false,
+                pb::SeatPreference::Random,
+            ),
+        )
+        .await
+        .unwrap();
+        // Bob accepts on a task of his own; ann and the backend look the match up the moment they hear of it.
+        let accepting = {
+            let (channel, bob, id) = (
+                world.channel().clone(),
+                world.bob.clone(),
+                made.challenge_id.clone(),
+            );
+            tokio::spawn(async move {
+                LobbyClient::new(channel)
+                    .accept_challenge(authed(
+                        pb::AcceptChallengeRequest { challenge_id: id },
+                        &bob,
+                    ))
+                    .await
+                    .expect("bob accepts")
+            })
+        };
+        let begun = ann_events.until(started).await;
+        let found = within(
+            "GetMatch",
+            MatchesClient::new(world.channel().clone()).get_match(authed(
+                pb::GetMatchRequest {
+                    match_id: begun.match_id.clone(),
+                },
+                &world.ann,
+            )),
+        )
+        .await;
+        assert!(
+            found.is_ok(),
+            "round {round}: ann was told of a match not there: {found:?}"
+        );
+        let created = loop {
+            let event = backend.next().await;
+            if let (("created", id), _) = (feed_kind(&event), ()) {
+                break id;
+            }
+        };
+        assert_eq!(created, begun.match_id);
+        within("accepted", accepting).await.unwrap();
+        resign(world.channel(), &world.ann, &begun.match_id).await;
+    }
 }
