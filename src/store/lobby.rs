@@ -350,7 +350,7 @@ mod tests {
             return;
         };
         let prefix = format!("mancala-test-lobby-{}:", std::process::id());
-        let store = RedisStore::open(&url, &prefix, std::time::Duration::from_secs(60)).unwrap();
+        let store = RedisStore::open(&url, &prefix, Some(std::time::Duration::from_secs(60))).unwrap();
         let tenant = format!("t{}", std::process::id());
         appends_are_checked_and_read_back_in_order(&store, &tenant);
     }
