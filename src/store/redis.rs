@@ -287,7 +287,10 @@ impl RedisStore {
             .map(|bytes| codec::decode_event(&record, bytes))
             .collect::<Result<Vec<_>, _>>()?;
         if events.len() as u64 != record.version.saturating_sub(after)
-            || events.iter().zip(after.saturating_add(1)..).any(|(e, seq)| e.seq != seq)
+            || events
+                .iter()
+                .zip(after.saturating_add(1)..)
+                .any(|(e, seq)| e.seq != seq)
         {
             return Err(StoreError::Failed(format!(
                 "match {id}: the log holds {} events after {after} for version {}",
@@ -320,7 +323,9 @@ impl MatchStore for RedisStore {
     }
 
     fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
-        self.run(true, |con| redis::cmd("SCARD").arg(self.active_key(tenant)).query(con))
+        self.run(true, |con| {
+            redis::cmd("SCARD").arg(self.active_key(tenant)).query(con)
+        })
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
@@ -617,7 +622,10 @@ mod tests {
             assert_eq!(read.record, record, "after {after}");
             assert!(read.events.is_empty(), "after {after}: {:?}", read.events);
         }
-        assert_eq!(store.events_after(&record.id, 0).unwrap().unwrap().events, [event]);
+        assert_eq!(
+            store.events_after(&record.id, 0).unwrap().unwrap().events,
+            [event]
+        );
     }
 
     #[test]
