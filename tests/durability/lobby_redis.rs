@@ -338,3 +338,89 @@ async fn one_open_challenge_taken_on_both_replicas_at_once_and_a_fallback_swept_
     let starts = ann_events.seen.iter().filter_map(started).count();
     assert_eq!(starts, 6, "five challenges and one fallback");
 }
+
+fn seek_request(rated: bool) -> pb::SeekRequest {
+    pb::SeekRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: None,
+        rated,
+        rating_min: 0,
+        rating_max: 0,
+        fallback_bot_level: 0,
+        fallback_after_ms: 0,
+        ttl_seconds: 0,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seeks_opened_at_once_on_two_replicas_are_paired_once() {
+    let Some(url) = redis_url("two_seeks_opened_at_once_on_two_replicas_are_paired_once") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-seeks");
+    let (a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_a).await;
+    let ann = token(&on_a, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+    let mut ann_events = player_events(&on_a, &ann, 0).await;
+    let mut bob_events = player_events(&on_b, &bob, 0).await;
+    let mut backend = feed(&on_b, &key, 0).await;
+    let seek_on = |channel: &Channel, token: &str| {
+        let (channel, token) = (channel.clone(), token.to_string());
+        async move {
+            LobbyClient::new(channel)
+                .seek(authed(seek_request(true), &token))
+                .await
+                .expect("Seek")
+                .into_inner()
+                .seek
+                .unwrap()
+        }
+    };
+    let mut matches = Vec::new();
+    for round in 0..5 {
+        let (ann_seek, bob_seek) = within("both seek", async {
+            tokio::join!(seek_on(&on_a, &ann), seek_on(&on_b, &bob))
+        })
+        .await;
+        // Paired at once by one of the two calls, or by a sweep.
+        let for_ann = ann_events.until(started).await;
+        let for_bob = bob_events.until(started).await;
+        assert_eq!(
+            for_ann.match_id, for_bob.match_id,
+            "round {round}: one match"
+        );
+        assert_eq!(for_ann.seek_id, ann_seek.seek_id);
+        assert_eq!(for_bob.seek_id, bob_seek.seek_id);
+        assert_ne!(for_ann.seat, for_bob.seat);
+        let created = loop {
+            if let Some(pb::feed_event::Event::MatchCreated(created)) = backend.next().await.event {
+                break created;
+            }
+        };
+        assert_eq!(
+            created.match_id, for_ann.match_id,
+            "round {round}: the feed's only new match"
+        );
+        let mut seeks = created.seek_ids.clone();
+        seeks.sort();
+        let mut expected = vec![ann_seek.seek_id, bob_seek.seek_id];
+        expected.sort();
+        assert_eq!(seeks, expected);
+        matches.push(for_ann.match_id);
+    }
+    // Nothing else started: a marker after everything.
+    let marker = challenge_on(&on_a, &bob, "ann", false).await;
+    up_to_challenge(&mut ann_events, &marker.challenge_id).await;
+    up_to_challenge(&mut bob_events, &marker.challenge_id).await;
+    for events in [&ann_events, &bob_events] {
+        let started: Vec<String> = events
+            .seen
+            .iter()
+            .filter_map(started)
+            .map(|s| s.match_id)
+            .collect();
+        assert_eq!(started, matches);
+    }
+}
