@@ -424,3 +424,37 @@ async fn two_seeks_opened_at_once_on_two_replicas_are_paired_once() {
         assert_eq!(started, matches);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other() {
+    let Some(url) = redis_url("a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other")
+    else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-kill");
+    let (mut a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_b).await;
+    let ann = token(&on_b, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+    let mut bob_events = player_events(&on_b, &bob, 0).await;
+    let made = challenge_on(&on_b, &ann, "bob", true).await;
+    let accepted = within("accept", accept_on(&on_b, &bob, &made.challenge_id))
+        .await
+        .expect("bob accepts");
+    let match_id = accepted.r#match.unwrap().match_id;
+    // The resignation is written by A, which dies the moment it answers: before it may have told its lobby.
+    crate::support::lobby::resign(&on_a, &ann, &match_id).await;
+    a.kill();
+    let end = bob_events
+        .until(|e| finished(e).filter(|f| f.match_id == match_id))
+        .await;
+    assert_eq!(
+        end.result.unwrap().reason,
+        pb::MatchEndReason::Resignation as i32
+    );
+    assert_eq!(end.rating_changes.len(), 2, "rated: both ratings moved");
+    let marker = challenge_on(&on_b, &ann, "bob", false).await;
+    up_to_challenge(&mut bob_events, &marker.challenge_id).await;
+    assert_eq!(steps_of(&bob_events.seen, &match_id), (1, 1));
+}

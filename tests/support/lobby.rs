@@ -70,10 +70,16 @@ pub struct Events<T> {
 }
 
 impl<T: LobbyMessage + Clone + std::fmt::Debug> Events<T> {
-    /// The next event that is not a heartbeat.
+    /// The next event that is not a heartbeat (heartbeats do not extend the wait).
     pub async fn next(&mut self) -> T {
+        within("a lobby event", self.next_unbounded()).await
+    }
+
+    async fn next_unbounded(&mut self) -> T {
         loop {
-            let message = within("a lobby event", self.stream.message())
+            let message = self
+                .stream
+                .message()
                 .await
                 .expect("the stream stays open")
                 .expect("the stream goes on");
@@ -95,27 +101,35 @@ impl<T: LobbyMessage + Clone + std::fmt::Debug> Events<T> {
 
     /// The next heartbeat's `last_event_id` (events before it are read and kept).
     pub async fn heartbeat(&mut self) -> u64 {
-        loop {
-            let message = within("a heartbeat", self.stream.message())
-                .await
-                .expect("the stream stays open")
-                .expect("the stream goes on");
-            if let Some(last) = message.heartbeat() {
-                self.last_heartbeat = Some(last);
-                return last;
+        within("a heartbeat", async {
+            loop {
+                let message = self
+                    .stream
+                    .message()
+                    .await
+                    .expect("the stream stays open")
+                    .expect("the stream goes on");
+                if let Some(last) = message.heartbeat() {
+                    self.last_heartbeat = Some(last);
+                    return last;
+                }
+                self.seen.push(message);
             }
-            self.seen.push(message);
-        }
+        })
+        .await
     }
 
     /// Reads events until `pick` picks one; what it picked.
     pub async fn until<R>(&mut self, mut pick: impl FnMut(&T) -> Option<R>) -> R {
-        loop {
-            let event = self.next().await;
-            if let Some(picked) = pick(&event) {
-                return picked;
+        within("the lobby event awaited", async {
+            loop {
+                let event = self.next_unbounded().await;
+                if let Some(picked) = pick(&event) {
+                    return picked;
+                }
             }
-        }
+        })
+        .await
     }
 
     /// The ids of the events read.
