@@ -442,6 +442,44 @@ fn environment_variable_names_are_pinned() {
             "bots",
             "sweep_interval_ms",
         ),
+        (
+            "MANCALA__LOBBY__CHALLENGE_TTL_MS",
+            "113",
+            "lobby",
+            "challenge_ttl_ms",
+        ),
+        (
+            "MANCALA__LOBBY__MAX_CHALLENGE_TTL_MS",
+            "700000",
+            "lobby",
+            "max_challenge_ttl_ms",
+        ),
+        ("MANCALA__LOBBY__SEEK_TTL_MS", "131", "lobby", "seek_ttl_ms"),
+        (
+            "MANCALA__LOBBY__MAX_PENDING_PER_PLAYER",
+            "137",
+            "lobby",
+            "max_pending_per_player",
+        ),
+        ("MANCALA__LOBBY__HEARTBEAT_MS", "139", "lobby", "heartbeat_ms"),
+        (
+            "MANCALA__LOBBY__SWEEP_INTERVAL_MS",
+            "149",
+            "lobby",
+            "sweep_interval_ms",
+        ),
+        (
+            "MANCALA__LOBBY__REPAIR_INTERVAL_MS",
+            "151",
+            "lobby",
+            "repair_interval_ms",
+        ),
+        (
+            "MANCALA__LOBBY__MAX_STREAMS_PER_PLAYER",
+            "157",
+            "lobby",
+            "max_streams_per_player",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()

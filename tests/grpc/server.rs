@@ -124,6 +124,7 @@ async fn reflection_lists_every_service_in_both_versions() {
         "grpc.reflection.v1alpha.ServerReflection",
         "mancala.v1.Admin",
         "mancala.v1.Diagnostics",
+        "mancala.v1.Lobby",
         "mancala.v1.Matches",
         "mancala.v1.Players",
         "mancala.v1.Rules",
