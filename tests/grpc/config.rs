@@ -461,7 +461,12 @@ fn environment_variable_names_are_pinned() {
             "lobby",
             "max_pending_per_player",
         ),
-        ("MANCALA__LOBBY__HEARTBEAT_MS", "139", "lobby", "heartbeat_ms"),
+        (
+            "MANCALA__LOBBY__HEARTBEAT_MS",
+            "139",
+            "lobby",
+            "heartbeat_ms",
+        ),
         (
             "MANCALA__LOBBY__SWEEP_INTERVAL_MS",
             "149",
