@@ -123,7 +123,8 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// Expires the challenges and seeks due at `now_ms`, plays a seek's fallback when it is due, and pairs seeks
-    /// still open. Whichever replicas sweep at once, each change is written once (decided against the log).
+    /// still open. Whichever replicas sweep at once, each change is written once (decided against the log). A
+    /// tenant whose sweep fails is logged and left for the next sweep; the other tenants are swept.
     pub async fn sweep_at(&self, now_ms: u64) -> Result<(), LobbyError> {
         for tenant in self.tenants().await? {
             if let Some(retention) = self.inner.retention {
@@ -131,46 +132,72 @@ impl<E: Encoder> Lobby<E> {
                 let cutoff = now_ms.saturating_sub(retention.as_millis() as u64);
                 Self::blocking(move || Ok(super::lock(&held.state).forget_before(cutoff))).await?;
             }
-            let (challenges, seeks): (Vec<LobbyId>, Vec<LobbyId>) = self
-                .read(&tenant, move |state| {
-                    (
-                        state
-                            .pending_challenges()
-                            .iter()
-                            .filter(|c| c.expires_ms <= now_ms)
-                            .map(|c| c.id)
-                            .collect(),
-                        state.open_seeks().iter().map(|s| s.id).collect(),
-                    )
-                })
-                .await?;
-            for id in challenges {
-                self.decide(&tenant, move |state| {
-                    let due = state.challenge(&id).is_some_and(|c| {
-                        c.status == ChallengeStatus::Pending && c.expires_ms <= now_ms
-                    });
-                    Ok((
-                        due.then_some(Entry::ChallengeClosed {
-                            id,
-                            status: ChallengeStatus::Expired,
-                        }),
-                        (),
-                    ))
-                })
-                .await?;
+            if let Err(error) = self.sweep_tenant_at(&tenant, now_ms).await {
+                tracing::warn!(tenant, error = %error, "the lobby's sweep of a tenant failed; it runs again");
             }
-            for id in seeks {
-                self.pair(&tenant, id).await?;
-                let match_id = super::random_id()?;
-                let created = self
-                    .decide(&tenant, move |state| {
-                        let entry = seek_due(state, &id, now_ms, match_id);
-                        Ok((entry.clone(), entry))
-                    })
-                    .await?;
-                if let Some(entry) = created {
+        }
+        Ok(())
+    }
+
+    async fn sweep_tenant_at(&self, tenant: &str, now_ms: u64) -> Result<(), LobbyError> {
+        let (challenges, seeks): (Vec<LobbyId>, Vec<LobbyId>) = self
+            .read(tenant, move |state| {
+                (
+                    state
+                        .pending_challenges()
+                        .iter()
+                        .filter(|c| c.expires_ms <= now_ms)
+                        .map(|c| c.id)
+                        .collect(),
+                    state.open_seeks().iter().map(|s| s.id).collect(),
+                )
+            })
+            .await?;
+        for id in challenges {
+            self.decide(tenant, move |state| {
+                let due = state.challenge(&id).is_some_and(|c| {
+                    c.status == ChallengeStatus::Pending && c.expires_ms <= now_ms
+                });
+                Ok((
+                    due.then_some(Entry::ChallengeClosed {
+                        id,
+                        status: ChallengeStatus::Expired,
+                    }),
+                    (),
+                ))
+            })
+            .await?;
+        }
+        if seeks.is_empty() {
+            return Ok(());
+        }
+        // A pairing or a fallback makes a match: only while the tenant has room for one more. Otherwise the seeks
+        // wait (or expire), rather than their seekers being told of a match the match store then refuses.
+        let mut room = None;
+        for id in seeks {
+            let has_room = match room {
+                Some(known) => known,
+                None => {
+                    let known = self.inner.matches.room_for_one_more(tenant).await.is_ok();
+                    room = Some(known);
+                    known
+                }
+            };
+            if has_room && self.pair(tenant, id).await?.status != SeekStatus::Open {
+                room = None;
+            }
+            let match_id = super::random_id()?;
+            let created = self
+                .decide(tenant, move |state| {
+                    let entry = seek_due(state, &id, now_ms, match_id, has_room);
+                    Ok((entry.clone(), entry))
+                })
+                .await?;
+            if let Some(entry) = created {
+                if matches!(entry, Entry::MatchCreated { .. }) {
                     // A fallback: the match against the built-in opponent is to be made.
-                    self.create_match(&tenant, &entry).await?;
+                    room = None;
+                    self.create_match(tenant, &entry).await?;
                 }
             }
         }
@@ -186,60 +213,82 @@ impl<E: Encoder> Lobby<E> {
             tenants.push(String::new());
         }
         for tenant in tenants {
-            let unfinished: Vec<(MatchId, Option<Entry>)> = self
-                .read(&tenant, |state| {
-                    state
-                        .unfinished_matches()
-                        .map(|(id, info)| {
-                            let arranged = info.from_lobby().then(|| Entry::MatchCreated {
-                                id: *id,
-                                kind: info.kind,
-                                options: info.options,
-                                rated: info.rated,
-                                seats: info.seats.clone(),
-                                origin: info.origin.clone(),
-                            });
-                            (*id, arranged)
-                        })
-                        .collect()
-                })
+            if let Err(error) = self.repair_tenant(&tenant).await {
+                tracing::warn!(tenant, error = %error, "the lobby's repair of a tenant failed; it runs again");
+            }
+        }
+        Ok(())
+    }
+
+    async fn repair_tenant(&self, tenant: &str) -> Result<(), LobbyError> {
+        let unfinished: Vec<(MatchId, Option<Entry>)> = self
+            .read(tenant, |state| {
+                state
+                    .unfinished_matches()
+                    .map(|(id, info)| (*id, info.from_lobby().then(|| info.created_entry(*id))))
+                    .collect()
+            })
+            .await?;
+        for (id, arranged) in unfinished {
+            // One match that cannot be repaired yet (its tenant at its limit of unfinished matches, say) does
+            // not hold back the others, nor the other tenants.
+            if let Err(error) = self.repair_match(tenant, id, arranged).await {
+                tracing::warn!(tenant, match_id = %id, error = %error, "the lobby could not repair a match yet; the repair runs again");
+            }
+        }
+        let mut after = None;
+        loop {
+            let page = self
+                .inner
+                .matches
+                .headers(tenant, after, REPAIR_PAGE)
                 .await?;
-            for (id, arranged) in unfinished {
-                match self.inner.matches.header(id).await? {
-                    Some(record) => self.observe(&tenant, vec![record], true).await?,
-                    None => {
-                        if let Some(entry) = arranged {
-                            tracing::warn!(tenant, match_id = %id, "creating a lobby match whose creation was cut short");
-                            self.create_match(&tenant, &entry).await?;
-                        }
-                    }
-                }
-            }
-            let mut after = None;
-            loop {
-                let page = self
-                    .inner
-                    .matches
-                    .headers(&tenant, after, REPAIR_PAGE)
-                    .await?;
-                let Some(last) = page.last() else {
-                    break;
-                };
-                after = Some(last.id);
-                let unfinished: Vec<MatchRecord> =
-                    page.into_iter().filter(|r| r.finished.is_none()).collect();
-                self.observe(&tenant, unfinished, false).await?;
-            }
+            let Some(last) = page.last() else {
+                break;
+            };
+            after = Some(last.id);
+            let unfinished: Vec<MatchRecord> =
+                page.into_iter().filter(|r| r.finished.is_none()).collect();
+            self.observe(tenant, unfinished, false).await?;
         }
         Ok(())
     }
 }
 
+impl<E: Encoder> Lobby<E> {
+    /// Records what the lobby has not of match `id`, or creates it if the lobby `arranged` it and the match store
+    /// does not have it.
+    async fn repair_match(
+        &self,
+        tenant: &str,
+        id: MatchId,
+        arranged: Option<Entry>,
+    ) -> Result<(), LobbyError> {
+        match self.inner.matches.header(id).await? {
+            Some(record) => self.observe(tenant, vec![record], true).await,
+            None => match arranged {
+                Some(entry) => {
+                    tracing::warn!(tenant, match_id = %id, "creating a lobby match whose creation was cut short");
+                    self.create_match(tenant, &entry).await
+                }
+                None => Ok(()),
+            },
+        }
+    }
+}
+
 /// What seek `id` comes to at `now_ms`, if it is open and due: a match against the built-in opponent (its fallback
-/// is due: at `fallback_after_ms`, or at expiry when that is 0) or its expiry.
-fn seek_due(state: &TenantState, id: &LobbyId, now_ms: u64, match_id: MatchId) -> Option<Entry> {
+/// is due: at `fallback_after_ms`, or at expiry when that is 0; only if the tenant has `room` for one more match)
+/// or its expiry.
+fn seek_due(
+    state: &TenantState,
+    id: &LobbyId,
+    now_ms: u64,
+    match_id: MatchId,
+    room: bool,
+) -> Option<Entry> {
     let seek = state.seek(id).filter(|s| s.status == SeekStatus::Open)?;
-    if let Some(fallback) = seek.fallback {
+    if let Some(fallback) = seek.fallback.filter(|_| room) {
         let due = if fallback.after_ms == 0 {
             seek.expires_ms
         } else {

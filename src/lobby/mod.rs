@@ -873,10 +873,13 @@ impl<E: Encoder> Lobby<E> {
         self.decide(tenant, move |state| {
             let seek = state
                 .seek(&id)
-                .filter(|seek| seek.player == player)
-                .ok_or_else(|| {
-                    LobbyError::NotFound(format!("seek {id} is not one of {player}'s"))
-                })?;
+                .ok_or_else(|| LobbyError::NotFound(format!("seek {id} does not exist")))?;
+            if seek.player != player {
+                return Err(LobbyError::PermissionDenied(format!(
+                    "seek {id} is {}'s: only the seeker may cancel it",
+                    seek.player
+                )));
+            }
             if seek.status != SeekStatus::Open {
                 let status = match seek.status {
                     SeekStatus::Paired { .. } => "PAIRED",
@@ -918,7 +921,7 @@ impl<E: Encoder> Lobby<E> {
     ) -> Result<Page, LobbyError> {
         let store = self.inner.store.clone();
         let lobby = self.tenant(tenant);
-        let (page, arranged) = Self::blocking(move || {
+        Self::blocking(move || {
             let mut state = lock(&lobby.state);
             Self::catch_up(store.as_ref(), &lobby.id, &mut state)?;
             if after > state.seq {
@@ -935,20 +938,11 @@ impl<E: Encoder> Lobby<E> {
                 passed: after,
                 more: false,
             };
-            let mut arranged = Vec::new();
             for stored in entries.into_iter().take_while(|e| e.seq <= state.seq) {
                 let logged = entry::decode(stored.seq, &stored.bytes)
                     .map_err(|e| store_failed("decoding the lobby", e))?;
                 page.passed = logged.seq;
                 if let Some(news) = news::news_for(&reader, &logged, &state) {
-                    if let Entry::MatchCreated { id, .. } = &logged.entry {
-                        let unplayed = state
-                            .match_info(id)
-                            .is_some_and(|info| info.stage == Stage::Created && info.from_lobby());
-                        if unplayed {
-                            arranged.push(logged.entry.clone());
-                        }
-                    }
                     page.tidings.push(Tiding::News {
                         seq: logged.seq,
                         at_ms: logged.at_ms,
@@ -957,23 +951,9 @@ impl<E: Encoder> Lobby<E> {
                 }
             }
             page.more = page.passed < state.seq;
-            Ok((page, arranged))
+            Ok(page)
         })
-        .await?;
-        // The lobby writes a match's `MatchCreated` before it creates the match in the match store, so a reader told
-        // of it at once could find no match yet (WatchMatch: NOT_FOUND). A match the lobby arranged and nobody has
-        // played is therefore made sure of before it is told of: created here if its creator has not got there yet
-        // (or stopped first), as the repair would (`create_with_id` makes it once, whoever tries). A failure is
-        // logged by `create_match` and left to the repair; the news goes out all the same.
-        for entry in &arranged {
-            let Entry::MatchCreated { id, .. } = entry else {
-                continue;
-            };
-            if matches!(self.inner.matches.header(*id).await, Ok(None)) {
-                let _ = self.create_match(tenant, entry).await;
-            }
-        }
-        Ok(page)
+        .await
     }
 
     /// What stands for `player` now (pending challenges, open seeks, unfinished matches: see
@@ -1030,6 +1010,9 @@ impl<E: Encoder> Lobby<E> {
         tokio::spawn(async move {
             let _guard = guard;
             let mut page = Ok(first);
+            // A heartbeat is due after `heartbeat` with nothing sent to this reader, however many entries of
+            // others were read meanwhile.
+            let mut due = tokio::time::Instant::now() + heartbeat;
             loop {
                 let Page {
                     tidings,
@@ -1043,27 +1026,64 @@ impl<E: Encoder> Lobby<E> {
                     }
                 };
                 for tiding in tidings {
+                    if let Some(id) = announced_match(&tiding) {
+                        lobby.ensure_created(&tenant, id).await;
+                    }
                     if sender.send(Ok(tiding)).await.is_err() {
                         return;
                     }
+                    due = tokio::time::Instant::now() + heartbeat;
                 }
                 if !more {
-                    // Caught up: wait for the next entry, a heartbeat's time, or the reader leaving.
+                    // Caught up: wait for the next entry, the heartbeat's time, or the reader leaving.
                     tokio::select! {
                         changed = latest.changed() => if changed.is_err() { return },
-                        () = tokio::time::sleep(heartbeat) => {
+                        () = tokio::time::sleep_until(due) => {
                             if sender.send(Ok(Tiding::Heartbeat { last: passed })).await.is_err() {
                                 return;
                             }
+                            due = tokio::time::Instant::now() + heartbeat;
                         }
                         () = sender.closed() => return,
                     }
                     latest.borrow_and_update();
+                } else if tokio::time::Instant::now() >= due {
+                    // Reading a long stretch of others' entries: the reader still hears the stream is alive.
+                    if sender
+                        .send(Ok(Tiding::Heartbeat { last: passed }))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    due = tokio::time::Instant::now() + heartbeat;
                 }
                 page = lobby.news_after(&tenant, reader.clone(), passed).await;
             }
         });
         Ok(receiver)
+    }
+
+    /// Makes sure the match store holds match `id`, which the lobby arranged: its entry is written before the
+    /// match is created, so a reader told of it at once could otherwise ask for it before it exists (NOT_FOUND). A
+    /// match not there yet is created here, as the repair would (`create_with_id` makes it once, whoever tries);
+    /// a failure is logged by `create_match` and left to the repair.
+    async fn ensure_created(&self, tenant: &str, id: MatchId) {
+        if !matches!(self.inner.matches.header(id).await, Ok(None)) {
+            return;
+        }
+        let arranged = self
+            .read(tenant, move |state| {
+                // Only one nobody has played: a match that went on and was purged after its retention is not made anew.
+                state
+                    .match_info(&id)
+                    .filter(|info| info.stage == Stage::Created && info.from_lobby())
+                    .map(|info| info.created_entry(id))
+            })
+            .await;
+        if let Ok(Some(entry)) = arranged {
+            let _ = self.create_match(tenant, &entry).await;
+        }
     }
 
     /// Counts an open stream of `reader`, refusing one beyond `lobby.max_streams_per_player` (a player's, or the
@@ -1140,6 +1160,17 @@ pub struct Page {
     pub passed: u64,
     /// Whether the log goes on past it.
     pub more: bool,
+}
+
+/// The match a tiding tells of that the lobby arranged (its creation in the match store follows its entry).
+fn announced_match(tiding: &Tiding) -> Option<MatchId> {
+    match tiding {
+        Tiding::News {
+            news: News::MatchStarted { id, origin, .. } | News::MatchCreated { id, origin, .. },
+            ..
+        } if *origin != Origin::Direct => Some(*id),
+        _ => None,
+    }
 }
 
 /// The steps of `records`' matches the lobby has not recorded, as entries in order, each decided as if those

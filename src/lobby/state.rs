@@ -88,6 +88,18 @@ impl MatchInfo {
             .find(|seat| self.seats[seat.index()].player.as_deref() == Some(player))
     }
 
+    /// The entry that recorded its creation.
+    pub fn created_entry(&self, id: MatchId) -> Entry {
+        Entry::MatchCreated {
+            id,
+            kind: self.kind,
+            options: self.options,
+            rated: self.rated,
+            seats: self.seats.clone(),
+            origin: self.origin.clone(),
+        }
+    }
+
     /// Whether the lobby made it (so the lobby creates it in the match store, and repairs a creation cut short).
     pub fn from_lobby(&self) -> bool {
         self.origin != Origin::Direct
@@ -311,17 +323,7 @@ impl TenantState {
         }
         for (id, info) in self.unfinished_matches() {
             if info.seat_of(player).is_some() {
-                push(
-                    id,
-                    Entry::MatchCreated {
-                        id: *id,
-                        kind: info.kind,
-                        options: info.options,
-                        rated: info.rated,
-                        seats: info.seats.clone(),
-                        origin: info.origin.clone(),
-                    },
-                );
+                push(id, info.created_entry(*id));
             }
         }
         out.sort_by_key(|logged| logged.seq);

@@ -269,11 +269,13 @@ impl RedisStore {
 
     /// The header and the events after `after`, read atomically.
     fn read(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
+        // `after` may be past the log (u64::MAX: the header alone); `as isize` would wrap it to -1, the last event.
+        let start = isize::try_from(after).unwrap_or(isize::MAX);
         let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self.with(true, |con| {
             redis::pipe()
                 .atomic()
                 .hget(self.header_key(id), "h")
-                .lrange(self.log_key(id), after as isize, -1)
+                .lrange(self.log_key(id), start, -1)
                 .query(con)
         })?;
         let Some(header) = header else {
@@ -285,7 +287,10 @@ impl RedisStore {
             .map(|bytes| codec::decode_event(&record, bytes))
             .collect::<Result<Vec<_>, _>>()?;
         if events.len() as u64 != record.version.saturating_sub(after)
-            || events.iter().zip(after + 1..).any(|(e, seq)| e.seq != seq)
+            || events
+                .iter()
+                .zip(after.saturating_add(1)..)
+                .any(|(e, seq)| e.seq != seq)
         {
             return Err(StoreError::Failed(format!(
                 "match {id}: the log holds {} events after {after} for version {}",
@@ -577,6 +582,50 @@ mod tests {
         let (head, rest) = message.split_first_chunk::<16>().unwrap();
         assert_eq!(MatchId(*head), id);
         assert_eq!(rest, b"event");
+    }
+
+    #[test]
+    fn a_read_past_the_log_is_the_header_alone() {
+        use crate::engine::{GameKind, Move, Options, Player, Sow};
+        use crate::store::{Action, EventRecord, MatchRecord};
+        let Ok(url) = std::env::var("MANCALA_TEST_REDIS_URL") else {
+            eprintln!("skipped: MANCALA_TEST_REDIS_URL is not set");
+            return;
+        };
+        let prefix = format!("mancala-test-read-past-{}:", std::process::id());
+        let store = RedisStore::open(&url, &prefix, Some(Duration::from_secs(60))).unwrap();
+        let mut record = MatchRecord {
+            id: MatchId([7; 16]),
+            kind: GameKind::BaAwa,
+            options: Options::default(),
+            created_ms: 1,
+            token_hashes: [[1; 32], [2; 32]],
+            tenant: "acme".into(),
+            players: [None, None],
+            bots: [None, None],
+            active_ms: 1,
+            version: 0,
+            finished: None,
+        };
+        store.create(&record, None).unwrap();
+        record.version = 1;
+        let event = EventRecord {
+            seq: 1,
+            player: Player::South,
+            action: Action::Move(Move::Sow(Sow::from(3))),
+            request_id: String::new(),
+            at_ms: 2,
+        };
+        store.append(&record, &event).unwrap();
+        for after in [1, 2, u64::MAX] {
+            let read = store.events_after(&record.id, after).unwrap().unwrap();
+            assert_eq!(read.record, record, "after {after}");
+            assert!(read.events.is_empty(), "after {after}: {:?}", read.events);
+        }
+        assert_eq!(
+            store.events_after(&record.id, 0).unwrap().unwrap().events,
+            [event]
+        );
     }
 
     #[test]

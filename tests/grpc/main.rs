@@ -15,6 +15,7 @@ mod diagnostics;
 mod engine_work;
 mod examples;
 mod loadtest;
+mod lobby;
 mod matches_api;
 mod metrics;
 mod opponent_api;

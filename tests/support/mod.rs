@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod examples;
+pub mod lobby;
 pub mod replica;
 pub mod server;
 pub mod tls;

@@ -1,0 +1,460 @@
+//! The lobby across two replicas (real binaries) over one Redis, with auth required: a challenge made on A is
+//! accepted on B, both players' streams (one on each replica) are told of the match's start and end once each
+//! while the moves go to either replica, a stream dropped on A and resumed on B misses nothing; two players
+//! taking one open challenge on two replicas at once make one match; a seek's fallback to the server's bot, swept
+//! by both replicas, makes one match. Needs `MANCALA_TEST_REDIS_URL`, like `matches_redis`.
+
+use crate::matches_redis::{redis_url, Prefix};
+use crate::support::lobby::{
+    authed, challenge, feed, finished, get_match, play_out, player_events, started, within, Events,
+};
+use crate::support::replica::Replica;
+use mancala::api::pb;
+use mancala::identity::keys;
+use pb::admin_client::AdminClient;
+use pb::lobby_client::LobbyClient;
+use pb::players_client::PlayersClient;
+use tonic::transport::Channel;
+use tonic::Code;
+use tonic_types::StatusExt;
+
+const OPERATOR_KEY: &str = "mo_redis-lobby-operator";
+
+async fn replicas(prefix: &Prefix) -> (Replica, Replica) {
+    let hash = keys::hex(&keys::hash(OPERATOR_KEY));
+    prefix
+        .replicas_with(&[
+            ("MANCALA__AUTH__REQUIRED", "true"),
+            ("MANCALA__AUTH__OPERATOR_KEY_SHA256", hash.as_str()),
+            ("MANCALA__BOTS__THINK_DELAY_MS", "0"),
+            ("MANCALA__LOBBY__SWEEP_INTERVAL_MS", "20"),
+            ("MANCALA__LOBBY__HEARTBEAT_MS", "200"),
+            ("MANCALA__LOBBY__REPAIR_INTERVAL_MS", "500"),
+        ])
+        .await
+}
+
+async fn channel(replica: &Replica) -> Channel {
+    within(
+        "connect",
+        Channel::from_shared(format!("http://{}", replica.addr))
+            .unwrap()
+            .connect(),
+    )
+    .await
+    .expect("connect")
+}
+
+/// Creates tenant "acme" on `channel`: its API key.
+async fn tenant(channel: &Channel) -> String {
+    within(
+        "CreateTenant",
+        AdminClient::new(channel.clone()).create_tenant(authed(
+            pb::CreateTenantRequest {
+                tenant_id: "acme".into(),
+                name: String::new(),
+                limits: Some(pb::TenantLimits {
+                    calls_per_second: Some(100_000),
+                    burst: Some(100_000),
+                    ..pb::TenantLimits::default()
+                }),
+            },
+            OPERATOR_KEY,
+        )),
+    )
+    .await
+    .expect("CreateTenant")
+    .into_inner()
+    .api_key
+}
+
+async fn token(channel: &Channel, key: &str, player: &str) -> String {
+    within(
+        "IssuePlayerToken",
+        PlayersClient::new(channel.clone()).issue_player_token(authed(
+            pb::IssuePlayerTokenRequest {
+                player_id: player.into(),
+                ttl_seconds: 600,
+            },
+            key,
+        )),
+    )
+    .await
+    .expect("IssuePlayerToken")
+    .into_inner()
+    .token
+}
+
+async fn challenge_on(channel: &Channel, token: &str, to: &str, rated: bool) -> pb::Challenge {
+    within(
+        "CreateChallenge",
+        LobbyClient::new(channel.clone()).create_challenge(authed(
+            pb::CreateChallengeRequest {
+                to_player_id: to.into(),
+                kind: pb::GameKind::BaAwa as i32,
+                options: None,
+                rated,
+                seat: pb::SeatPreference::South as i32,
+                ttl_seconds: 0,
+            },
+            token,
+        )),
+    )
+    .await
+    .expect("CreateChallenge")
+    .into_inner()
+    .challenge
+    .unwrap()
+}
+
+async fn accept_on(
+    channel: &Channel,
+    token: &str,
+    id: &str,
+) -> Result<pb::AcceptChallengeResponse, tonic::Status> {
+    LobbyClient::new(channel.clone())
+        .accept_challenge(authed(
+            pb::AcceptChallengeRequest {
+                challenge_id: id.into(),
+            },
+            token,
+        ))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// Reads `events` up to the challenge `id` (a marker made after everything else).
+async fn up_to_challenge(events: &mut Events<pb::PlayerEvent>, id: &str) {
+    events
+        .until(|e| challenge(e).filter(|c| c.challenge_id == id))
+        .await;
+}
+
+/// How many `match_started` and `match_finished` of `match_id` are among `seen`.
+fn steps_of(seen: &[pb::PlayerEvent], match_id: &str) -> (usize, usize) {
+    (
+        seen.iter()
+            .filter_map(started)
+            .filter(|s| s.match_id == match_id)
+            .count(),
+        seen.iter()
+            .filter_map(finished)
+            .filter(|f| f.match_id == match_id)
+            .count(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once() {
+    let Some(url) =
+        redis_url("a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once")
+    else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-two");
+    let (a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_a).await;
+    let ann = token(&on_a, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+
+    let mut ann_on_a = player_events(&on_a, &ann, 0).await;
+    let mut ann_whole = player_events(&on_b, &ann, 0).await;
+    let mut bob_on_b = player_events(&on_b, &bob, 0).await;
+    let mut backend = feed(&on_a, &key, 0).await;
+
+    let made = challenge_on(&on_a, &ann, "bob", true).await;
+    // Told on B, where bob is.
+    let seen = bob_on_b
+        .until(|e| challenge(e).filter(|c| c.challenge_id == made.challenge_id))
+        .await;
+    assert_eq!(seen.status, pb::ChallengeStatus::Pending as i32);
+    let accepted = within("accept on B", accept_on(&on_b, &bob, &made.challenge_id))
+        .await
+        .expect("bob accepts on B");
+    let match_id = accepted.r#match.unwrap().match_id;
+    let for_ann = ann_on_a
+        .until(|e| started(e).filter(|s| s.match_id == match_id))
+        .await;
+    assert_eq!(for_ann.seat, pb::Player::South as i32);
+    assert_eq!(for_ann.challenge_id, made.challenge_id);
+    let for_bob = bob_on_b
+        .until(|e| started(e).filter(|s| s.match_id == match_id))
+        .await;
+    assert_eq!(for_bob.seat, pb::Player::North as i32);
+    // Ann's stream on A goes away here.
+    let cut = ann_on_a.last_id();
+    let before_cut = ann_on_a.seen.clone();
+    drop(ann_on_a);
+
+    // The moves go to A and B in turn.
+    let end = play_out(
+        &[on_a.clone(), on_b.clone()],
+        &match_id,
+        [Some(&ann), Some(&bob)],
+    )
+    .await;
+    let winner = end.result.expect("a result").winner;
+    let mut resumed = player_events(&on_b, &ann, cut).await;
+    let ann_end = resumed
+        .until(|e| finished(e).filter(|f| f.match_id == match_id))
+        .await;
+    let bob_end = bob_on_b
+        .until(|e| finished(e).filter(|f| f.match_id == match_id))
+        .await;
+    assert_eq!(ann_end.rating_changes.len(), 2);
+    assert_eq!(ann_end.rating_changes, bob_end.rating_changes);
+    assert_eq!(ann_end.result.as_ref().unwrap().winner, winner);
+
+    // A marker after everything: bob challenges ann (on A).
+    let marker = challenge_on(&on_a, &bob, "ann", false).await;
+    up_to_challenge(&mut resumed, &marker.challenge_id).await;
+    up_to_challenge(&mut ann_whole, &marker.challenge_id).await;
+    up_to_challenge(&mut bob_on_b, &marker.challenge_id).await;
+    let mut joined: Vec<pb::PlayerEvent> = before_cut;
+    joined.extend(resumed.seen.iter().cloned());
+    assert_eq!(
+        joined, ann_whole.seen,
+        "the stream dropped on A and resumed on B is the whole one"
+    );
+    assert_eq!(steps_of(&joined, &match_id), (1, 1), "ann's, once each");
+    assert_eq!(
+        steps_of(&bob_on_b.seen, &match_id),
+        (1, 1),
+        "bob's, once each"
+    );
+
+    // Both replicas agree on the ratings.
+    for channel in [&on_a, &on_b] {
+        let profile = within(
+            "GetPlayer",
+            PlayersClient::new(channel.clone()).get_player(authed(
+                pb::GetPlayerRequest {
+                    player_id: "ann".into(),
+                },
+                &key,
+            )),
+        )
+        .await
+        .unwrap()
+        .into_inner()
+        .profile
+        .unwrap();
+        let rating = profile
+            .ratings
+            .iter()
+            .find(|r| r.kind == pb::GameKind::BaAwa as i32)
+            .unwrap();
+        assert_eq!(rating.rating, ann_end.rating_changes[0].after);
+        assert_eq!(rating.rated_matches, 1);
+    }
+    // The backend heard of it once: created, started, finished.
+    let mut kinds = Vec::new();
+    loop {
+        use pb::feed_event::Event;
+        let event = backend.next().await;
+        match event.event.unwrap() {
+            Event::MatchCreated(m) if m.match_id == match_id => kinds.push("created"),
+            Event::MatchStarted(m) if m.match_id == match_id => kinds.push("started"),
+            Event::MatchFinished(m) if m.match_id == match_id => {
+                kinds.push("finished");
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(kinds, ["created", "started", "finished"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_open_challenge_taken_on_both_replicas_at_once_and_a_fallback_swept_by_both_make_one_match_each(
+) {
+    let Some(url) = redis_url("one_open_challenge_taken_on_both_replicas_at_once") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-race");
+    let (a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_a).await;
+    let ann = token(&on_a, &key, "ann").await;
+    let bob = token(&on_a, &key, "bob").await;
+    let cy = token(&on_b, &key, "cy").await;
+    let mut ann_events = player_events(&on_b, &ann, 0).await;
+
+    for _ in 0..5 {
+        let open = challenge_on(&on_a, &ann, "", false).await;
+        let (by_bob, by_cy) = within("both accept", async {
+            tokio::join!(
+                accept_on(&on_a, &bob, &open.challenge_id),
+                accept_on(&on_b, &cy, &open.challenge_id)
+            )
+        })
+        .await;
+        let (won, lost) = match (by_bob, by_cy) {
+            (Ok(won), Err(lost)) | (Err(lost), Ok(won)) => (won, lost),
+            other => panic!("exactly one accepts: {other:?}"),
+        };
+        assert_eq!(lost.code(), Code::FailedPrecondition, "{lost:?}");
+        assert_eq!(
+            lost.get_details_error_info().expect("ErrorInfo").reason,
+            "CHALLENGE_CLOSED"
+        );
+        let match_id = won.r#match.unwrap().match_id;
+        let begun = ann_events.until(started).await;
+        assert_eq!(begun.match_id, match_id, "one match, the winner's");
+        assert_eq!(begun.challenge_id, open.challenge_id);
+    }
+
+    // A seek falling back to the bot at once: both replicas sweep it, one match is made.
+    let sought = within(
+        "Seek",
+        LobbyClient::new(on_a.clone()).seek(authed(
+            pb::SeekRequest {
+                kind: pb::GameKind::BaAwa as i32,
+                options: None,
+                rated: false,
+                rating_min: 0,
+                rating_max: 0,
+                fallback_bot_level: 1,
+                fallback_after_ms: 1,
+                ttl_seconds: 0,
+            },
+            &ann,
+        )),
+    )
+    .await
+    .expect("Seek")
+    .into_inner()
+    .seek
+    .unwrap();
+    let begun = ann_events.until(started).await;
+    assert_eq!(begun.seek_id, sought.seek_id);
+    let m = get_match(&on_b, &ann, &begun.match_id).await;
+    let ann_seat = usize::from(begun.seat == pb::Player::North as i32);
+    assert_eq!(m.seats[1 - ann_seat].bot_level, 1);
+    // Nothing else started for ann before this marker.
+    let marker = challenge_on(&on_b, &bob, "ann", false).await;
+    up_to_challenge(&mut ann_events, &marker.challenge_id).await;
+    let starts = ann_events.seen.iter().filter_map(started).count();
+    assert_eq!(starts, 6, "five challenges and one fallback");
+}
+
+fn seek_request(rated: bool) -> pb::SeekRequest {
+    pb::SeekRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: None,
+        rated,
+        rating_min: 0,
+        rating_max: 0,
+        fallback_bot_level: 0,
+        fallback_after_ms: 0,
+        ttl_seconds: 0,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seeks_opened_at_once_on_two_replicas_are_paired_once() {
+    let Some(url) = redis_url("two_seeks_opened_at_once_on_two_replicas_are_paired_once") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-seeks");
+    let (a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_a).await;
+    let ann = token(&on_a, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+    let mut ann_events = player_events(&on_a, &ann, 0).await;
+    let mut bob_events = player_events(&on_b, &bob, 0).await;
+    let mut backend = feed(&on_b, &key, 0).await;
+    let seek_on = |channel: &Channel, token: &str| {
+        let (channel, token) = (channel.clone(), token.to_string());
+        async move {
+            LobbyClient::new(channel)
+                .seek(authed(seek_request(true), &token))
+                .await
+                .expect("Seek")
+                .into_inner()
+                .seek
+                .unwrap()
+        }
+    };
+    let mut matches = Vec::new();
+    for round in 0..5 {
+        let (ann_seek, bob_seek) = within("both seek", async {
+            tokio::join!(seek_on(&on_a, &ann), seek_on(&on_b, &bob))
+        })
+        .await;
+        // Paired at once by one of the two calls, or by a sweep.
+        let for_ann = ann_events.until(started).await;
+        let for_bob = bob_events.until(started).await;
+        assert_eq!(
+            for_ann.match_id, for_bob.match_id,
+            "round {round}: one match"
+        );
+        assert_eq!(for_ann.seek_id, ann_seek.seek_id);
+        assert_eq!(for_bob.seek_id, bob_seek.seek_id);
+        assert_ne!(for_ann.seat, for_bob.seat);
+        let created = loop {
+            if let Some(pb::feed_event::Event::MatchCreated(created)) = backend.next().await.event {
+                break created;
+            }
+        };
+        assert_eq!(
+            created.match_id, for_ann.match_id,
+            "round {round}: the feed's only new match"
+        );
+        let mut seeks = created.seek_ids.clone();
+        seeks.sort();
+        let mut expected = vec![ann_seek.seek_id, bob_seek.seek_id];
+        expected.sort();
+        assert_eq!(seeks, expected);
+        matches.push(for_ann.match_id);
+    }
+    // Nothing else started: a marker after everything.
+    let marker = challenge_on(&on_a, &bob, "ann", false).await;
+    up_to_challenge(&mut ann_events, &marker.challenge_id).await;
+    up_to_challenge(&mut bob_events, &marker.challenge_id).await;
+    for events in [&ann_events, &bob_events] {
+        let started: Vec<String> = events
+            .seen
+            .iter()
+            .filter_map(started)
+            .map(|s| s.match_id)
+            .collect();
+        assert_eq!(started, matches);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other() {
+    let Some(url) = redis_url("a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other")
+    else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-kill");
+    let (mut a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_b).await;
+    let ann = token(&on_b, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+    let mut bob_events = player_events(&on_b, &bob, 0).await;
+    let made = challenge_on(&on_b, &ann, "bob", true).await;
+    let accepted = within("accept", accept_on(&on_b, &bob, &made.challenge_id))
+        .await
+        .expect("bob accepts");
+    let match_id = accepted.r#match.unwrap().match_id;
+    // The resignation is written by A, which dies the moment it answers: before it may have told its lobby.
+    crate::support::lobby::resign(&on_a, &ann, &match_id).await;
+    a.kill();
+    let end = bob_events
+        .until(|e| finished(e).filter(|f| f.match_id == match_id))
+        .await;
+    assert_eq!(
+        end.result.unwrap().reason,
+        pb::MatchEndReason::Resignation as i32
+    );
+    assert_eq!(end.rating_changes.len(), 2, "rated: both ratings moved");
+    let marker = challenge_on(&on_b, &ann, "bob", false).await;
+    up_to_challenge(&mut bob_events, &marker.challenge_id).await;
+    assert_eq!(steps_of(&bob_events.seen, &match_id), (1, 1));
+}
