@@ -481,6 +481,8 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
 async fn a_declined_challenge_is_closed_for_both_and_cannot_be_accepted() {
     let world = world().await;
     let mut ann_events = world.events(&world.ann).await;
+    // Opened before: a stream opened at 0 starts from now, and the decline is news only to streams open then.
+    let mut bob_events = world.events(&world.bob).await;
     let made = create_challenge(
         &world,
         &world.ann,
@@ -512,7 +514,6 @@ async fn a_declined_challenge_is_closed_for_both_and_cannot_be_accepted() {
     )
     .await;
     assert_eq!(seen.decline_reason, pb::DeclineReason::Later as i32);
-    let mut bob_events = world.events(&world.bob).await;
     challenge_status(
         &mut bob_events,
         &made.challenge_id,
@@ -1714,6 +1715,7 @@ async fn another_tenants_players_see_none_of_this_tenants_lobby() {
     .token;
     let mut rival_events = player_events(world.channel(), &rival_bob, 0).await;
     let mut rival_feed = feed(world.channel(), &rival_key, 0).await;
+    let mut bob_events = world.events(&world.bob).await;
     let made = create_challenge(
         &world,
         &world.ann,
@@ -1734,7 +1736,6 @@ async fn another_tenants_players_see_none_of_this_tenants_lobby() {
         &accepted.r#match.unwrap().match_id,
     )
     .await;
-    let mut bob_events = world.events(&world.bob).await;
     bob_events.until(finished).await;
     // The rival's bob is still at 1500 and his stream and feed told of nothing: their first events are ones of
     // their own tenant, made now.
@@ -2016,4 +2017,100 @@ async fn a_match_a_player_or_the_backend_is_told_of_exists_already() {
         within("accepted", accepting).await.unwrap();
         resign(world.channel(), &world.ann, &begun.match_id).await;
     }
+}
+
+#[tokio::test]
+async fn a_stream_opened_at_zero_starts_from_what_stands_now_not_from_the_history() {
+    let world = world().await;
+    // History: a declined challenge and a match played to its end. What stands: a challenge waiting for Bob, an
+    // unfinished match of his.
+    let declined = create_challenge(
+        &world,
+        &world.ann,
+        challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+    )
+    .await
+    .unwrap();
+    within(
+        "DeclineChallenge",
+        world.lobby().decline_challenge(authed(
+            pb::DeclineChallengeRequest {
+                challenge_id: declined.challenge_id.clone(),
+                reason: pb::DeclineReason::Generic as i32,
+            },
+            &world.bob,
+        )),
+    )
+    .await
+    .unwrap();
+    let played = create_challenge(
+        &world,
+        &world.ann,
+        challenge_to("bob", pb::GameKind::BaAwa, false, pb::SeatPreference::North),
+    )
+    .await
+    .unwrap();
+    let played = accept(&world, &world.bob, &played.challenge_id)
+        .await
+        .unwrap()
+        .r#match
+        .unwrap()
+        .match_id;
+    resign(world.channel(), &world.bob, &played).await;
+    let ongoing = create_challenge(
+        &world,
+        &world.cy,
+        challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::South),
+    )
+    .await
+    .unwrap();
+    let ongoing = accept(&world, &world.bob, &ongoing.challenge_id)
+        .await
+        .unwrap()
+        .r#match
+        .unwrap()
+        .match_id;
+    let waiting = create_challenge(
+        &world,
+        &world.ann,
+        challenge_to("bob", pb::GameKind::BaAwa, true, pb::SeatPreference::Random),
+    )
+    .await
+    .unwrap();
+    // Bob's bot starts fresh: it is told of the match to play and the challenge to answer, then a heartbeat at the
+    // latest event, and nothing of what is over.
+    let mut bob = world.events(&world.bob).await;
+    let latest = bob.heartbeat().await;
+    let told: Vec<String> = bob
+        .seen
+        .iter()
+        .map(|e| match &e.event {
+            Some(pb::player_event::Event::MatchStarted(s)) => format!("match {}", s.match_id),
+            Some(pb::player_event::Event::Challenge(c)) => {
+                format!("challenge {} {}", c.challenge_id, c.status)
+            }
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        told,
+        [
+            format!("match {ongoing}"),
+            format!(
+                "challenge {} {}",
+                waiting.challenge_id,
+                pb::ChallengeStatus::Pending as i32
+            ),
+        ]
+    );
+    assert!(
+        latest >= bob.last_id(),
+        "the heartbeat marks the latest event"
+    );
+    // Resuming from the heartbeat's mark misses what comes next and nothing else.
+    drop(bob);
+    let mut resumed = player_events(world.channel(), &world.bob, latest).await;
+    resign(world.channel(), &world.bob, &ongoing).await;
+    assert_eq!(finished_of(&mut resumed, &ongoing).await.match_id, ongoing);
+    assert_eq!(resumed.seen.len(), 1, "{:?}", resumed.seen);
 }
