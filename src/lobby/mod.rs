@@ -817,6 +817,7 @@ impl<E: Encoder> Lobby<E> {
     /// Pairs open seek `id` with the oldest compatible one, if any: its state afterwards.
     async fn pair(&self, tenant: &str, id: LobbyId) -> Result<Seek, LobbyError> {
         let match_id = random_id()?;
+        let now = now_ms();
         let (seek, entry) = self
             .decide(tenant, move |state| {
                 let seek = state
@@ -825,7 +826,7 @@ impl<E: Encoder> Lobby<E> {
                 if seek.status != SeekStatus::Open {
                     return Ok((None, (seek.clone(), None)));
                 }
-                let Some(partner) = state.partner_for(seek) else {
+                let Some(partner) = state.partner_for(seek, now) else {
                     return Ok((None, (seek.clone(), None)));
                 };
                 // The waiting seeker's seat is drawn from its seek's random id.

@@ -380,9 +380,12 @@ impl TenantState {
                 .count()
     }
 
-    /// The oldest open seek `seek` pairs with: another player's, same game, options and rated flag, each
-    /// player's rating in the other's range.
-    pub fn partner_for(&self, seek: &Seek) -> Option<&Seek> {
+    /// The oldest open seek `seek` pairs with at `now_ms`: another player's, same game, options and rated flag, each
+    /// player's rating in the other's range, neither expired (the sweep may not have closed it yet).
+    pub fn partner_for(&self, seek: &Seek, now_ms: u64) -> Option<&Seek> {
+        if seek.expires_ms <= now_ms {
+            return None;
+        }
         let rating_of = |player: &str| self.profile(player).standing(seek.kind).glicko.rating;
         let accepts = |s: &Seek, rating: f64| {
             s.rating_min.is_none_or(|min| rating >= f64::from(min))
@@ -391,6 +394,7 @@ impl TenantState {
         let mine = rating_of(&seek.player);
         self.open_seeks().into_iter().find(|other| {
             other.id != seek.id
+                && other.expires_ms > now_ms
                 && other.player != seek.player
                 && other.kind == seek.kind
                 && other.options == seek.options
@@ -457,11 +461,13 @@ mod tests {
         let mut state = TenantState::default();
         state.apply(&logged(1, Entry::Sought(seek(1, "ann", None))));
         state.apply(&logged(2, Entry::Sought(seek(2, "ann", None))));
-        assert_eq!(state.partner_for(&seek(2, "ann", None)), None);
+        assert_eq!(state.partner_for(&seek(2, "ann", None), 0), None);
         // Bob only wants opponents up to 1400: Ann is 1500.
-        assert_eq!(state.partner_for(&seek(3, "bob", Some(1400))), None);
+        assert_eq!(state.partner_for(&seek(3, "bob", Some(1400)), 0), None);
         assert_eq!(
-            state.partner_for(&seek(3, "bob", Some(1600))).map(|s| s.id),
+            state
+                .partner_for(&seek(3, "bob", Some(1600)), 0)
+                .map(|s| s.id),
             Some(MatchId([1; 16])),
             "the oldest compatible seek"
         );
@@ -469,7 +475,9 @@ mod tests {
             kind: GameKind::BaAwa,
             ..seek(4, "cy", None)
         };
-        assert_eq!(state.partner_for(&other_game), None);
+        assert_eq!(state.partner_for(&other_game, 0), None);
+        // Past the seeks' expiry (10,000) nobody pairs, swept or not.
+        assert_eq!(state.partner_for(&seek(3, "bob", None), 10_000), None);
         assert_eq!(state.pending_of("ann"), 2);
     }
 
