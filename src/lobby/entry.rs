@@ -3,6 +3,7 @@
 
 use super::ratings::Glicko;
 use crate::engine::{notation, GameKind, Options, Player};
+use crate::store::codec::{code_player, player_code};
 use crate::store::{Finished, MatchId, StoreError};
 use prost::Message;
 
@@ -460,23 +461,6 @@ struct StoredMatchFinished {
     /// Empty, or South's before and after, then North's.
     #[prost(message, repeated, tag = "6")]
     ratings: Vec<StoredGlicko>,
-}
-
-fn player_code(player: Option<Player>) -> u32 {
-    match player {
-        None => 0,
-        Some(Player::South) => 1,
-        Some(Player::North) => 2,
-    }
-}
-
-fn code_player(code: u32) -> Result<Option<Player>, StoreError> {
-    match code {
-        0 => Ok(None),
-        1 => Ok(Some(Player::South)),
-        2 => Ok(Some(Player::North)),
-        other => Err(bad(format!("player code {other}"))),
-    }
 }
 
 fn bad(what: impl std::fmt::Display) -> StoreError {

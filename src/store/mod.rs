@@ -424,7 +424,8 @@ pub mod codec {
         at_ms: u64,
     }
 
-    fn player_code(player: Option<Player>) -> u32 {
+    /// A seat in the stored records (the lobby's too): 0 none, 1 South, 2 North.
+    pub fn player_code(player: Option<Player>) -> u32 {
         match player {
             None => 0,
             Some(Player::South) => 1,
@@ -432,7 +433,8 @@ pub mod codec {
         }
     }
 
-    fn code_player(code: u32) -> Result<Option<Player>, StoreError> {
+    /// The seat [`player_code`] wrote; an error for any other number.
+    pub fn code_player(code: u32) -> Result<Option<Player>, StoreError> {
         match code {
             0 => Ok(None),
             1 => Ok(Some(Player::South)),
