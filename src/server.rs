@@ -205,6 +205,7 @@ pub async fn run(
         metrics.clone(),
     );
     let _lobby_tasks = lobby.start(lifecycles_rx);
+    let lobby_for_lists = lobby.clone();
     let players = InterceptedService::new(
         PlayersService::new(identity.clone(), lobby.clone())
             .into_server()
@@ -236,6 +237,7 @@ pub async fn run(
     };
     let matches = InterceptedService::new(
         MatchesService::new(matches)
+            .with_lobby(lobby_for_lists)
             .into_server()
             .max_decoding_message_size(limit),
         gate(Needs::AnyCredential),

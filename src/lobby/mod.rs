@@ -753,6 +753,38 @@ impl<E: Encoder> Lobby<E> {
         self.challenge_with(tenant, player, request, Some(id)).await
     }
 
+    /// Up to `limit` of `player`'s matches, newest first, of game `kind` and status `finished` when given, made
+    /// before entry `before` (the previous page's mark): their ids, and the mark of the next page if there is one.
+    pub async fn matches_of(
+        &self,
+        tenant: &str,
+        player: &str,
+        kind: Option<GameKind>,
+        finished: Option<bool>,
+        before: Option<u64>,
+        limit: usize,
+    ) -> Result<(Vec<MatchId>, Option<u64>), LobbyError> {
+        let player = player.to_string();
+        self.read(tenant, move |state| {
+            let mut page: Vec<(u64, MatchId)> = state
+                .matches_of(&player)
+                .into_iter()
+                .filter(|(seq, _, info)| {
+                    before.is_none_or(|before| *seq < before)
+                        && kind.is_none_or(|kind| info.kind == kind)
+                        && finished
+                            .is_none_or(|finished| (info.stage == Stage::Finished) == finished)
+                })
+                .take(limit + 1)
+                .map(|(seq, id, _)| (seq, id))
+                .collect();
+            let next = (page.len() > limit).then(|| page[limit - 1].0);
+            page.truncate(limit);
+            (page.into_iter().map(|(_, id)| id).collect(), next)
+        })
+        .await
+    }
+
     // Seeks.
 
     /// `player` seeks an opponent: paired at once if a compatible seek is waiting.

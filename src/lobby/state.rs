@@ -404,6 +404,18 @@ impl TenantState {
         })
     }
 
+    /// `player`'s matches (a seat bound to him), newest first, each with the number of the entry that made it.
+    pub fn matches_of<'a>(&'a self, player: &'a str) -> Vec<(u64, MatchId, &'a MatchInfo)> {
+        let mut out: Vec<(u64, MatchId, &MatchInfo)> = self
+            .matches
+            .iter()
+            .filter(|(_, info)| info.seat_of(player).is_some())
+            .filter_map(|(id, info)| Some((self.made(id)?.0, *id, info)))
+            .collect();
+        out.sort_by(|a, b| b.0.cmp(&a.0));
+        out
+    }
+
     /// The matches not yet recorded as finished.
     pub fn unfinished_matches(&self) -> impl Iterator<Item = (&MatchId, &MatchInfo)> {
         self.matches

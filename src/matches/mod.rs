@@ -581,6 +581,31 @@ impl<E: Encoder> Matches<E> {
         Ok((records.iter().map(MatchSummary::of).collect(), next))
     }
 
+    /// The summaries of `tenant`'s matches `ids` that the store still has, in the order given (for a list made
+    /// elsewhere, as the lobby's "my games").
+    pub async fn summaries(
+        &self,
+        tenant: &str,
+        ids: Vec<MatchId>,
+    ) -> Result<Vec<MatchSummary>, MatchError> {
+        let inner = self.inner.clone();
+        let tenant = tenant.to_string();
+        blocking(move || {
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                let stored = inner
+                    .store
+                    .events_after(&id, u64::MAX)
+                    .map_err(|e| store_failed("reading a match", Some(id), e))?;
+                if let Some(stored) = stored.filter(|s| s.record.tenant == tenant) {
+                    out.push(MatchSummary::of(&stored.record));
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+
     /// The seat holding `token` in match `id`, ready to act: the first half of `SubmitMove` and
     /// `Resign`. The caller decodes the move for [`Seated::kind`], then calls [`Seated::act`]; a
     /// refusal on the way is counted by [`Seated::refuse`]. Checks, in order: the `request_id`,

@@ -7,6 +7,7 @@ use crate::api::{convert, error, pb};
 use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;
 use crate::identity::Caller;
+use crate::lobby::Lobby;
 use crate::matches::{Access, MatchError, Matches, Owner};
 use crate::store::{Action, BotSeat};
 use std::pin::Pin;
@@ -17,12 +18,78 @@ use tonic::{Request, Response, Status};
 #[derive(Debug, Clone)]
 pub struct MatchesService {
     matches: Matches<Wire>,
+    lobby: Option<Lobby<Wire>>,
 }
 
 impl MatchesService {
     /// A service over `matches`.
     pub fn new(matches: Matches<Wire>) -> Self {
-        MatchesService { matches }
+        MatchesService {
+            matches,
+            lobby: None,
+        }
+    }
+
+    /// Lists a player's matches (`ListMatchesRequest.player_id`) from `lobby`'s record.
+    pub fn with_lobby(mut self, lobby: Lobby<Wire>) -> Self {
+        self.lobby = Some(lobby);
+        self
+    }
+
+    /// A page of `player`'s matches, newest first, from the lobby's record; the page token is the lobby's mark.
+    async fn list_of_player(
+        &self,
+        tenant: &str,
+        player: &str,
+        kind: Option<crate::engine::GameKind>,
+        finished: Option<bool>,
+        request: &pb::ListMatchesRequest,
+    ) -> Result<pb::ListMatchesResponse, Status> {
+        let invalid = |field: &str, description: String| {
+            error::invalid_argument(vec![Violation {
+                field: field.into(),
+                description,
+            }])
+        };
+        if let Some(problem) = player_id_problem(&request.player_id) {
+            return Err(invalid("player_id", problem));
+        }
+        let Some(lobby) = &self.lobby else {
+            return Err(Status::unimplemented(
+                "this server keeps no lobby: ListMatches by player is not served",
+            ));
+        };
+        let before = match request.page_token.as_str() {
+            "" => None,
+            token => Some(
+                token
+                    .strip_prefix('p')
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| {
+                        invalid(
+                            "page_token",
+                            "not a page token of ListMatches by player".into(),
+                        )
+                    })?,
+            ),
+        };
+        let limit = match request.page_size as usize {
+            0 => crate::matches::DEFAULT_PAGE_SIZE,
+            n => n.min(crate::matches::MAX_PAGE_SIZE),
+        };
+        let (ids, next) = lobby
+            .matches_of(tenant, player, kind, finished, before, limit)
+            .await
+            .map_err(error::lobby_error)?;
+        let summaries = self
+            .matches
+            .summaries(tenant, ids)
+            .await
+            .map_err(error::match_error)?;
+        Ok(pb::ListMatchesResponse {
+            matches: summaries.iter().map(summary_pb).collect(),
+            next_page_token: next.map(|mark| format!("p{mark}")).unwrap_or_default(),
+        })
     }
 
     /// The tonic server wrapping this service.
@@ -275,6 +342,12 @@ impl pb::matches_server::Matches for MatchesService {
                 }]))
             }
         };
+        if !request.player_id.is_empty() {
+            let answer = self
+                .list_of_player(tenant.id(), &request.player_id, kind, finished, &request)
+                .await?;
+            return Ok(Response::new(answer));
+        }
         let (matches, next_page_token) = self
             .matches
             .list(

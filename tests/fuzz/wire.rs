@@ -134,6 +134,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
                 status: 1,
                 page_size: 3,
                 page_token: UNKNOWN_ID.into(),
+                player_id: String::new(),
             }
             .encode_to_vec(),
         );

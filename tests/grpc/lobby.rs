@@ -2114,3 +2114,109 @@ async fn a_stream_opened_at_zero_starts_from_what_stands_now_not_from_the_histor
     assert_eq!(finished_of(&mut resumed, &ongoing).await.match_id, ongoing);
     assert_eq!(resumed.seen.len(), 1, "{:?}", resumed.seen);
 }
+
+/// A match of `kind` made with `CreateMatch`, South bound to `south` and North to `north`; its id.
+async fn bound_match(world: &World, kind: pb::GameKind, south: &str, north: &str) -> String {
+    let seat = |player: pb::Player, id: &str| pb::SeatPlayer {
+        player: player as i32,
+        player_id: id.into(),
+    };
+    within(
+        "CreateMatch",
+        MatchesClient::new(world.channel().clone()).create_match(authed(
+            pb::CreateMatchRequest {
+                kind: kind as i32,
+                options: None,
+                players: vec![
+                    seat(pb::Player::South, south),
+                    seat(pb::Player::North, north),
+                ],
+                bots: vec![],
+            },
+            &world.key,
+        )),
+    )
+    .await
+    .expect("CreateMatch")
+    .into_inner()
+    .r#match
+    .unwrap()
+    .match_id
+}
+
+#[tokio::test]
+async fn a_players_matches_are_listed_newest_first_by_status_a_page_at_a_time() {
+    let world = world().await;
+    let first = bound_match(&world, pb::GameKind::BaAwa, "bob", "ann").await;
+    let second = bound_match(&world, pb::GameKind::Bosh, "cy", "bob").await;
+    let third = bound_match(&world, pb::GameKind::BaAwa, "ann", "bob").await;
+    let theirs = bound_match(&world, pb::GameKind::BaAwa, "ann", "cy").await;
+    resign(world.channel(), &world.bob, &second).await;
+    let list = |token: &str, status: pb::MatchStatus, page_size: u32, page_token: String| {
+        let request = authed(
+            pb::ListMatchesRequest {
+                kind: 0,
+                status: status as i32,
+                page_size,
+                page_token,
+                player_id: "bob".into(),
+            },
+            token,
+        );
+        let mut client = MatchesClient::new(world.channel().clone());
+        async move { within("ListMatches", client.list_matches(request)).await }
+    };
+    let ids = |response: &pb::ListMatchesResponse| -> Vec<String> {
+        response
+            .matches
+            .iter()
+            .map(|m| m.match_id.clone())
+            .collect()
+    };
+    // Bob's own "my games", with his token: newest first, Ann and Cy's match not among them.
+    let all = list(&world.bob, pb::MatchStatus::Unspecified, 0, String::new())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(&all), [third.clone(), second.clone(), first.clone()]);
+    assert!(all.next_page_token.is_empty());
+    assert!(!ids(&all).contains(&theirs));
+    // By status: the resigned one is finished (the lobby hears of the end within moments).
+    let finished = loop {
+        let page = list(&world.key, pb::MatchStatus::Finished, 0, String::new())
+            .await
+            .unwrap()
+            .into_inner();
+        if !page.matches.is_empty() {
+            break page;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(ids(&finished), [second.clone()]);
+    assert_eq!(finished.matches[0].status, pb::MatchStatus::Finished as i32);
+    let active = list(&world.key, pb::MatchStatus::Active, 0, String::new())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(&active), [third.clone(), first.clone()]);
+    // A page at a time.
+    let mut paged = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = list(&world.ann, pb::MatchStatus::Unspecified, 1, token)
+            .await
+            .unwrap()
+            .into_inner();
+        paged.extend(ids(&page));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+    }
+    assert_eq!(paged, [third, second, first]);
+    let refused = list(&world.bob, pb::MatchStatus::Unspecified, 0, "nope".into())
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(bad_fields(&refused), ["page_token"]);
+}

@@ -310,6 +310,7 @@ async fn create_get_and_list_with_filters_and_paging() {
         status: status as i32,
         page_size: 2,
         page_token,
+        player_id: String::new(),
     };
     let mut seen = Vec::new();
     let mut token = String::new();
