@@ -412,7 +412,7 @@ impl TenantState {
             .filter(|(_, info)| info.seat_of(player).is_some())
             .filter_map(|(id, info)| Some((self.made(id)?.0, *id, info)))
             .collect();
-        out.sort_by(|a, b| b.0.cmp(&a.0));
+        out.sort_by_key(|(seq, _, _)| std::cmp::Reverse(*seq));
         out
     }
 
