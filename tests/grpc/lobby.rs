@@ -2192,7 +2192,7 @@ async fn a_players_matches_are_listed_newest_first_by_status_a_page_at_a_time() 
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     };
-    assert_eq!(ids(&finished), [second.clone()]);
+    assert_eq!(ids(&finished), std::slice::from_ref(&second));
     assert_eq!(finished.matches[0].status, pb::MatchStatus::Finished as i32);
     let active = list(&world.key, pb::MatchStatus::Active, 0, String::new())
         .await
