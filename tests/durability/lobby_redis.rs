@@ -2,7 +2,8 @@
 //! accepted on B, both players' streams (one on each replica) are told of the match's start and end once each
 //! while the moves go to either replica, a stream dropped on A and resumed on B misses nothing; two players
 //! taking one open challenge on two replicas at once make one match; a seek's fallback to the server's bot, swept
-//! by both replicas, makes one match. Needs `MANCALA_TEST_REDIS_URL`, like `matches_redis`.
+//! by both replicas, makes one match; a decline, a cancel and an expiry on either replica reach both streams once.
+//! Needs `MANCALA_TEST_REDIS_URL`, like `matches_redis`.
 
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::lobby::{
@@ -457,4 +458,124 @@ async fn a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other() {
     let marker = challenge_on(&on_b, &ann, "bob", false).await;
     up_to_challenge(&mut bob_events, &marker.challenge_id).await;
     assert_eq!(steps_of(&bob_events.seen, &match_id), (1, 1));
+}
+
+/// How many events of challenge `id` with `status` are among `seen`.
+fn statuses_of(seen: &[pb::PlayerEvent], id: &str, status: pb::ChallengeStatus) -> usize {
+    seen.iter()
+        .filter_map(challenge)
+        .filter(|c| c.challenge_id == id && c.status == status as i32)
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_once() {
+    let Some(url) =
+        redis_url("a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_once")
+    else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "lobby-closings");
+    let (a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_a).await;
+    let ann = token(&on_a, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+    let mut ann_events = player_events(&on_a, &ann, 0).await;
+    let mut bob_events = player_events(&on_b, &bob, 0).await;
+    // Made on A, declined on B.
+    let declined = challenge_on(&on_a, &ann, "bob", false).await;
+    within(
+        "DeclineChallenge",
+        LobbyClient::new(on_b.clone()).decline_challenge(authed(
+            pb::DeclineChallengeRequest {
+                challenge_id: declined.challenge_id.clone(),
+                reason: pb::DeclineReason::Casual as i32,
+            },
+            &bob,
+        )),
+    )
+    .await
+    .expect("bob declines on B");
+    // Made on B, cancelled on A.
+    let cancelled = challenge_on(&on_b, &ann, "bob", false).await;
+    within(
+        "CancelChallenge",
+        LobbyClient::new(on_a.clone()).cancel_challenge(authed(
+            pb::CancelChallengeRequest {
+                challenge_id: cancelled.challenge_id.clone(),
+            },
+            &ann,
+        )),
+    )
+    .await
+    .expect("ann cancels on A");
+    // Left to expire: both replicas sweep every 20 ms, one of them writes the expiry.
+    let expiring = within(
+        "CreateChallenge",
+        LobbyClient::new(on_a.clone()).create_challenge(authed(
+            pb::CreateChallengeRequest {
+                to_player_id: "bob".into(),
+                kind: pb::GameKind::Bosh as i32,
+                options: None,
+                rated: false,
+                seat: pb::SeatPreference::Random as i32,
+                ttl_seconds: 1,
+            },
+            &ann,
+        )),
+    )
+    .await
+    .expect("CreateChallenge")
+    .into_inner()
+    .challenge
+    .unwrap();
+    for events in [&mut ann_events, &mut bob_events] {
+        events
+            .until(|e| {
+                challenge(e).filter(|c| {
+                    c.challenge_id == expiring.challenge_id
+                        && c.status == pb::ChallengeStatus::Expired as i32
+                })
+            })
+            .await;
+    }
+    let late = accept_on(&on_b, &bob, &expiring.challenge_id)
+        .await
+        .unwrap_err();
+    assert_eq!(late.code(), Code::FailedPrecondition, "{late:?}");
+    assert_eq!(
+        late.get_error_details()
+            .error_info()
+            .map(|i| i.reason.clone()),
+        Some("CHALLENGE_CLOSED".to_string())
+    );
+    // A marker made after everything: both streams have read all of it by then.
+    let marker = challenge_on(&on_b, &ann, "bob", false).await;
+    up_to_challenge(&mut ann_events, &marker.challenge_id).await;
+    up_to_challenge(&mut bob_events, &marker.challenge_id).await;
+    for (who, events) in [("ann", &ann_events), ("bob", &bob_events)] {
+        for (id, status) in [
+            (&declined.challenge_id, pb::ChallengeStatus::Declined),
+            (&cancelled.challenge_id, pb::ChallengeStatus::Cancelled),
+            (&expiring.challenge_id, pb::ChallengeStatus::Expired),
+        ] {
+            assert_eq!(
+                statuses_of(&events.seen, id, status),
+                1,
+                "{who}: {status:?} of {id} once: {:?}",
+                events.seen
+            );
+        }
+    }
+    let told = ann_events
+        .seen
+        .iter()
+        .filter_map(challenge)
+        .find(|c| {
+            c.challenge_id == declined.challenge_id
+                && c.status == pb::ChallengeStatus::Declined as i32
+        })
+        .expect("the decline");
+    assert_eq!(told.decline_reason, pb::DeclineReason::Casual as i32);
 }
