@@ -271,14 +271,7 @@ impl<E: Encoder> Matches<E> {
     /// The match store's header of match `id` (`None`: the store has no such match), without its log.
     pub async fn header(&self, id: MatchId) -> Result<Option<MatchRecord>, MatchError> {
         let inner = self.inner.clone();
-        blocking(move || {
-            inner
-                .store
-                .events_after(&id, u64::MAX)
-                .map(|stored| stored.map(|stored| stored.record))
-                .map_err(|e| store_failed("reading a match", Some(id), e))
-        })
-        .await
+        blocking(move || inner.header(id)).await
     }
 
     /// The headers of `tenant`'s matches, in id order after `after`, at most `limit` (for the lobby's repair).
@@ -593,12 +586,8 @@ impl<E: Encoder> Matches<E> {
         blocking(move || {
             let mut out = Vec::with_capacity(ids.len());
             for id in ids {
-                let stored = inner
-                    .store
-                    .events_after(&id, u64::MAX)
-                    .map_err(|e| store_failed("reading a match", Some(id), e))?;
-                if let Some(stored) = stored.filter(|s| s.record.tenant == tenant) {
-                    out.push(MatchSummary::of(&stored.record));
+                if let Some(record) = inner.header(id)?.filter(|r| r.tenant == tenant) {
+                    out.push(MatchSummary::of(&record));
                 }
             }
             Ok(out)

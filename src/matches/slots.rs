@@ -383,6 +383,14 @@ impl<E: Encoder> Inner<E> {
         }
     }
 
+    /// The stored header of match `id`, without its log (`None`: the store has no such match). Blocking.
+    pub(super) fn header(&self, id: MatchId) -> Result<Option<MatchRecord>, MatchError> {
+        self.store
+            .events_after(&id, u64::MAX)
+            .map(|stored| stored.map(|stored| stored.record))
+            .map_err(|e| store_failed("reading a match", Some(id), e))
+    }
+
     /// The stored log of `slot`.
     pub(super) fn history(&self, slot: &Slot<E::Message>) -> Result<StoredMatch, MatchError> {
         self.store

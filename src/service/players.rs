@@ -12,10 +12,6 @@ use crate::lobby::{BotAccount, Lobby};
 use std::time::Duration;
 use tonic::{Request, Response, Status};
 
-/// `ListPlayers`' page size when the request gives none, and its largest.
-const DEFAULT_PAGE: usize = 50;
-const MAX_PAGE: usize = 500;
-
 /// The Players service.
 #[derive(Debug, Clone)]
 pub struct PlayersService {
@@ -125,8 +121,9 @@ impl pb::players_server::Players for PlayersService {
         let tenant = tenant_of(&request)?;
         let r = request.into_inner();
         let size = match r.page_size as usize {
-            0 => DEFAULT_PAGE,
-            n => n.min(MAX_PAGE),
+            // The same page sizes as `ListMatches`.
+            0 => crate::matches::DEFAULT_PAGE_SIZE,
+            n => n.min(crate::matches::MAX_PAGE_SIZE),
         };
         let (page, more) = self
             .lobby
