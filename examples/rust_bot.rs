@@ -330,6 +330,7 @@ impl Bot {
         let request = pb::WatchMatchRequest {
             match_id: started.match_id.clone(),
             from_seq: None,
+            previews: false,
         };
         let mut stream = match matches.watch_match(request).await {
             Ok(stream) => stream.into_inner(),

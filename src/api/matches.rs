@@ -89,6 +89,7 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
         legal_moves: moves_pb(&view.legal_moves()),
         result: view.finished.as_ref().map(result_pb),
         created_at_ms: view.created_ms,
+        previews: Vec::new(),
     }
 }
 
@@ -106,6 +107,7 @@ pub fn event_pb(event: &MatchEvent) -> pb::MatchEvent {
         state: Some(convert::state_to_pb(&event.game)),
         legal_moves: moves_pb(&event.legal_moves()),
         accepted_at_ms: event.at_ms,
+        previews: Vec::new(),
     }
 }
 

@@ -9,6 +9,7 @@ use crate::identity::tokens::player_id_problem;
 use crate::identity::Caller;
 use crate::lobby::Lobby;
 use crate::matches::{Access, MatchError, Matches, Owner};
+use crate::service::rules::RulesService;
 use crate::store::{Action, BotSeat};
 use std::pin::Pin;
 use tokio_stream::{Stream, StreamExt};
@@ -19,6 +20,7 @@ use tonic::{Request, Response, Status};
 pub struct MatchesService {
     matches: Matches<Wire>,
     lobby: Option<Lobby<Wire>>,
+    rules: Option<RulesService>,
 }
 
 impl MatchesService {
@@ -27,7 +29,15 @@ impl MatchesService {
         MatchesService {
             matches,
             lobby: None,
+            rules: None,
         }
+    }
+
+    /// Works out the previews of `WatchMatchRequest.previews` with `rules` (its `ListLegalMoves`, on its engine pool
+    /// and under its budget).
+    pub fn with_previews(mut self, rules: RulesService) -> Self {
+        self.rules = Some(rules);
+        self
     }
 
     /// Lists a player's matches (`ListMatchesRequest.player_id`) from `lobby`'s record.
@@ -96,6 +106,38 @@ impl MatchesService {
     pub fn into_server(self) -> pb::matches_server::MatchesServer<Self> {
         pb::matches_server::MatchesServer::new(self)
     }
+}
+
+/// `response` with the previews of the legal moves of the state it carries (a snapshot's or an event's), as the
+/// Rules service's `ListLegalMoves` answers them; other messages as they are.
+async fn with_previews(
+    rules: &RulesService,
+    mut response: pb::WatchMatchResponse,
+) -> Result<pb::WatchMatchResponse, Status> {
+    use pb::watch_match_response::Kind;
+    let (state, legal, previews) = match &mut response.kind {
+        Some(Kind::Snapshot(pb::MatchSnapshot {
+            r#match: Some(m), ..
+        })) => (m.state.clone(), m.legal_moves.is_empty(), &mut m.previews),
+        Some(Kind::Event(event)) => (
+            event.state.clone(),
+            event.legal_moves.is_empty(),
+            &mut event.previews,
+        ),
+        _ => return Ok(response),
+    };
+    if legal {
+        return Ok(response);
+    }
+    let request = pb::ListLegalMovesRequest {
+        state,
+        skip_previews: false,
+    };
+    *previews = pb::rules_server::Rules::list_legal_moves(rules, Request::new(request))
+        .await?
+        .into_inner()
+        .moves;
+    Ok(response)
 }
 
 /// The match manager's view of `caller`.
@@ -429,6 +471,19 @@ impl pb::matches_server::Matches for MatchesService {
             .map_err(error::match_error)?;
         let stream = stream.map(|item: Result<pb::WatchMatchResponse, MatchError>| {
             item.map_err(error::match_error)
+        });
+        if !request.previews {
+            return Ok(Response::new(Box::pin(stream)));
+        }
+        let Some(rules) = self.rules.clone() else {
+            return Err(Status::unimplemented(
+                "this server works out no previews for WatchMatch",
+            ));
+        };
+        // One message at a time, in order: each waits for its previews.
+        let stream = stream.then(move |item| {
+            let rules = rules.clone();
+            async move { with_previews(&rules, item?).await }
         });
         Ok(Response::new(Box::pin(stream)))
     }

@@ -92,6 +92,7 @@ async fn fan_out_and_memory() {
             c.watch_match(pb::WatchMatchRequest {
                 match_id: m.match_id.clone(),
                 from_seq: None,
+                previews: false,
             }),
         )
         .await

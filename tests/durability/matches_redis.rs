@@ -124,6 +124,7 @@ async fn a_match_created_on_a_is_watched_on_b_while_players_alternate_between_re
         on_b.watch_match(pb::WatchMatchRequest {
             match_id: id.clone(),
             from_seq: None,
+            previews: false,
         }),
     )
     .await
@@ -263,6 +264,7 @@ async fn sigkill_of_a_replica_loses_no_acknowledged_move_and_its_watcher_resumes
     let watch = |from_seq| pb::WatchMatchRequest {
         match_id: id.clone(),
         from_seq,
+        previews: false,
     };
     let mut watcher_on_a = within("watch on A", on_a.watch_match(watch(Some(0))))
         .await

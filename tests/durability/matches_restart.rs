@@ -168,6 +168,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
         client.watch_match(pb::WatchMatchRequest {
             match_id: id.clone(),
             from_seq: None,
+            previews: false,
         }),
     )
     .await
@@ -308,6 +309,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
         client.watch_match(pb::WatchMatchRequest {
             match_id: id.clone(),
             from_seq: Some(watched as u64),
+            previews: false,
         }),
     )
     .await

@@ -204,6 +204,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         pb::WatchMatchRequest {
             match_id: id(),
             from_seq: Some(3),
+            previews: false,
         }
         .encode_to_vec(),
     );

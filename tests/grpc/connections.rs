@@ -146,6 +146,7 @@ async fn an_idle_connection_is_closed_but_one_with_an_open_stream_is_kept() {
     let mut stream = within(watcher.watch_match(pb::WatchMatchRequest {
         match_id: id.clone(),
         from_seq: None,
+        previews: false,
     }))
     .await
     .expect("watching")

@@ -200,6 +200,7 @@ async fn watch(
     let request = pb::WatchMatchRequest {
         match_id: id.to_string(),
         from_seq,
+        previews: false,
     };
     let request = match token {
         Some(token) => authed(request, token),
@@ -958,4 +959,83 @@ async fn shutdown_ends_every_watch_stream() {
         assert_eq!(status.code(), Code::Unavailable, "{status:?}");
     }
     within("server stops", stopped).await.expect("stopped");
+}
+
+#[tokio::test]
+async fn a_watch_with_previews_carries_each_legal_moves_outcome_at_every_turn() {
+    let server = TestServer::start(settings()).await;
+    let mut client = server.client().await;
+    let (m, tokens) = create(&mut client).await;
+    let open = |previews: bool| pb::WatchMatchRequest {
+        match_id: m.match_id.clone(),
+        from_seq: None,
+        previews,
+    };
+    let mut plain = within("watch", client.watch_match(open(false)))
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut rich = within("watch", client.watch_match(open(true)))
+        .await
+        .expect("watch with previews")
+        .into_inner();
+    let snapshot = |message: Option<pb::WatchMatchResponse>| match message.and_then(|r| r.kind) {
+        Some(pb::watch_match_response::Kind::Snapshot(s)) => s.r#match.expect("match"),
+        other => panic!("a snapshot first: {other:?}"),
+    };
+    let bare = snapshot(within("snapshot", plain.message()).await.unwrap());
+    assert!(bare.previews.is_empty(), "previews only when asked for");
+    let first = snapshot(within("snapshot", rich.message()).await.unwrap());
+    // Exactly what Rules/ListLegalMoves answers for the same state.
+    let listed = within(
+        "ListLegalMoves",
+        pb::rules_client::RulesClient::new(server.channel().await).list_legal_moves(
+            pb::ListLegalMovesRequest {
+                state: first.state.clone(),
+                skip_previews: false,
+            },
+        ),
+    )
+    .await
+    .expect("ListLegalMoves")
+    .into_inner()
+    .moves;
+    assert_eq!(first.previews, listed);
+    assert_eq!(
+        first
+            .previews
+            .iter()
+            .map(|p| p.r#move.clone().unwrap())
+            .collect::<Vec<_>>(),
+        first.legal_moves
+    );
+    assert!(first
+        .previews
+        .iter()
+        .all(|p| p.result.is_some() && !p.events.is_empty()));
+    // Every event carries the next turn's previews; the preview of the move played is the state it led to.
+    let chosen = first.previews[0].clone();
+    let mover = seat_to_move(&first);
+    let event = submit(
+        &mut client,
+        &m.match_id,
+        &tokens[mover],
+        chosen.r#move.clone().unwrap(),
+        Some(0),
+        "",
+    )
+    .await
+    .expect("the first legal move");
+    assert_eq!(event.state, chosen.result);
+    let streamed = match within("event", rich.message())
+        .await
+        .unwrap()
+        .and_then(|r| r.kind)
+    {
+        Some(pb::watch_match_response::Kind::Event(e)) => e,
+        other => panic!("the event: {other:?}"),
+    };
+    assert_eq!(streamed.seq, 1);
+    assert_eq!(streamed.previews.len(), streamed.legal_moves.len());
+    assert!(!streamed.previews.is_empty());
 }

@@ -64,6 +64,7 @@ async fn a_scrape_after_a_few_calls_finds_every_series() {
         client.watch_match(pb::WatchMatchRequest {
             match_id: m.match_id.clone(),
             from_seq: None,
+            previews: false,
         }),
     )
     .await

@@ -192,6 +192,7 @@ async fn one_tenant_cannot_see_list_watch_or_touch_another_tenants_match() {
         pb::WatchMatchRequest {
             match_id: id.clone(),
             from_seq: None,
+            previews: false,
         },
         &b,
     )))

@@ -85,6 +85,7 @@ pub async fn next_event_after(client: &mut MatchesClient<Channel>, id: &str, ver
         client.watch_match(pb::WatchMatchRequest {
             match_id: id.into(),
             from_seq: Some(version),
+            previews: false,
         }),
     )
     .await

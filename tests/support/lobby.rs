@@ -270,6 +270,7 @@ async fn next_event_after(channel: &Channel, credential: &str, id: &str, version
             pb::WatchMatchRequest {
                 match_id: id.into(),
                 from_seq: Some(version),
+                previews: false,
             },
             credential,
         )),
