@@ -98,10 +98,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the bound address: {e}"))?;
-        tracing::info!(%addr, version = env!("CARGO_PKG_VERSION"), "listening");
+        // `server::run` logs "listening" once it is ready to serve.
         server::run(listener, settings, shutdown)
             .await
             .map_err(|e| {

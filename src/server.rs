@@ -280,6 +280,11 @@ pub async fn run(
         }
     };
 
+    // Logged once the store is open and every service is ready, just before the first connection is accepted
+    // (scripts and probes wait for this line; a server that cannot open its store never says it).
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, version = env!("CARGO_PKG_VERSION"), "listening");
+    }
     let connections = connections::Connections::new(server, tls, metrics.clone());
     let incoming = connections.incoming(
         TcpIncoming::from(listener)

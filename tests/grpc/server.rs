@@ -443,3 +443,51 @@ async fn binary_serves_on_port_zero_logs_calls_and_stops_on_sigterm() {
     .expect("wait for the subprocess");
     assert!(status.success(), "exit status {status}");
 }
+
+#[tokio::test]
+async fn a_second_server_on_a_data_directory_in_use_fails_clearly_and_never_says_listening() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let data = dir.path().to_str().expect("a UTF-8 path").to_string();
+    let start = move || {
+        Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .arg("serve")
+            .env("MANCALA__SERVER__LISTEN", "127.0.0.1:0")
+            .env("MANCALA__MATCHES__DATA_DIR", &data)
+            .env("MANCALA__LOG__FORMAT", "json")
+            .env("MANCALA__LOG__FILTER", "info")
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the mancala binary")
+    };
+    let mut first = Subprocess(start());
+    let stdout = first.0.stdout.take().expect("piped stdout");
+    let (line_tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if line_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    while next_line(&mut lines).await.expect("the first server logs")["message"] != "listening" {}
+    // The second one holds no lock on the store file: it exits at once, says why, and never claims to listen.
+    let second = start();
+    let second = within(
+        "the second server exits",
+        tokio::task::spawn_blocking(move || second.wait_with_output()),
+    )
+    .await
+    .expect("joined")
+    .expect("its output");
+    assert!(!second.status.success());
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!stdout.contains("\"listening\""), "{stdout}");
+    assert!(
+        stderr.contains("cannot open the match store") && stderr.contains("mancala.redb"),
+        "{stderr}"
+    );
+}
