@@ -198,20 +198,27 @@ fn opponent_pb(seat: &SeatRecord) -> pb::Opponent {
     }
 }
 
+/// A tiding's event id, time and news; for a heartbeat, the heartbeat message both streams send (event id 0).
+fn news_of(tiding: &Tiding) -> Result<(u64, u64, &News), pb::LobbyHeartbeat> {
+    match tiding {
+        Tiding::Heartbeat { last } => Err(pb::LobbyHeartbeat {
+            last_event_id: *last,
+        }),
+        Tiding::News { seq, at_ms, news } => Ok((*seq, *at_ms, news)),
+    }
+}
+
 /// A tiding of a player's stream; `None` for news that only the tenant's feed carries.
 pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
     use pb::player_event::Event;
-    let (event_id, at_ms, news) = match tiding {
-        Tiding::Heartbeat { last } => {
+    let (event_id, at_ms, news) = match news_of(tiding) {
+        Ok(news) => news,
+        Err(heartbeat) => {
             return Some(pb::PlayerEvent {
-                event_id: 0,
-                at_ms: 0,
-                event: Some(Event::Heartbeat(pb::LobbyHeartbeat {
-                    last_event_id: *last,
-                })),
+                event: Some(Event::Heartbeat(heartbeat)),
+                ..pb::PlayerEvent::default()
             })
         }
-        Tiding::News { seq, at_ms, news } => (*seq, *at_ms, news),
     };
     let event = match news {
         News::Challenge(c) => Event::Challenge(challenge_pb(c)),
@@ -265,17 +272,14 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
 /// A tiding of a tenant's feed; `None` for news that only players' streams carry.
 pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
     use pb::feed_event::Event;
-    let (event_id, at_ms, news) = match tiding {
-        Tiding::Heartbeat { last } => {
+    let (event_id, at_ms, news) = match news_of(tiding) {
+        Ok(news) => news,
+        Err(heartbeat) => {
             return Some(pb::FeedEvent {
-                event_id: 0,
-                at_ms: 0,
-                event: Some(Event::Heartbeat(pb::LobbyHeartbeat {
-                    last_event_id: *last,
-                })),
+                event: Some(Event::Heartbeat(heartbeat)),
+                ..pb::FeedEvent::default()
             })
         }
-        Tiding::News { seq, at_ms, news } => (*seq, *at_ms, news),
     };
     let event = match news {
         News::MatchCreated {

@@ -25,6 +25,14 @@ impl MemoryStore {
     }
 }
 
+/// `tenant`'s unfinished matches: a scan, as this store serves tests and demos, not many matches.
+fn unfinished_of(matches: &BTreeMap<MatchId, StoredMatch>, tenant: &str) -> u64 {
+    matches
+        .values()
+        .filter(|m| m.record.tenant == tenant && m.record.finished.is_none())
+        .count() as u64
+}
+
 impl MatchStore for MemoryStore {
     fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let mut matches = self.matches();
@@ -32,11 +40,7 @@ impl MatchStore for MemoryStore {
             return Ok(());
         }
         if let Some(max) = max_active {
-            // A scan: this store serves tests and demos, not many matches.
-            let active = matches
-                .values()
-                .filter(|m| m.record.tenant == record.tenant && m.record.finished.is_none())
-                .count() as u64;
+            let active = unfinished_of(&matches, &record.tenant);
             if active >= max {
                 return Err(StoreError::TooManyActive { active });
             }
@@ -52,11 +56,7 @@ impl MatchStore for MemoryStore {
     }
 
     fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
-        Ok(self
-            .matches()
-            .values()
-            .filter(|m| m.record.tenant == tenant && m.record.finished.is_none())
-            .count() as u64)
+        Ok(unfinished_of(&self.matches(), tenant))
     }
 
     fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
