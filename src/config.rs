@@ -59,6 +59,12 @@ redis_key_prefix = "mancala:"
 redis_request_ttl_ms = 604800000
 idle_expiry_ms = 604800000
 
+[clock]
+abort_after_ms = 60000
+abandon_after_ms = 60000
+max_initial_ms = 86400000
+sweep_interval_ms = 10000
+
 [bots]
 think_delay_ms = 300
 max_level = 6
@@ -135,6 +141,8 @@ pub struct Settings {
     pub auth: AuthSettings,
     /// `[limits]`: what one tenant may use, unless the operator set the tenant's own limits.
     pub limits: TenantLimits,
+    /// `[clock]`: time controls, flag fall, abort and abandonment of server-held matches.
+    pub clock: ClockSettings,
     /// `[bots]`: the built-in opponents that play seats of server-held matches.
     pub bots: BotSettings,
     /// `[lobby]`: challenges, seeks, ratings and the players' event streams.
@@ -170,6 +178,28 @@ pub struct LobbySettings {
     pub repair_interval: Duration,
     /// `WatchPlayerEvents` streams one player may hold open on one server (and `WatchTenantFeed` streams one tenant).
     pub max_streams_per_player: usize,
+}
+
+/// `[clock]`: the clocks of server-held matches (`CreateMatchRequest.time_control`; README "Clocks and the end of
+/// a match").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSettings {
+    /// How long a timed real-time match (Fischer or delay) waits for each seat's first sowing before the server
+    /// aborts it (no result). Correspondence gives a whole turn; untimed matches are never aborted by the server.
+    #[serde(rename = "abort_after_ms", deserialize_with = "millis")]
+    pub abort_after: Duration,
+    /// How long the seat to move must have had no open `WatchMatch` stream before its opponent may claim the
+    /// win (`ClaimVictory`).
+    #[serde(rename = "abandon_after_ms", deserialize_with = "millis")]
+    pub abandon_after: Duration,
+    /// The longest initial time, increment or delay a time control may have.
+    pub max_initial_ms: u64,
+    /// How often every unfinished timed match is read for a deadline this server does not know of yet (a flag
+    /// due on a match another replica was keeping, before it stopped). At start-up the same read settles every
+    /// overdue match at once. `0`: only at start-up.
+    #[serde(rename = "sweep_interval_ms", deserialize_with = "millis_zero_is_none")]
+    pub sweep_interval: Option<Duration>,
 }
 
 /// `[bots]`: the seats of server-held matches that the server plays itself (`CreateMatchRequest.bots`).

@@ -11,6 +11,7 @@
 //! | [`engine`] | the rules: pure, synchronous, deterministic; one file per game behind the `Game` trait | engine |
 //! | [`config`] | the server's typed settings: defaults, then a TOML file, then `MANCALA__…` variables | domain |
 //! | [`metrics`] | Prometheus metrics and the endpoint that serves them | domain |
+//! | [`clock`] | time controls, a match's clocks replayed from its log, and where "now" comes from | domain |
 //! | [`store`] | where matches live: the `MatchStore` trait, embedded (redb), in-memory and Redis stores | domain |
 //! | [`identity`] | who is calling: tenants and their API keys, player tokens, the operator, each tenant's limits | domain |
 //! | [`pool`] | where long engine work runs: inline under a small budget, else on a bounded pool, cancellable | domain |
@@ -115,6 +116,8 @@
 pub mod api;
 #[cfg(feature = "loadtest")]
 pub mod arena;
+#[cfg(feature = "server")]
+pub mod clock;
 #[cfg(feature = "server")]
 pub mod config;
 pub mod engine;

@@ -13,7 +13,7 @@
 
 mod drain;
 
-use std::{fmt, future::Future};
+use std::{fmt, future::Future, sync::Arc};
 
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -24,6 +24,7 @@ use tonic_health::ServingStatus;
 mod undecodable;
 
 use crate::api::matches::Wire;
+use crate::clock::{SystemTime, Time};
 use crate::identity::Identity;
 use crate::lobby::Lobby;
 use crate::matches::Matches;
@@ -113,6 +114,17 @@ pub async fn run(
     settings: Settings,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
+    run_with_time(listener, settings, shutdown, Arc::new(SystemTime)).await
+}
+
+/// [`run`], the matches' clocks reading the time from `time` (tests move a [`crate::clock::ManualTime`] by hand
+/// instead of waiting for a flag to fall).
+pub async fn run_with_time(
+    listener: TcpListener,
+    settings: Settings,
+    shutdown: impl Future<Output = ()>,
+    time: Arc<dyn Time>,
+) -> Result<(), ServeError> {
     let server = &settings.server;
     let limit = server.max_message_bytes;
 
@@ -192,6 +204,7 @@ pub async fn run(
         metrics.clone(),
         Wire,
     )
+    .with_clock(settings.clock, time)
     .with_move_budget(pool.match_budget())
     .with_bots(settings.bots.clone(), pool.clone())
     .with_identity(identity.clone());
@@ -219,6 +232,8 @@ pub async fn run(
         gate(Needs::Tenant),
     );
     let _purger = matches.spawn_purger();
+    // Flags fall and unstarted matches are aborted on time, whoever calls; overdue ones at once.
+    let _clock_keeper = matches.spawn_clock_keeper();
     // Bot moves left unplayed by a server that stopped (this one, before a restart, or another replica).
     let _bot_sweeper = matches.spawn_bot_sweeper();
     // Over a shared store, other replicas' moves reach this one's watchers through its feed.

@@ -159,6 +159,22 @@ pub fn match_error(error: MatchError) -> Status {
             )
         }
         MatchError::Illegal(illegal) => illegal_move(&illegal),
+        MatchError::Timing {
+            reason,
+            message,
+            metadata,
+        } => Status::with_error_details(
+            Code::FailedPrecondition,
+            message,
+            ErrorDetails::with_error_info(
+                reason,
+                ERROR_DOMAIN,
+                metadata
+                    .into_iter()
+                    .map(|(key, value)| (key.to_string(), value.to_string()))
+                    .collect::<HashMap<_, _>>(),
+            ),
+        ),
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
         MatchError::Throttled(throttled) => rate_limited(&throttled),

@@ -3,9 +3,10 @@
 
 use super::convert;
 use super::pb;
+use crate::clock::{Clocks, Due, TimeControl};
 use crate::engine::{Move, Player};
 use crate::matches::{Encoder, MatchEvent, MatchSummary, MatchView, SnapshotReason, Update};
-use crate::store::{Action, Finished};
+use crate::store::{Action, EndReason, Finished};
 use pb::watch_match_response::Kind;
 
 /// The protobuf encoder of watcher messages (`WatchMatchResponse`).
@@ -43,12 +44,13 @@ impl Encoder for Wire {
 pub fn result_pb(finished: &Finished) -> pb::MatchResult {
     pb::MatchResult {
         winner: convert::player_to_pb(finished.winner),
-        reason: if finished.expired {
-            pb::MatchEndReason::Expired
-        } else if finished.resigned.is_some() {
-            pb::MatchEndReason::Resignation
-        } else {
-            pb::MatchEndReason::PlayedOut
+        reason: match finished.reason {
+            EndReason::PlayedOut => pb::MatchEndReason::PlayedOut,
+            EndReason::Resignation => pb::MatchEndReason::Resignation,
+            EndReason::Expired => pb::MatchEndReason::Expired,
+            EndReason::TimeForfeit => pb::MatchEndReason::TimeForfeit,
+            EndReason::Aborted => pb::MatchEndReason::Aborted,
+            EndReason::Abandoned => pb::MatchEndReason::Abandoned,
         } as i32,
         resigned: convert::player_to_pb(finished.resigned),
         finished_at_ms: finished.at_ms,
@@ -90,7 +92,79 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
         result: view.finished.as_ref().map(result_pb),
         created_at_ms: view.created_ms,
         previews: Vec::new(),
+        time_control: time_control_pb(view.clocks.control),
+        clocks: clocks_pb(&view.clocks, view.as_of_ms),
     }
+}
+
+/// The time control a request asks for (absent, or none of its three set: untimed). Its values are checked by the
+/// match manager against the server's limits.
+pub fn time_control(control: Option<&pb::TimeControl>) -> TimeControl {
+    use pb::time_control::Control;
+    match control.and_then(|c| c.control.as_ref()) {
+        None => TimeControl::Untimed,
+        Some(Control::Fischer(f)) => TimeControl::Fischer {
+            initial_ms: f.initial_ms,
+            increment_ms: f.increment_ms,
+        },
+        Some(Control::Delay(d)) => TimeControl::Delay {
+            initial_ms: d.initial_ms,
+            delay_ms: d.delay_ms,
+        },
+        Some(Control::Correspondence(c)) => TimeControl::Correspondence {
+            days: c.days_per_move,
+        },
+    }
+}
+
+/// A time control on the wire (`None`: untimed).
+pub fn time_control_pb(control: TimeControl) -> Option<pb::TimeControl> {
+    use pb::time_control::Control;
+    let control = match control {
+        TimeControl::Untimed => return None,
+        TimeControl::Fischer {
+            initial_ms,
+            increment_ms,
+        } => Control::Fischer(pb::FischerTime {
+            initial_ms,
+            increment_ms,
+        }),
+        TimeControl::Delay {
+            initial_ms,
+            delay_ms,
+        } => Control::Delay(pb::DelayTime {
+            initial_ms,
+            delay_ms,
+        }),
+        TimeControl::Correspondence { days } => Control::Correspondence(pb::CorrespondenceTime {
+            days_per_move: days,
+        }),
+    };
+    Some(pb::TimeControl {
+        control: Some(control),
+    })
+}
+
+/// A timed match's clocks as they read at `as_of_ms` (`None` for an untimed match).
+fn clocks_pb(clocks: &Clocks, as_of_ms: u64) -> Option<pb::Clocks> {
+    if !clocks.control.timed() {
+        return None;
+    }
+    let deadline = clocks.deadline();
+    Some(pb::Clocks {
+        remaining_ms: clocks.remaining_at(as_of_ms).to_vec(),
+        running: convert::player_to_pb(clocks.running),
+        as_of_ms,
+        flag_at_ms: match deadline {
+            Some(Due::Flag { at_ms, .. }) => at_ms,
+            _ => 0,
+        },
+        started: clocks.started(),
+        abort_at_ms: match deadline {
+            Some(Due::Abort { at_ms, .. }) => at_ms,
+            _ => 0,
+        },
+    })
 }
 
 /// An accepted event with its trace, the state after it and the next moves.
@@ -102,12 +176,16 @@ pub fn event_pb(event: &MatchEvent) -> pb::MatchEvent {
             Action::Move(mv) => pb::match_event::Action::Move(convert::move_to_pb(mv)),
             Action::Resign => pb::match_event::Action::Resignation(pb::Resignation {}),
             Action::Expire => pb::match_event::Action::Expiry(pb::Expiry {}),
+            Action::Flag => pb::match_event::Action::Flag(pb::Flag {}),
+            Action::Abort => pb::match_event::Action::Abort(pb::Abort {}),
+            Action::Claim => pb::match_event::Action::Claim(pb::Claim {}),
         }),
         events: convert::events_to_pb(&event.trace),
         state: Some(convert::state_to_pb(&event.game)),
         legal_moves: moves_pb(&event.legal_moves()),
         accepted_at_ms: event.at_ms,
         previews: Vec::new(),
+        clocks: clocks_pb(&event.clocks, event.at_ms),
     }
 }
 

@@ -18,7 +18,10 @@
 //!   `cw`/`acw` (direction), `kl`/`kr` (kichwa left/right), `stop`/`safari` (kuu decision);
 //! - `next`, optionally followed by the chosen pits: the step to the next game or round;
 //! - `resign`;
-//! - `expire`: written by the server, not a seat: the match ended unplayed (no winner).
+//! - `expire`: written by the server, not a seat: the match ended unplayed (no winner);
+//! - `flag`: the seat's time ran out (written by the server): it lost on time;
+//! - `abort`: the match was called off before each seat had sown once (no result);
+//! - `claim`: the seat claimed the match, its opponent having abandoned it.
 //!
 //! Blank lines and lines starting with `#` are ignored. [`replay`] plays a notation through the
 //! engine from the header's initial state, checking every move, so an export replays to the same
@@ -41,6 +44,20 @@ pub enum Action {
     /// The server ended the match for want of play: nobody moved for the idle expiry (no winner). The event's
     /// seat is the one whose turn it was, South between games.
     Expire,
+    /// The seat's time ran out (its flag fell): it loses. Written by the server, whoever calls.
+    Flag,
+    /// The match was called off before each seat had sown once: no result. The seat asked for it, or is the
+    /// one whose first sowing did not come in time (written by the server then).
+    Abort,
+    /// The seat claimed the match: the seat to move had had no open stream for the abandonment time. It wins.
+    Claim,
+}
+
+impl Action {
+    /// Whether it ends the match whatever the position (everything but a move).
+    pub fn ends_match(&self) -> bool {
+        !matches!(self, Action::Move(_))
+    }
 }
 
 /// The game's name in the notation.
@@ -86,6 +103,9 @@ pub fn event_line(player: Player, action: &Action) -> String {
     match action {
         Action::Resign => line.push_str(" resign"),
         Action::Expire => line.push_str(" expire"),
+        Action::Flag => line.push_str(" flag"),
+        Action::Abort => line.push_str(" abort"),
+        Action::Claim => line.push_str(" claim"),
         Action::Move(Move::NextGame(pits)) => {
             line.push_str(" next");
             for pit in pits.iter() {
@@ -157,6 +177,9 @@ pub fn parse_event_line(kind: GameKind, line: &str) -> Result<(Player, Action), 
         None => return Err("the seat is not followed by an action".into()),
         Some("resign") => Action::Resign,
         Some("expire") => Action::Expire,
+        Some("flag") => Action::Flag,
+        Some("abort") => Action::Abort,
+        Some("claim") => Action::Claim,
         Some("next") => {
             let mut set = PitSet::EMPTY;
             for word in words.by_ref() {
@@ -219,6 +242,9 @@ pub struct Replay {
     pub resigned: Option<Player>,
     /// Whether the match ended by the server's idle expiry.
     pub expired: bool,
+    /// The event that ended the match whatever the position (a resignation, an expiry, a flag, an abort or a
+    /// claim), if one did.
+    pub ended: Option<(Player, Action)>,
 }
 
 fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
@@ -262,7 +288,7 @@ pub(crate) fn play_event(
     trace: &mut Vec<super::Event>,
 ) -> Result<(), String> {
     match action {
-        Action::Resign | Action::Expire => Ok(()),
+        Action::Resign | Action::Expire | Action::Flag | Action::Abort | Action::Claim => Ok(()),
         Action::Move(mv) => {
             if let (Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
                 if to_move != player {
@@ -292,9 +318,10 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
     let mut events = Vec::new();
     let mut resigned = None;
     let mut expired = false;
+    let mut ended = None;
     let mut trace = Vec::new();
     for (number, line) in lines {
-        if resigned.is_some() || expired || game.status() == Status::MatchOver {
+        if ended.is_some() || game.status() == Status::MatchOver {
             return Err(fail(number)("the match is already over".into()));
         }
         let (player, action) = parse_event_line(kind, line).map_err(fail(number))?;
@@ -303,7 +330,10 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
         match action {
             Action::Resign => resigned = Some(player),
             Action::Expire => expired = true,
-            Action::Move(_) => {}
+            _ => {}
+        }
+        if action.ends_match() {
+            ended = Some((player, action));
         }
         events.push((player, action));
     }
@@ -314,6 +344,7 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
         events,
         resigned,
         expired,
+        ended,
     })
 }
 

@@ -461,6 +461,9 @@ struct StoredMatchFinished {
     /// Empty, or South's before and after, then North's.
     #[prost(message, repeated, tag = "6")]
     ratings: Vec<StoredGlicko>,
+    /// `EndReason::code`; 0 in entries written before reasons (`resigned` and `expired` tell).
+    #[prost(uint32, tag = "7")]
+    end_reason: u32,
 }
 
 fn bad(what: impl std::fmt::Display) -> StoreError {
@@ -640,7 +643,8 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                 at_ms: finished.at_ms,
                 winner: player_code(finished.winner),
                 resigned: player_code(finished.resigned),
-                expired: finished.expired,
+                expired: finished.expired(),
+                end_reason: finished.reason.code(),
                 ratings: ratings
                     .iter()
                     .flatten()
@@ -775,7 +779,11 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
                 at_ms: m.at_ms,
                 winner: code_player(m.winner)?,
                 resigned: code_player(m.resigned)?,
-                expired: m.expired,
+                reason: crate::store::codec::end_reason(
+                    m.end_reason,
+                    code_player(m.resigned)?,
+                    m.expired,
+                )?,
             },
             ratings,
         }
@@ -931,7 +939,7 @@ mod tests {
                     at_ms: 77,
                     winner: Some(Player::South),
                     resigned: Some(Player::North),
-                    expired: false,
+                    reason: crate::store::EndReason::Resignation,
                 },
                 ratings: Some([
                     RatingChange {
@@ -950,7 +958,7 @@ mod tests {
                     at_ms: 78,
                     winner: None,
                     resigned: None,
-                    expired: true,
+                    reason: crate::store::EndReason::Expired,
                 },
                 ratings: None,
             },

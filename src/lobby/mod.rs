@@ -606,6 +606,7 @@ impl<E: Encoder> Lobby<E> {
             bots: seats
                 .clone()
                 .map(|seat| seat.bot_level.map(|level| BotSeat { level, seed: None })),
+            time_control: Default::default(),
         };
         self.inner
             .matches
@@ -1284,14 +1285,14 @@ fn created_directly(state: &TenantState, record: &MatchRecord) -> Entry {
 }
 
 /// What a match's end does to its players' ratings: nothing unless it was rated between two players and played to
-/// a result (an expired match has none).
+/// a result (an expired or aborted match has none).
 fn rating_changes(
     state: &TenantState,
     decided: &HashMap<(String, GameKind), Glicko>,
     info: &MatchInfo,
     finished: &crate::store::Finished,
 ) -> Option<[entry::RatingChange; 2]> {
-    if !info.rated || finished.expired {
+    if !info.rated || !finished.has_result() {
         return None;
     }
     let [Some(south), Some(north)] = info.seats.clone().map(|seat| seat.player) else {
@@ -1363,8 +1364,10 @@ mod tests {
                 at_ms: 9,
                 winner: Some(winner),
                 resigned: None,
-                expired: false,
+                reason: crate::store::EndReason::PlayedOut,
             }),
+            time_control: Default::default(),
+            deadline_ms: None,
         }
     }
 

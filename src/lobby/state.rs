@@ -233,7 +233,8 @@ impl TenantState {
                     };
                     let standing = &mut self.profile_mut(player).standings[kind_index(kind)];
                     match finished.winner {
-                        _ if finished.expired => {}
+                        // An expired or aborted match has no result to count.
+                        _ if !finished.has_result() => {}
                         None => standing.draws += 1,
                         Some(winner) if winner == seat => standing.wins += 1,
                         Some(_) => standing.losses += 1,
@@ -555,7 +556,7 @@ mod tests {
                     at_ms: 30,
                     winner: Some(Player::South),
                     resigned: None,
-                    expired: false,
+                    reason: crate::store::EndReason::PlayedOut,
                 },
                 ratings: Some([change(after), change(Glicko::default())]),
             },

@@ -2,7 +2,7 @@
 //! store, following its feed of appends so that other servers' events reach this one's watchers.
 
 use super::error::{store_failed, MatchError};
-use super::slots::{blocking, lock, now_ms, Advance, Inner, Slot};
+use super::slots::{blocking, lock, Advance, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;
@@ -14,7 +14,7 @@ use std::time::Duration;
 impl<E: Encoder> Matches<E> {
     /// Deletes the finished matches older than the retention, from the store and from memory.
     pub async fn purge_expired(&self) -> Result<usize, MatchError> {
-        self.purge_expired_at(now_ms()).await
+        self.purge_expired_at(self.inner.time.now_ms()).await
     }
 
     /// [`Matches::purge_expired`] as if the clock read `now_ms`.
@@ -51,6 +51,20 @@ impl<E: Encoder> Matches<E> {
         what: &'static str,
         keep: impl Fn(&MatchRecord) -> bool,
     ) -> Result<Vec<MatchId>, MatchError> {
+        Ok(self
+            .unfinished_records_where(what, keep)
+            .await?
+            .into_iter()
+            .map(|record| record.id)
+            .collect())
+    }
+
+    /// [`Matches::unfinished_where`], with the headers.
+    pub(super) async fn unfinished_records_where(
+        &self,
+        what: &'static str,
+        keep: impl Fn(&MatchRecord) -> bool,
+    ) -> Result<Vec<MatchRecord>, MatchError> {
         /// Headers read at once.
         const PAGE: usize = 500;
         let mut ids = Vec::new();
@@ -70,14 +84,11 @@ impl<E: Encoder> Matches<E> {
                     .map_err(|e| store_failed(what, None, e))
             })
             .await?;
-            ids.extend(
-                page.iter()
-                    .filter(|record| keep(record))
-                    .map(|record| record.id),
-            );
-            match page.last() {
-                Some(last) if page.len() == PAGE => after = Some(last.id),
-                _ => break,
+            let last = (page.len() == PAGE).then(|| page[PAGE - 1].id);
+            ids.extend(page.into_iter().filter(|record| keep(record)));
+            match last {
+                Some(last) => after = Some(last),
+                None => break,
             }
         }
         Ok(ids)
@@ -140,7 +151,7 @@ impl<E: Encoder> Matches<E> {
                 let Some(inner) = weak.upgrade() else { break };
                 let matches = Matches { inner };
                 if expire_every.is_some() {
-                    let _ = matches.expire_idle_at(now_ms()).await;
+                    let _ = matches.expire_idle_at(matches.inner.time.now_ms()).await;
                 }
                 if last_purge.is_none_or(|at| at.elapsed() >= purge_every) {
                     last_purge = Some(tokio::time::Instant::now());
@@ -193,16 +204,16 @@ impl<E: Encoder> Inner<E> {
                         return;
                     }
                 };
-                let (game, version) = {
+                let (position, version) = {
                     let live = lock(&slot.live);
-                    (live.game.clone(), live.version)
+                    ((live.game.clone(), live.clocks), live.version)
                 };
                 if event.seq <= version {
                     // Applied already (this server's own append, or a catch-up got there first).
                     return;
                 }
                 let fed = if event.seq == version + 1 {
-                    match Advance::replay(&self.encoder, game, version, vec![event]) {
+                    match Advance::replay(&self.encoder, position, version, vec![event]) {
                         Ok(advance) => self.advance(&slot, advance),
                         Err(error) => {
                             tracing::warn!(match_id = %id, error = %error, "an event on the store's feed does not replay; reading the log instead");

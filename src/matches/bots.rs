@@ -24,7 +24,7 @@
 //! bounds each, and the shutdown grace stops them.
 
 use super::error::MatchError;
-use super::slots::{blocking, lock, now_ms, Inner, Slot};
+use super::slots::{blocking, lock, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::config::BotSettings;
@@ -192,7 +192,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
         return false;
     };
     let seed = move_seed(&slot.id, seat, &bot, version);
-    let (pool, thinking, delay, metrics) = {
+    let (pool, thinking, delay, metrics, time) = {
         let Some(inner) = weak.upgrade() else {
             return false;
         };
@@ -202,6 +202,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
             bots.thinking.clone(),
             bots.settings.think_delay,
             inner.metrics.clone(),
+            inner.time.clone(),
         )
     };
     let Ok(permit) = thinking.acquire_owned().await else {
@@ -227,10 +228,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
     };
     // The search started at once; the move waits out the rest of the delay since the event it answers.
     let due = active_ms.saturating_add(delay.as_millis() as u64);
-    let now = now_ms();
-    if due > now {
-        tokio::time::sleep(Duration::from_millis(due - now)).await;
-    }
+    time.sleep_until(due).await;
     let Some(inner) = weak.upgrade() else {
         return false;
     };
@@ -243,7 +241,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
             Action::Move(mv),
             Some(version),
             String::new(),
-            now_ms(),
+            time.now_ms(),
         )
     })
     .await;
@@ -339,12 +337,13 @@ impl<E: Encoder> Matches<E> {
             (true, every) => every.unwrap_or(Duration::from_secs(10)),
         };
         let weak = Arc::downgrade(&self.inner);
-        let mut rng = Rng::new(now_ms() ^ u64::from(std::process::id()) << 32);
+        let mut rng = Rng::new(self.inner.time.now_ms() ^ u64::from(std::process::id()) << 32);
         Some(BotSweeper(tokio::spawn(async move {
             loop {
                 let Some(inner) = weak.upgrade() else { break };
                 let matches = Matches { inner };
-                if let Err(error) = matches.sweep_bots_at(now_ms(), grace).await {
+                let now = matches.inner.time.now_ms();
+                if let Err(error) = matches.sweep_bots_at(now, grace).await {
                     tracing::warn!(error = %error, "the sweep for bot moves failed");
                 }
                 drop(matches);

@@ -31,6 +31,18 @@ pub enum MatchError {
     /// The rules refuse the move (or the match is over: reason `MatchOver`).
     #[error("illegal move: {0}")]
     Illegal(IllegalMove),
+    /// The clocks (or the seats' presence) refuse the request: a sowing after its seat's flag fell
+    /// (`OUT_OF_TIME`), an abort once each seat has sown (`ABORT_TOO_LATE`), a claim the server cannot grant
+    /// (`NOT_ABANDONED`).
+    #[error("{message}")]
+    Timing {
+        /// The machine-readable reason.
+        reason: &'static str,
+        /// What happened, in a sentence.
+        message: String,
+        /// Moments the client can act on (`flag_at_ms`, `claimable_at_ms`), ms since the epoch.
+        metadata: Vec<(&'static str, u64)>,
+    },
     /// `from_seq` is past the end of the log.
     #[error("from_seq {from_seq} is beyond the match's version {version}")]
     OutOfRange {
@@ -66,6 +78,7 @@ impl MatchError {
             MatchError::PermissionDenied(_) => "NOT_YOUR_TURN",
             MatchError::VersionMismatch { .. } => "VERSION_MISMATCH",
             MatchError::Illegal(illegal) => illegal.reason.code(),
+            MatchError::Timing { reason, .. } => reason,
             MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
             MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
             MatchError::Throttled(_) => "RATE_LIMITED",

@@ -40,6 +40,7 @@ mod background;
 mod bots;
 mod error;
 mod slots;
+mod timers;
 pub mod view;
 mod watch;
 
@@ -50,13 +51,15 @@ pub use crate::store::Following;
 pub use background::Purger;
 pub use bots::BotSweeper;
 pub use error::MatchError;
+pub use timers::ClockKeeper;
 pub use view::{
     Created, Encoder, History, MatchEvent, MatchSummary, MatchView, SnapshotReason, Update,
 };
 pub use watch::WatchStream;
 
-use self::slots::{blocking, lock, now_ms, random_token, replay_all, token_hash, Inner, Slot};
-use crate::config::MatchSettings;
+use self::slots::{blocking, lock, random_token, replay_all, token_hash, Inner, Slot};
+use crate::clock::{Clocks, SystemTime, Time, TimeControl};
+use crate::config::{ClockSettings, MatchSettings};
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
 use crate::identity::Identity;
 use crate::metrics::Metrics;
@@ -67,6 +70,14 @@ use error::store_failed;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
+
+/// The clocks' settings of a manager nobody gave any ([`Matches::with_clock`]): the built-in defaults of `[clock]`.
+const DEFAULT_CLOCK: ClockSettings = ClockSettings {
+    abort_after: std::time::Duration::from_secs(60),
+    abandon_after: std::time::Duration::from_secs(60),
+    max_initial_ms: 24 * 60 * 60 * 1000,
+    sweep_interval: Some(std::time::Duration::from_secs(10)),
+};
 
 /// The longest `request_id` accepted, in bytes.
 pub const MAX_REQUEST_ID_BYTES: usize = 128;
@@ -107,6 +118,8 @@ pub struct Owner {
     pub players: [Option<String>; 2],
     /// The seats the server plays itself, `[South, North]`: no token, no player.
     pub bots: [Option<BotSeat>; 2],
+    /// How the match is timed.
+    pub time_control: TimeControl,
 }
 
 /// A step in a match's life, told to whoever follows them (the lobby, `crate::lobby`) by the server that made it
@@ -212,8 +225,31 @@ impl<E: Encoder> Matches<E> {
                 lifecycle: None,
                 metrics,
                 encoder,
+                time: Arc::new(SystemTime),
+                clock: DEFAULT_CLOCK,
+                timers: Default::default(),
             }),
         }
+    }
+
+    /// Keeps the matches' clocks with `settings`, reading the time from `time` (the system clock until set; tests
+    /// give a [`crate::clock::ManualTime`]).
+    pub fn with_clock(mut self, settings: ClockSettings, time: Arc<dyn Time>) -> Matches<E> {
+        let inner =
+            Arc::get_mut(&mut self.inner).expect("the clock is set before the manager is shared");
+        inner.clock = settings;
+        inner.time = time;
+        self
+    }
+
+    /// Where this manager reads the time.
+    pub fn time(&self) -> Arc<dyn Time> {
+        self.inner.time.clone()
+    }
+
+    /// The longest time a time control may give (`clock.max_initial_ms`).
+    pub fn max_initial_ms(&self) -> u64 {
+        self.inner.clock.max_initial_ms
     }
 
     /// Bounds the engine work of each move (a relay may run long before the never-ending check decides
@@ -383,18 +419,29 @@ impl<E: Encoder> Matches<E> {
                 .map_err(|e| store_failed("loading a match", Some(id), e))?
                 .ok_or_else(|| MatchError::NotFound(id.to_string()))?;
             let active = stored.record.finished.is_none();
-            let slot = Slot::replayed(stored, inner.settings.watcher_buffer)
-                .map_err(|e| store_failed("replaying a stored match", Some(id), e))?;
+            let slot = Slot::replayed(
+                stored,
+                inner.settings.watcher_buffer,
+                inner.abort_after_ms(),
+                inner.time.now_ms(),
+            )
+            .map_err(|e| store_failed("replaying a stored match", Some(id), e))?;
             // Another request may have loaded it meanwhile: keep the first, which may have moved on.
-            Ok(lock(&inner.slots)
+            let mut installed = false;
+            let slot = lock(&inner.slots)
                 .entry(id)
                 .or_insert_with(|| {
                     if active {
                         inner.metrics.matches_active_add(1);
                     }
+                    installed = true;
                     Arc::new(slot)
                 })
-                .clone())
+                .clone();
+            if installed {
+                inner.watch_clocks(&slot);
+            }
+            Ok(slot)
         })
         .await
     }
@@ -422,6 +469,9 @@ impl<E: Encoder> Matches<E> {
         owner: Owner,
     ) -> Result<Created, MatchError> {
         self.check_bots(&owner)?;
+        if let Err(problem) = owner.time_control.check(self.inner.clock.max_initial_ms) {
+            return Err(MatchError::invalid("time_control", problem));
+        }
         let game = AnyGame::new_match(kind, &options);
         let mut tokens = [None, None];
         let mut token_hashes = [[0; 32]; 2];
@@ -433,7 +483,13 @@ impl<E: Encoder> Matches<E> {
                 tokens[seat.index()] = Some(token);
             }
         }
-        let created_ms = now_ms();
+        let created_ms = self.inner.time.now_ms();
+        let clocks = Clocks::new(
+            owner.time_control,
+            self.inner.abort_after_ms(),
+            created_ms,
+            &game,
+        );
         let record = MatchRecord {
             id,
             kind,
@@ -446,6 +502,8 @@ impl<E: Encoder> Matches<E> {
             active_ms: created_ms,
             version: 0,
             finished: None,
+            time_control: owner.time_control,
+            deadline_ms: clocks.deadline().map(|due| due.at_ms()),
         };
         let max_active = self.max_active(&record.tenant);
         let slot = Slot::replayed(
@@ -454,9 +512,11 @@ impl<E: Encoder> Matches<E> {
                 events: Vec::new(),
             },
             self.inner.settings.watcher_buffer,
+            self.inner.abort_after_ms(),
+            created_ms,
         )
         .map_err(MatchError::Internal)?;
-        let view = slot.view_of(game, 0, None, [0, 0]);
+        let view = slot.view_of((game, clocks), 0, None, [0, 0], created_ms);
         let inner = self.inner.clone();
         let tenant = record.tenant.clone();
         let slot = Arc::new(slot);
@@ -472,9 +532,10 @@ impl<E: Encoder> Matches<E> {
             match lock(&inner.slots).entry(id) {
                 std::collections::hash_map::Entry::Occupied(_) => return Ok(()),
                 std::collections::hash_map::Entry::Vacant(vacant) => {
-                    vacant.insert(held);
+                    vacant.insert(held.clone());
                 }
             }
+            inner.watch_clocks(&held);
             inner.metrics.matches_active_add(1);
             inner.tell(Lifecycle::Created(record));
             Ok(())
@@ -526,7 +587,8 @@ impl<E: Encoder> Matches<E> {
 
     /// The match as it stands.
     pub async fn get(&self, access: &Access<'_>, id: &str) -> Result<MatchView, MatchError> {
-        Ok(self.visible(access, id, Fresh::Now).await?.view())
+        let slot = self.visible(access, id, Fresh::Now).await?;
+        Ok(slot.view(self.inner.time.now_ms()))
     }
 
     /// A page of the summaries of `tenant`'s matches, and the token of the next page (empty after the last).
@@ -657,10 +719,10 @@ impl<E: Encoder> Matches<E> {
         expected_version: Option<u64>,
         request_id: String,
     ) -> Result<MatchEvent, MatchError> {
-        if action == Action::Expire {
+        if matches!(action, Action::Expire | Action::Flag) {
             return Err(MatchError::invalid(
                 "action",
-                "only the server expires a match",
+                "only the server expires a match or lets a flag fall",
             ));
         }
         self.seated(access, id, request_id)
@@ -693,11 +755,18 @@ impl<E: Encoder> Matches<E> {
                 &slot.options,
                 stored.events.iter().map(|e| (e.player, &e.action)),
             );
-            let (events, game) = replay_all(&stored)
+            let (events, game, clocks) = replay_all(&stored, inner.abort_after_ms())
                 .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
             let presence = lock(&slot.live).presence;
             let record = &stored.record;
-            let view = slot.view_of(game, record.version, record.finished, presence);
+            let now = inner.time.now_ms();
+            let view = slot.view_of(
+                (game, clocks),
+                record.version,
+                record.finished,
+                presence,
+                now,
+            );
             // The log may be ahead of this server: bring the match (and its watchers) along.
             if record.version > lock(&slot.live).version {
                 inner.catch_up(&slot)?;
@@ -756,7 +825,8 @@ impl<E: Encoder> Seated<E> {
         } = self;
         let (held, slot_held) = (inner.clone(), slot.clone());
         let result = blocking(move || {
-            inner.submit(&slot, seat, action, expected_version, request_id, now_ms())
+            let now = inner.time.now_ms();
+            inner.submit(&slot, seat, action, expected_version, request_id, now)
         })
         .await;
         match &result {

@@ -6,28 +6,22 @@
 use super::error::{store_failed, MatchError};
 use super::view::{Encoder, MatchEvent, MatchView, Update};
 use super::Access;
-use crate::config::MatchSettings;
+use crate::clock::{Clocks, Due, Time, TimeControl};
+use crate::config::{ClockSettings, MatchSettings};
 use crate::engine::{self, notation, AnyGame, Budget, Event, GameKind, Options, Player, Status};
 use crate::identity::keys;
 use crate::metrics::Metrics;
 use crate::store::{
-    Action, BotSeat, EventRecord, Finished, MatchId, MatchRecord, MatchStore, StoreError,
-    StoredMatch,
+    Action, BotSeat, EndReason, EventRecord, Finished, MatchId, MatchRecord, MatchStore,
+    StoreError, StoredMatch,
 };
 use std::collections::HashMap;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
 
 /// How many times a move is checked again after losing the store's race to another server.
 const MAX_ATTEMPTS: usize = 4;
-
-pub(super) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
 
 pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // No critical section can leave its data half-changed (each assigns whole values), so a panic
@@ -62,25 +56,21 @@ pub(super) fn token_hash(token: &str) -> [u8; 32] {
 /// How `event` leaves the match, `game` being the state after it: a resignation ends it, a move
 /// ends it when the rules say the match is over.
 fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
+    let end = |winner, reason| Finished {
+        at_ms: event.at_ms,
+        winner,
+        resigned: (reason == EndReason::Resignation).then_some(event.player),
+        reason,
+    };
+    let (seat, other) = (Some(event.player), Some(event.player.opponent()));
     match event.action {
-        Action::Resign => Some(Finished {
-            at_ms: event.at_ms,
-            winner: Some(event.player.opponent()),
-            resigned: Some(event.player),
-            expired: false,
-        }),
-        Action::Expire => Some(Finished {
-            at_ms: event.at_ms,
-            winner: None,
-            resigned: None,
-            expired: true,
-        }),
-        Action::Move(_) => (game.status() == Status::MatchOver).then(|| Finished {
-            at_ms: event.at_ms,
-            winner: game.to_setup().winner,
-            resigned: None,
-            expired: false,
-        }),
+        Action::Resign => Some(end(other, EndReason::Resignation)),
+        Action::Expire => Some(end(None, EndReason::Expired)),
+        Action::Flag => Some(end(other, EndReason::TimeForfeit)),
+        Action::Abort => Some(end(None, EndReason::Aborted)),
+        Action::Claim => Some(end(seat, EndReason::Abandoned)),
+        Action::Move(_) => (game.status() == Status::MatchOver)
+            .then(|| end(game.to_setup().winner, EndReason::PlayedOut)),
     }
 }
 
@@ -90,9 +80,10 @@ fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
 /// resumed watcher all go through it.
 pub(super) fn replay<'a>(
     game: &mut AnyGame,
+    clocks: &mut Clocks,
     version: u64,
     events: impl IntoIterator<Item = &'a EventRecord>,
-    mut each: impl FnMut(&EventRecord, &[Event], &AnyGame, Option<Finished>),
+    mut each: impl FnMut(&EventRecord, &[Event], &AnyGame, &Clocks, Option<Finished>),
 ) -> Result<Option<Finished>, String> {
     let mut trace = Vec::new();
     let mut finished = None;
@@ -103,8 +94,9 @@ pub(super) fn replay<'a>(
         trace.clear();
         notation::play_event(game, event.player, &event.action, &mut trace)
             .map_err(|e| format!("event {seq} does not replay: {e}"))?;
+        clocks.after(event.player, &event.action, event.at_ms, game);
         finished = finished_by(event, game);
-        each(event, &trace, game, finished);
+        each(event, &trace, game, clocks, finished);
     }
     Ok(finished)
 }
@@ -114,6 +106,7 @@ pub(super) fn match_event(
     event: &EventRecord,
     trace: &[Event],
     game: &AnyGame,
+    clocks: &Clocks,
     finished: Option<Finished>,
 ) -> MatchEvent {
     MatchEvent {
@@ -122,23 +115,41 @@ pub(super) fn match_event(
         action: event.action,
         trace: trace.to_vec(),
         game: game.clone(),
+        clocks: *clocks,
         finished,
         at_ms: event.at_ms,
     }
 }
 
-/// Every event of a stored match, replayed, and the state the log leads to.
-pub(super) fn replay_all(stored: &StoredMatch) -> Result<(Vec<MatchEvent>, AnyGame), String> {
-    let record = &stored.record;
-    let mut game = AnyGame::new_match(record.kind, &record.options);
+/// A new match's position and clocks, before its first event.
+pub(super) fn beginning(record: &MatchRecord, abort_after_ms: u64) -> (AnyGame, Clocks) {
+    let game = AnyGame::new_match(record.kind, &record.options);
+    let clocks = Clocks::new(
+        record.time_control,
+        abort_after_ms,
+        record.created_ms,
+        &game,
+    );
+    (game, clocks)
+}
+
+/// Every event of a stored match, replayed, and the state and clocks the log leads to.
+pub(super) fn replay_all(
+    stored: &StoredMatch,
+    abort_after_ms: u64,
+) -> Result<(Vec<MatchEvent>, AnyGame, Clocks), String> {
+    let (mut game, mut clocks) = beginning(&stored.record, abort_after_ms);
     let mut out = Vec::with_capacity(stored.events.len());
     replay(
         &mut game,
+        &mut clocks,
         0,
         &stored.events,
-        |event, trace, game, finished| out.push(match_event(event, trace, game, finished)),
+        |event, trace, game, clocks, finished| {
+            out.push(match_event(event, trace, game, clocks, finished))
+        },
     )?;
-    Ok((out, game))
+    Ok((out, game, clocks))
 }
 
 /// A match moved on from some version: the new events, each with its message for watchers, and
@@ -146,25 +157,27 @@ pub(super) fn replay_all(stored: &StoredMatch) -> Result<(Vec<MatchEvent>, AnyGa
 pub(super) struct Advance<M> {
     pub(super) events: Vec<(EventRecord, M)>,
     pub(super) game: AnyGame,
+    pub(super) clocks: Clocks,
     pub(super) version: u64,
     pub(super) finished: Option<Finished>,
 }
 
 impl<M> Advance<M> {
-    /// Plays `events` (which follow `version`) on `game`, encoding each for the watchers.
+    /// Plays `events` (which follow `version`) on `game` and `clocks`, encoding each for the watchers.
     pub(super) fn replay<E: Encoder<Message = M>>(
         encoder: &E,
-        mut game: AnyGame,
+        (mut game, mut clocks): (AnyGame, Clocks),
         version: u64,
         events: Vec<EventRecord>,
     ) -> Result<Advance<M>, String> {
         let mut encoded = Vec::with_capacity(events.len());
         let finished = replay(
             &mut game,
+            &mut clocks,
             version,
             &events,
-            |event, trace, game, finished| {
-                let event = match_event(event, trace, game, finished);
+            |event, trace, game, clocks, finished| {
+                let event = match_event(event, trace, game, clocks, finished);
                 encoded.push(encoder.encode(Update::Event(&event)));
             },
         )?;
@@ -172,6 +185,7 @@ impl<M> Advance<M> {
             version: version + events.len() as u64,
             events: events.into_iter().zip(encoded).collect(),
             game,
+            clocks,
             finished,
         })
     }
@@ -192,6 +206,8 @@ pub(super) enum Published<M> {
 #[derive(Debug)]
 pub(super) struct Live {
     pub(super) game: AnyGame,
+    /// The clocks after the last event.
+    pub(super) clocks: Clocks,
     pub(super) version: u64,
     pub(super) finished: Option<Finished>,
     /// `request_id` → the event it produced, for idempotent retries.
@@ -204,11 +220,11 @@ pub(super) struct Live {
 
 impl Live {
     /// The state at the end of a stored log, replayed through the engine.
-    fn replayed(stored: &StoredMatch) -> Result<Live, String> {
+    fn replayed(stored: &StoredMatch, abort_after_ms: u64) -> Result<Live, String> {
         let StoredMatch { record, events } = stored;
-        let mut game = AnyGame::new_match(record.kind, &record.options);
+        let (mut game, mut clocks) = beginning(record, abort_after_ms);
         let mut requests = HashMap::new();
-        replay(&mut game, 0, events, |event, _, _, _| {
+        replay(&mut game, &mut clocks, 0, events, |event, _, _, _, _| {
             if !event.request_id.is_empty() {
                 requests.insert(
                     event.request_id.clone(),
@@ -218,6 +234,7 @@ impl Live {
         })?;
         Ok(Live {
             game,
+            clocks,
             version: record.version,
             finished: record.finished,
             requests,
@@ -239,6 +256,11 @@ pub(super) struct Slot<M> {
     pub(super) players: [Option<String>; 2],
     /// The seats the server plays itself, `[South, North]`.
     pub(super) bots: [Option<BotSeat>; 2],
+    /// How the match is timed.
+    pub(super) time_control: TimeControl,
+    /// When each seat, `[South, North]`, last had a stream open on this server (while one is open: when its
+    /// last one opened), or when this server took the match up: what an abandonment claim measures from.
+    pub(super) seen_ms: [AtomicU64; 2],
     pub(super) write: Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
@@ -250,10 +272,17 @@ pub(super) struct Slot<M> {
 
 impl<M> Slot<M> {
     /// Builds the match from its stored log by replaying it.
-    pub(super) fn replayed(stored: StoredMatch, buffer: usize) -> Result<Slot<M>, String> {
-        let live = Live::replayed(&stored)?;
+    pub(super) fn replayed(
+        stored: StoredMatch,
+        buffer: usize,
+        abort_after_ms: u64,
+        now_ms: u64,
+    ) -> Result<Slot<M>, String> {
+        let live = Live::replayed(&stored, abort_after_ms)?;
         let record = stored.record;
         Ok(Slot {
+            time_control: record.time_control,
+            seen_ms: [AtomicU64::new(now_ms), AtomicU64::new(now_ms)],
             id: record.id,
             kind: record.kind,
             options: record.options,
@@ -316,16 +345,19 @@ impl<M> Slot<M> {
             active_ms: self.created_ms,
             version,
             finished,
+            time_control: self.time_control,
+            deadline_ms: None,
         }
     }
 
     /// The match at `version` in `game`, with the seats' presence.
     pub(super) fn view_of(
         &self,
-        game: AnyGame,
+        (game, clocks): (AnyGame, Clocks),
         version: u64,
         finished: Option<Finished>,
         presence: [usize; 2],
+        now_ms: u64,
     ) -> MatchView {
         MatchView {
             id: self.id,
@@ -333,6 +365,8 @@ impl<M> Slot<M> {
             options: self.options,
             created_ms: self.created_ms,
             game,
+            clocks,
+            as_of_ms: now_ms,
             version,
             finished,
             connected: presence.map(|open| open > 0),
@@ -341,18 +375,18 @@ impl<M> Slot<M> {
         }
     }
 
-    /// The match as it stands, read in one short critical section.
-    pub(super) fn view(&self) -> MatchView {
-        let (game, version, finished, presence) = {
+    /// The match as it stands at `now_ms`, read in one short critical section.
+    pub(super) fn view(&self, now_ms: u64) -> MatchView {
+        let (position, version, finished, presence) = {
             let live = lock(&self.live);
             (
-                live.game.clone(),
+                (live.game.clone(), live.clocks),
                 live.version,
                 live.finished,
                 live.presence,
             )
         };
-        self.view_of(game, version, finished, presence)
+        self.view_of(position, version, finished, presence, now_ms)
     }
 }
 
@@ -373,9 +407,20 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) lifecycle: Option<tokio::sync::mpsc::UnboundedSender<super::Lifecycle>>,
     pub(super) metrics: Metrics,
     pub(super) encoder: E,
+    /// Where "now" comes from ([`super::Matches::with_clock`]).
+    pub(super) time: Arc<dyn Time>,
+    /// The clocks' settings ([`super::Matches::with_clock`]).
+    pub(super) clock: ClockSettings,
+    /// The moments this server will look at a match's clocks again.
+    pub(super) timers: super::timers::Timers,
 }
 
 impl<E: Encoder> Inner<E> {
+    /// The abort time of a real-time match's first sowings, in milliseconds.
+    pub(super) fn abort_after_ms(&self) -> u64 {
+        self.clock.abort_after.as_millis() as u64
+    }
+
     /// Tells the follower of lifecycles, if any, of `step` (a follower gone is nobody to tell).
     pub(super) fn tell(&self, step: super::Lifecycle) {
         if let Some(follower) = &self.lifecycle {
@@ -422,7 +467,7 @@ impl<E: Encoder> Inner<E> {
     /// The answer of the earlier request that produced event `seq`.
     fn earlier_answer(&self, slot: &Slot<E::Message>, seq: u64) -> Result<MatchEvent, MatchError> {
         let stored = self.history(slot)?;
-        let (mut events, _) = replay_all(&stored)
+        let (mut events, _, _) = replay_all(&stored, self.abort_after_ms())
             .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
         events.truncate(seq as usize);
         events
@@ -433,9 +478,9 @@ impl<E: Encoder> Inner<E> {
     /// Brings `slot` up to the store's log (only what is new is read) and publishes the events its
     /// watchers have not seen; the store's version. Safe without the writer lock (see `advance`).
     pub(super) fn catch_up(&self, slot: &Slot<E::Message>) -> Result<u64, MatchError> {
-        let (game, version) = {
+        let (position, version) = {
             let live = lock(&slot.live);
-            (live.game.clone(), live.version)
+            ((live.game.clone(), live.clocks), live.version)
         };
         let Some(stored) = self
             .store
@@ -450,7 +495,7 @@ impl<E: Encoder> Inner<E> {
         if stored.events.is_empty() {
             return Ok(current);
         }
-        let advance = Advance::replay(&self.encoder, game, version, stored.events)
+        let advance = Advance::replay(&self.encoder, position, version, stored.events)
             .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
         let fed = self.advance(slot, advance);
         self.metrics.remote_events(fed as u64);
@@ -489,8 +534,17 @@ impl<E: Encoder> Inner<E> {
             live.active_ms = at_ms;
         }
         live.game = advance.game;
+        live.clocks = advance.clocks;
         live.version = advance.version;
         live.finished = advance.finished;
+        // The clocks' next deadline is this server's to watch, whoever wrote the event: over a shared store the
+        // replicas that hold the match race to settle it, and the store's check lets one win.
+        let deadline = advance
+            .finished
+            .is_none()
+            .then(|| advance.clocks.deadline().map(|due| due.at_ms()))
+            .flatten();
+        self.timers.schedule(slot.id, deadline);
         if let (true, Some(finished)) = (newly_finished, &advance.finished) {
             let notice = self.encoder.encode(Update::Finished {
                 version: advance.version,
@@ -539,6 +593,123 @@ impl<E: Encoder> Inner<E> {
         })
     }
 
+    /// Appends what the clocks of `slot` have made due by `now_ms` (a flag, an abort), unless the match moved on
+    /// or another server appended it first; the event appended here, if any. The timers' and the sweep's work.
+    pub(super) fn settle(
+        &self,
+        slot: &Slot<E::Message>,
+        now_ms: u64,
+    ) -> Result<Option<MatchEvent>, MatchError> {
+        let _writer = lock(&slot.write);
+        if self.store.shared() {
+            self.catch_up(slot)?;
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            let Some(due) = self.due(slot, now_ms) else {
+                return Ok(None);
+            };
+            match self.try_submit(slot, due.seat(), due.action(), None, "", due.at_ms())? {
+                Ok(event) => return Ok(Some(event)),
+                Err(_) => {
+                    self.metrics.store_conflict();
+                    self.catch_up(slot)?;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// What the clocks of `slot` have made due by `now_ms`, unless the match is over.
+    pub(super) fn due(&self, slot: &Slot<E::Message>, now_ms: u64) -> Option<Due> {
+        let live = lock(&slot.live);
+        live.finished
+            .is_none()
+            .then(|| live.clocks.due_at(now_ms))?
+    }
+
+    /// Why `seat` may not claim the match at `at_ms` (`ClaimVictory`), if it may not: the seat to sow must be
+    /// another seat, a person's, with no stream open here and none seen anywhere (over a shared store) for
+    /// `clock.abandon_after_ms`, counted from the start of its turn at the earliest.
+    fn claim_refusal(
+        &self,
+        slot: &Slot<E::Message>,
+        seat: Player,
+        game: &AnyGame,
+        clocks: &Clocks,
+        at_ms: u64,
+    ) -> Result<(), MatchError> {
+        let refuse = |message: String, claimable_at_ms: Option<u64>| MatchError::Timing {
+            reason: "NOT_ABANDONED",
+            message,
+            metadata: claimable_at_ms
+                .map(|at| ("claimable_at_ms", at))
+                .into_iter()
+                .collect(),
+        };
+        if game.status() != Status::InProgress {
+            return Err(refuse(
+                "between games either seat may start the next game (NextGame); there is nobody to claim against"
+                    .into(),
+                None,
+            ));
+        }
+        let Some(absent) = game.to_move() else {
+            return Err(refuse("no seat is to move".into(), None));
+        };
+        if absent == seat {
+            return Err(refuse(
+                format!("it is {seat}'s own turn; only the seat waiting for it may claim"),
+                None,
+            ));
+        }
+        if !clocks.started() {
+            return Err(refuse(
+                "the clocks have not started (each seat has not sown once yet): abort the match instead".into(),
+                None,
+            ));
+        }
+        if let Some(bot) = slot.bots[absent.index()] {
+            return Err(refuse(
+                format!(
+                    "{absent} is the server's opponent (level {}), which never leaves",
+                    bot.level
+                ),
+                None,
+            ));
+        }
+        let (present, turn_ms) = {
+            let live = lock(&slot.live);
+            (live.presence[absent.index()] > 0, live.active_ms)
+        };
+        if present {
+            return Err(refuse(
+                format!("{absent} has a stream open on the match"),
+                None,
+            ));
+        }
+        let mut seen = slot.seen_ms[absent.index()].load(Ordering::Acquire);
+        if self.store.shared() {
+            let elsewhere = self
+                .store
+                .seats_seen(&slot.id)
+                .map_err(|e| store_failed("reading the seats' presence", Some(slot.id), e))?;
+            seen = seen.max(elsewhere[absent.index()]);
+        }
+        let since = seen.max(turn_ms);
+        let claimable_at = since.saturating_add(self.clock.abandon_after.as_millis() as u64);
+        if at_ms < claimable_at {
+            return Err(refuse(
+                format!(
+                    "{absent} was last seen {} ms ago; a claim needs {} ms of absence (clock.abandon_after_ms)",
+                    at_ms.saturating_sub(since),
+                    self.clock.abandon_after.as_millis()
+                ),
+                Some(claimable_at),
+            ));
+        }
+        Ok(())
+    }
+
     /// One attempt of `submit`: the answer, or `Ok(Err(version))` when the store holds a newer
     /// version than this server did (or the request already).
     fn try_submit(
@@ -550,7 +721,7 @@ impl<E: Encoder> Inner<E> {
         request_id: &str,
         at_ms: u64,
     ) -> Result<Result<MatchEvent, u64>, MatchError> {
-        let (mut game, version, finished) = {
+        let (mut game, mut clocks, version, finished) = {
             let live = lock(&slot.live);
             if let Some(&(seq, player, earlier)) = live.requests.get(request_id) {
                 drop(live);
@@ -564,7 +735,7 @@ impl<E: Encoder> Inner<E> {
                 }
                 return self.earlier_answer(slot, seq).map(Ok);
             }
-            (live.game.clone(), live.version, live.finished)
+            (live.game.clone(), live.clocks, live.version, live.finished)
         };
         if let Some(expected) = expected_version {
             if expected != version {
@@ -577,47 +748,66 @@ impl<E: Encoder> Inner<E> {
         if finished.is_some() {
             return Err(MatchError::match_over());
         }
+        if let Some(due) = clocks.due_at(at_ms).filter(|_| finished.is_none()) {
+            if (seat, action) != (due.seat(), due.action()) {
+                // The clocks decided before this request came: what they decided is appended first, and the
+                // request is refused (a sowing after its seat's flag, with its own reason).
+                if let Err(stored) =
+                    self.try_submit(slot, due.seat(), due.action(), None, "", due.at_ms())?
+                {
+                    return Ok(Err(stored));
+                }
+                return Err(match (due, action) {
+                    (
+                        Due::Flag {
+                            seat: flagged,
+                            at_ms: flag_at,
+                        },
+                        Action::Move(engine::Move::Sow(_)),
+                    ) if flagged == seat => MatchError::Timing {
+                        reason: "OUT_OF_TIME",
+                        message: format!(
+                            "{seat}'s time ran out {} ms before this sowing arrived: the match is lost on time",
+                            at_ms.saturating_sub(flag_at)
+                        ),
+                        metadata: vec![("flag_at_ms", flag_at)],
+                    },
+                    _ => MatchError::match_over(),
+                });
+            }
+        }
         let mut trace = Vec::new();
-        if action == Action::Expire && !self.idle_at(slot, at_ms) {
-            // Played on meanwhile (here or on another replica): nothing to expire.
-            return Err(MatchError::invalid("action", "the match is not idle"));
-        }
-        if let Action::Move(mv) = action {
-            if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
-                if to_move != seat {
-                    if let Some(bot) = slot.bots[to_move.index()] {
-                        return Err(MatchError::PermissionDenied(format!(
-                            "it is {to_move}'s turn, and {to_move} is the server's opponent (level {}): \
-                             the server plays its moves; wait for its event",
-                            bot.level
-                        )));
-                    }
-                    return Err(MatchError::PermissionDenied(format!(
-                        "it is {to_move}'s turn; {seat} may not sow now"
-                    )));
-                }
+        match action {
+            Action::Expire if !self.idle_at(slot, at_ms) => {
+                // Played on meanwhile (here or on another replica): nothing to expire.
+                return Err(MatchError::invalid("action", "the match is not idle"));
             }
-            let has_bot = slot.bots.iter().any(Option::is_some);
-            if let (engine::Move::NextGame(_), true) = (mv, has_bot) {
-                // Either seat may start the next game, except that a bot's choice is the bot's to make.
-                let chooser =
-                    super::bots::actor(&game).filter(|_| game.status() != Status::InProgress);
-                if let Some(chooser) = chooser.filter(|&chooser| chooser != seat) {
-                    if let Some(bot) = slot.bots[chooser.index()] {
-                        return Err(MatchError::PermissionDenied(format!(
-                            "between games {chooser} chooses, and {chooser} is the server's opponent (level {}): \
-                             the server sends its NextGame; wait for its event",
-                            bot.level
-                        )));
-                    }
-                }
+            Action::Flag if clocks.due_at(at_ms) != Some(Due::Flag { seat, at_ms }) => {
+                return Err(MatchError::invalid(
+                    "action",
+                    format!("{seat}'s time has not run out"),
+                ));
             }
-            // Bounded like every engine call (`crate::pool`); a move is never accepted undecided.
-            self.move_budget
-                .run(|| game.play(&mv, &mut trace))?
-                .0
-                .map_err(MatchError::Illegal)?;
+            Action::Abort if clocks.started() => {
+                return Err(MatchError::Timing {
+                    reason: "ABORT_TOO_LATE",
+                    message: "each seat has sown once: the match can no longer be aborted (resign instead)"
+                        .into(),
+                    metadata: Vec::new(),
+                });
+            }
+            Action::Claim => self.claim_refusal(slot, seat, &game, &clocks, at_ms)?,
+            Action::Move(mv) => {
+                self.check_turn(slot, seat, mv, &game)?;
+                // Bounded like every engine call (`crate::pool`); a move is never accepted undecided.
+                self.move_budget
+                    .run(|| game.play(&mv, &mut trace))?
+                    .0
+                    .map_err(MatchError::Illegal)?;
+            }
+            _ => {}
         }
+        clocks.after(seat, &action, at_ms, &game);
         let event = EventRecord {
             seq: version + 1,
             player: seat,
@@ -628,6 +818,10 @@ impl<E: Encoder> Inner<E> {
         let finished = finished_by(&event, &game);
         let mut record = slot.record(event.seq, finished);
         record.active_ms = at_ms;
+        record.deadline_ms = finished
+            .is_none()
+            .then(|| clocks.deadline().map(|due| due.at_ms()))
+            .flatten();
         match self.store.append(&record, &event) {
             Ok(()) => {}
             // Another server sharing the store got there first.
@@ -635,8 +829,12 @@ impl<E: Encoder> Inner<E> {
             Err(StoreError::NotFound) => return Err(MatchError::NotFound(slot.id.to_string())),
             Err(e) => return Err(store_failed("appending a move", Some(slot.id), e)),
         }
-        if let Action::Move(_) = action {
-            self.metrics.move_applied(notation::kind_name(slot.kind));
+        match action {
+            Action::Move(_) => self.metrics.move_applied(notation::kind_name(slot.kind)),
+            Action::Flag | Action::Abort | Action::Claim => {
+                tracing::info!(match_id = %slot.id, seat = %seat, event = notation::event_line(seat, &action), "match ended by the clock or a claim");
+            }
+            _ => {}
         }
         if event.seq == 1 {
             self.tell(super::Lifecycle::Started(record.clone()));
@@ -644,7 +842,7 @@ impl<E: Encoder> Inner<E> {
         if finished.is_some() {
             self.tell(super::Lifecycle::Finished(record));
         }
-        let answer = match_event(&event, &trace, &game, finished);
+        let answer = match_event(&event, &trace, &game, &clocks, finished);
         // Encoded here, outside the match's locks, once for every watcher.
         let message = self.encoder.encode(Update::Event(&answer));
         self.advance(
@@ -652,10 +850,50 @@ impl<E: Encoder> Inner<E> {
             Advance {
                 events: vec![(event, message)],
                 game,
+                clocks,
                 version: answer.seq,
                 finished,
             },
         );
         Ok(Ok(answer))
+    }
+
+    /// Refuses a move `seat` may not make now: a sowing out of turn, or a bot's choice between games.
+    fn check_turn(
+        &self,
+        slot: &Slot<E::Message>,
+        seat: Player,
+        mv: engine::Move,
+        game: &AnyGame,
+    ) -> Result<(), MatchError> {
+        if let (engine::Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
+            if to_move != seat {
+                if let Some(bot) = slot.bots[to_move.index()] {
+                    return Err(MatchError::PermissionDenied(format!(
+                        "it is {to_move}'s turn, and {to_move} is the server's opponent (level {}): \
+                         the server plays its moves; wait for its event",
+                        bot.level
+                    )));
+                }
+                return Err(MatchError::PermissionDenied(format!(
+                    "it is {to_move}'s turn; {seat} may not sow now"
+                )));
+            }
+        }
+        let has_bot = slot.bots.iter().any(Option::is_some);
+        if let (engine::Move::NextGame(_), true) = (mv, has_bot) {
+            // Either seat may start the next game, except that a bot's choice is the bot's to make.
+            let chooser = super::bots::actor(game).filter(|_| game.status() != Status::InProgress);
+            if let Some(chooser) = chooser.filter(|&chooser| chooser != seat) {
+                if let Some(bot) = slot.bots[chooser.index()] {
+                    return Err(MatchError::PermissionDenied(format!(
+                        "between games {chooser} chooses, and {chooser} is the server's opponent (level {}): \
+                         the server sends its NextGame; wait for its event",
+                        bot.level
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 }

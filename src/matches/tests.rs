@@ -246,12 +246,18 @@ async fn finished_matches_are_purged_after_their_retention_and_active_ones_never
         .await
         .unwrap();
     assert_eq!(
-        matches.purge_expired_at(now_ms()).await.unwrap(),
+        matches
+            .purge_expired_at(crate::clock::Time::now_ms(&crate::clock::SystemTime))
+            .await
+            .unwrap(),
         0,
         "within the retention"
     );
     assert_eq!(
-        matches.purge_expired_at(now_ms() + 61_000).await.unwrap(),
+        matches
+            .purge_expired_at(crate::clock::Time::now_ms(&crate::clock::SystemTime) + 61_000)
+            .await
+            .unwrap(),
         1
     );
     assert!(matches!(

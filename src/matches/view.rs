@@ -2,6 +2,7 @@
 //! its log with the engine's trace, summaries, and the [`Encoder`] that turns what watchers are
 //! sent into the wire's messages once, for all of them.
 
+use crate::clock::Clocks;
 use crate::engine::{AnyGame, Event, GameKind, MoveList, Options, Player};
 use crate::store::{Action, BotSeat, Finished, MatchId};
 
@@ -18,6 +19,10 @@ pub struct MatchView {
     pub created_ms: u64,
     /// The position after the last event.
     pub game: AnyGame,
+    /// The clocks after the last event (see [`MatchView::as_of_ms`] for now).
+    pub clocks: Clocks,
+    /// The moment this view was read, milliseconds since the Unix epoch: what the clocks are shown at.
+    pub as_of_ms: u64,
     /// The number of events in the log.
     pub version: u64,
     /// Set once the match is over.
@@ -50,6 +55,8 @@ pub struct MatchEvent {
     pub trace: Vec<Event>,
     /// The position after it.
     pub game: AnyGame,
+    /// The clocks just after it.
+    pub clocks: Clocks,
     /// Set when this event ended the match.
     pub finished: Option<Finished>,
     /// When it was accepted, milliseconds since the Unix epoch.

@@ -141,6 +141,10 @@ impl<E: Encoder> Drop for WatcherGuard<E> {
                     connected: false,
                 });
                 let _ = self.slot.events.send(Arc::new(Published::Notice(notice)));
+                drop(live);
+                // The seat's absence (an abandonment claim) counts from now.
+                self.inner
+                    .seat_seen(&self.slot, seat, self.inner.time.now_ms());
             }
         }
     }
@@ -178,6 +182,9 @@ pub(super) fn start<E: Encoder>(
         }
         (receiver, live.version, live.finished)
     };
+    if let Some(seat) = seat {
+        inner.seat_seen(&slot, seat, inner.time.now_ms());
+    }
     let (out, stream) = mpsc::channel(OUT_QUEUE);
     let heartbeat = inner.settings.heartbeat_interval;
     let next_beat = heartbeat.map(|every| Instant::now() + every);
@@ -252,7 +259,7 @@ impl<E: Encoder> Watcher<E> {
         let missed = if from_seq < version {
             blocking(move || {
                 let stored = inner.history(&slot)?;
-                let (mut events, _) = replay_all(&stored)
+                let (mut events, _, _) = replay_all(&stored, inner.abort_after_ms())
                     .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
                 events.truncate(version as usize);
                 let missed = events.split_off(from_seq as usize);
@@ -288,7 +295,7 @@ impl<E: Encoder> Watcher<E> {
 
     /// Sends the match as it stands now and moves the cursor there.
     async fn snapshot(&mut self, reason: SnapshotReason) -> Flow {
-        let view = self.slot.view();
+        let view = self.slot.view(self.inner.time.now_ms());
         let (version, finished) = (view.version, view.finished);
         let message = self.inner.encoder.encode(Update::Snapshot(&view, reason));
         self.cursor = version;

@@ -2,7 +2,7 @@
 //! call the match manager ([`crate::matches::Matches`]), encode the answer or the error.
 
 use super::auth::caller;
-use crate::api::matches::{event_pb, match_pb, summary_pb, Wire};
+use crate::api::matches::{event_pb, match_pb, summary_pb, time_control, Wire};
 use crate::api::{convert, error, pb};
 use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;
@@ -318,6 +318,7 @@ impl pb::matches_server::Matches for MatchesService {
             tenant: tenant.id().to_string(),
             players,
             bots,
+            time_control: time_control(request.time_control.as_ref()),
         };
         let created = self
             .matches
@@ -451,6 +452,52 @@ impl pb::matches_server::Matches for MatchesService {
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::ResignResponse {
+            event: Some(event_pb(&event)),
+        }))
+    }
+
+    async fn abort(
+        &self,
+        request: Request<pb::AbortRequest>,
+    ) -> Result<Response<pb::AbortResponse>, Status> {
+        let caller = caller(&request)?;
+        let request = request.into_inner();
+        record_match(&request.match_id);
+        let event = self
+            .matches
+            .submit(
+                &access(&caller),
+                &request.match_id,
+                Action::Abort,
+                request.expected_version,
+                request.request_id,
+            )
+            .await
+            .map_err(error::match_error)?;
+        Ok(Response::new(pb::AbortResponse {
+            event: Some(event_pb(&event)),
+        }))
+    }
+
+    async fn claim_victory(
+        &self,
+        request: Request<pb::ClaimVictoryRequest>,
+    ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
+        let caller = caller(&request)?;
+        let request = request.into_inner();
+        record_match(&request.match_id);
+        let event = self
+            .matches
+            .submit(
+                &access(&caller),
+                &request.match_id,
+                Action::Claim,
+                request.expected_version,
+                request.request_id,
+            )
+            .await
+            .map_err(error::match_error)?;
+        Ok(Response::new(pb::ClaimVictoryResponse {
             event: Some(event_pb(&event)),
         }))
     }

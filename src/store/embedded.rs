@@ -338,6 +338,8 @@ mod tests {
             active_ms: 1,
             version: 0,
             finished: None,
+            time_control: Default::default(),
+            deadline_ms: None,
         }
     }
 
@@ -435,7 +437,7 @@ mod tests {
             at_ms: 50,
             winner: Some(Player::North),
             resigned: Some(Player::South),
-            expired: false,
+            reason: crate::store::EndReason::Resignation,
         });
         store
             .append(

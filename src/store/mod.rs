@@ -96,6 +96,7 @@ impl Stores {
     }
 }
 
+use crate::clock::TimeControl;
 use crate::engine::{GameKind, Options, Player};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -145,8 +146,63 @@ pub struct Finished {
     pub winner: Option<Player>,
     /// The seat that resigned, when the match ended that way.
     pub resigned: Option<Player>,
+    /// Why it ended.
+    pub reason: EndReason,
+}
+
+impl Finished {
     /// Whether the server ended it for want of play (`matches.idle_expiry_ms`).
-    pub expired: bool,
+    pub fn expired(&self) -> bool {
+        self.reason == EndReason::Expired
+    }
+
+    /// Whether the match has a result: a winner or a draw decided by play, a resignation, the clock or a claim.
+    /// An expired or aborted match has none (it counts in no record and moves no rating).
+    pub fn has_result(&self) -> bool {
+        !matches!(self.reason, EndReason::Expired | EndReason::Aborted)
+    }
+}
+
+/// Why a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The rules ended it.
+    PlayedOut,
+    /// A seat resigned.
+    Resignation,
+    /// Nobody played for the idle expiry: no winner.
+    Expired,
+    /// The seat to move ran out of time (`crate::clock`): its opponent wins.
+    TimeForfeit,
+    /// Called off before each seat had sown once: no result.
+    Aborted,
+    /// The seat to move had left (no open stream for the abandonment time) and its opponent claimed the win.
+    Abandoned,
+}
+
+impl EndReason {
+    /// Every reason, in the order of their stored codes (1, 2, …).
+    pub const ALL: [EndReason; 6] = [
+        EndReason::PlayedOut,
+        EndReason::Resignation,
+        EndReason::Expired,
+        EndReason::TimeForfeit,
+        EndReason::Aborted,
+        EndReason::Abandoned,
+    ];
+
+    /// The reason's stored code (the index in [`EndReason::ALL`] plus one; 0 means "written before reasons").
+    pub fn code(self) -> u32 {
+        EndReason::ALL
+            .iter()
+            .position(|&r| r == self)
+            .map_or(0, |i| i as u32 + 1)
+    }
+
+    /// The reason of a stored code; `None` for 0 or an unknown code.
+    pub fn of_code(code: u32) -> Option<EndReason> {
+        EndReason::ALL.get((code as usize).checked_sub(1)?).copied()
+    }
 }
 
 /// A match's header: everything but the log. Rewritten with every event.
@@ -179,6 +235,11 @@ pub struct MatchRecord {
     pub version: u64,
     /// Set once the match is over.
     pub finished: Option<Finished>,
+    /// How the match is timed.
+    pub time_control: TimeControl,
+    /// When the server must next act on the match's clocks if nobody moves (a flag falls, an unstarted match is
+    /// aborted), milliseconds since the Unix epoch: what the sweep of overdue matches reads. `None`: never.
+    pub deadline_ms: Option<u64>,
 }
 
 /// A seat the server plays itself, with a built-in opponent of `crate::engine::search`.
@@ -323,6 +384,20 @@ pub trait MatchStore: Send + Sync + 'static {
         false
     }
 
+    /// Over a shared store: records that `seat` of match `id` had a `WatchMatch` stream open on some server at
+    /// `at_ms`, so that every replica can tell how long a seat has been away (an abandonment claim). A store of
+    /// one server keeps nothing: that server's own count of streams is the whole truth.
+    fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
+        let _ = (id, seat, at_ms);
+        Ok(())
+    }
+
+    /// When each seat of match `id`, `[South, North]`, was last recorded by [`MatchStore::seat_seen`] (0: never).
+    fn seats_seen(&self, id: &MatchId) -> Result<[u64; 2], StoreError> {
+        let _ = id;
+        Ok([0, 0])
+    }
+
     /// For a shared store: starts reporting every append, by any server, to `sink`, on a thread
     /// of its own, until `stop` is set. `None`: nothing to follow (the store is not shared).
     fn follow(
@@ -341,7 +416,10 @@ pub trait MatchStore: Send + Sync + 'static {
 /// Public so that the fuzz tests (`tests/fuzz`) can feed it bytes a damaged store or another
 /// replica could hand back: decoding them is an error, never a panic.
 pub mod codec {
-    use super::{Action, BotSeat, EventRecord, Finished, MatchId, MatchRecord, StoreError};
+    use super::{
+        Action, BotSeat, EndReason, EventRecord, Finished, MatchId, MatchRecord, StoreError,
+    };
+    use crate::clock::TimeControl;
     use crate::engine::notation;
     use crate::engine::{Options, Player};
     use prost::Message;
@@ -387,6 +465,93 @@ pub mod codec {
         south_bot: Option<StoredBot>,
         #[prost(message, optional, tag = "18")]
         north_bot: Option<StoredBot>,
+        /// Why the match ended (`EndReason::code`); 0 in records written before reasons, which `resigned` and
+        /// `expired` describe.
+        #[prost(uint32, tag = "19")]
+        end_reason: u32,
+        /// The match's time control; absent: untimed.
+        #[prost(message, optional, tag = "20")]
+        time_control: Option<StoredTimeControl>,
+        /// When the server must next act on the match's clocks (a flag, an abort), ms since the epoch; 0: never.
+        #[prost(uint64, tag = "21")]
+        deadline_ms: u64,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct StoredTimeControl {
+        /// 1 Fischer, 2 delay, 3 correspondence.
+        #[prost(uint32, tag = "1")]
+        kind: u32,
+        #[prost(uint64, tag = "2")]
+        initial_ms: u64,
+        /// The increment (Fischer) or the delay.
+        #[prost(uint64, tag = "3")]
+        extra_ms: u64,
+        #[prost(uint32, tag = "4")]
+        days: u32,
+    }
+
+    fn stored_time_control(control: TimeControl) -> Option<StoredTimeControl> {
+        let (kind, initial_ms, extra_ms, days) = match control {
+            TimeControl::Untimed => return None,
+            TimeControl::Fischer {
+                initial_ms,
+                increment_ms,
+            } => (1, initial_ms, increment_ms, 0),
+            TimeControl::Delay {
+                initial_ms,
+                delay_ms,
+            } => (2, initial_ms, delay_ms, 0),
+            TimeControl::Correspondence { days } => (3, 0, 0, days),
+        };
+        Some(StoredTimeControl {
+            kind,
+            initial_ms,
+            extra_ms,
+            days,
+        })
+    }
+
+    fn time_control(
+        id: MatchId,
+        stored: Option<StoredTimeControl>,
+    ) -> Result<TimeControl, StoreError> {
+        let Some(t) = stored else {
+            return Ok(TimeControl::Untimed);
+        };
+        Ok(match t.kind {
+            1 => TimeControl::Fischer {
+                initial_ms: t.initial_ms,
+                increment_ms: t.extra_ms,
+            },
+            2 => TimeControl::Delay {
+                initial_ms: t.initial_ms,
+                delay_ms: t.extra_ms,
+            },
+            3 => TimeControl::Correspondence { days: t.days },
+            other => {
+                return Err(StoreError::Failed(format!(
+                    "match {id}: unknown time control {other}"
+                )))
+            }
+        })
+    }
+
+    /// The reason a stored match ended: its code, or for a record written before reasons, what its flags say.
+    pub fn end_reason(
+        code: u32,
+        resigned: Option<Player>,
+        expired: bool,
+    ) -> Result<EndReason, StoreError> {
+        match (code, EndReason::of_code(code)) {
+            (_, Some(reason)) => Ok(reason),
+            (0, None) if expired => Ok(EndReason::Expired),
+            (0, None) if resigned.is_some() => Ok(EndReason::Resignation),
+            (0, None) => Ok(EndReason::PlayedOut),
+            (other, None) => Err(StoreError::Failed(format!(
+                "stored end reason {other} is unknown"
+            ))),
+        }
     }
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -463,9 +628,12 @@ pub mod codec {
             south_player: record.players[0].clone(),
             north_player: record.players[1].clone(),
             active_ms: record.active_ms,
-            expired: record.finished.is_some_and(|f| f.expired),
+            expired: record.finished.is_some_and(|f| f.expired()),
             south_bot: stored_bot(&record.bots[0]),
             north_bot: stored_bot(&record.bots[1]),
+            end_reason: record.finished.map_or(0, |f| f.reason.code()),
+            time_control: stored_time_control(record.time_control),
+            deadline_ms: record.deadline_ms.unwrap_or(0),
         }
         .encode_to_vec()
     }
@@ -497,15 +665,18 @@ pub mod codec {
             bots: [bot_seat(h.south_bot), bot_seat(h.north_bot)],
             active_ms: h.active_ms,
             finished: if h.finished {
+                let resigned = code_player(h.resigned)?;
                 Some(Finished {
                     at_ms: h.finished_at_ms,
                     winner: code_player(h.winner)?,
-                    resigned: code_player(h.resigned)?,
-                    expired: h.expired,
+                    resigned,
+                    reason: end_reason(h.end_reason, resigned, h.expired)?,
                 })
             } else {
                 None
             },
+            time_control: time_control(id, h.time_control)?,
+            deadline_ms: (h.deadline_ms != 0).then_some(h.deadline_ms),
         })
     }
 
@@ -585,8 +756,13 @@ mod tests {
                 at_ms: 1_700_000_000_999,
                 winner: Some(Player::South),
                 resigned: Some(Player::North),
-                expired: false,
+                reason: EndReason::Resignation,
             }),
+            time_control: TimeControl::Fischer {
+                initial_ms: 300_000,
+                increment_ms: 2_000,
+            },
+            deadline_ms: Some(1_700_000_300_500),
         };
         assert_eq!(
             codec::decode_match(record.id, &codec::encode_match(&record)).unwrap(),
@@ -620,6 +796,27 @@ mod tests {
                 action: Action::Expire,
                 request_id: String::new(),
                 at_ms: 8,
+            },
+            EventRecord {
+                seq: 5,
+                player: Player::North,
+                action: Action::Flag,
+                request_id: String::new(),
+                at_ms: 9,
+            },
+            EventRecord {
+                seq: 6,
+                player: Player::South,
+                action: Action::Abort,
+                request_id: "abort-1".into(),
+                at_ms: 10,
+            },
+            EventRecord {
+                seq: 7,
+                player: Player::North,
+                action: Action::Claim,
+                request_id: String::new(),
+                at_ms: 11,
             },
         ];
         for event in events {

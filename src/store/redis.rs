@@ -37,6 +37,7 @@ use super::{
     codec, Appended, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError,
     StoredMatch,
 };
+use crate::engine::Player;
 use redis::{Client, Connection, ConnectionLike, RedisError, Script};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -125,6 +126,18 @@ impl std::fmt::Debug for RedisStore {
             .field("server", &self.server())
             .field("prefix", &self.prefix)
             .finish_non_exhaustive()
+    }
+}
+
+/// How long a seat's last sighting is kept after the last refresh: far beyond any abandonment time, and gone with
+/// the match soon after it is.
+const SEEN_TTL_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+
+/// A seat's field in the hash of sightings.
+fn seat_field(seat: Player) -> &'static str {
+    match seat {
+        Player::South => "S",
+        Player::North => "N",
     }
 }
 
@@ -256,6 +269,11 @@ impl RedisStore {
     /// The set of a tenant's unfinished matches (its size is what `limits.max_active_matches` bounds).
     fn active_key(&self, tenant: &str) -> String {
         format!("{}active:{tenant}", self.prefix)
+    }
+
+    /// When each seat of a match last had a stream open on some replica (`seat_seen`).
+    fn seen_key(&self, id: &MatchId) -> String {
+        format!("{}seen:{{{id}}}", self.prefix)
     }
 
     fn finished_key(&self) -> String {
@@ -436,6 +454,37 @@ impl MatchStore for RedisStore {
         Ok(purged)
     }
 
+    fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
+        let key = self.seen_key(id);
+        self.with(true, |con| {
+            // Each server writes its own "now"; one slightly behind another can set the time back by a few
+            // milliseconds at most, nothing an abandonment time of seconds notices.
+            redis::pipe()
+                .cmd("HSET")
+                .arg(&key)
+                .arg(seat_field(seat))
+                .arg(at_ms)
+                .ignore()
+                .cmd("PEXPIRE")
+                .arg(&key)
+                .arg(SEEN_TTL_MS)
+                .ignore()
+                .query::<()>(con)
+        })
+    }
+
+    fn seats_seen(&self, id: &MatchId) -> Result<[u64; 2], StoreError> {
+        let key = self.seen_key(id);
+        let seen: (Option<u64>, Option<u64>) = self.with(true, |con| {
+            redis::cmd("HMGET")
+                .arg(&key)
+                .arg(seat_field(Player::South))
+                .arg(seat_field(Player::North))
+                .query(con)
+        })?;
+        Ok([seen.0.unwrap_or(0), seen.1.unwrap_or(0)])
+    }
+
     fn shared(&self) -> bool {
         true
     }
@@ -606,6 +655,8 @@ mod tests {
             active_ms: 1,
             version: 0,
             finished: None,
+            time_control: Default::default(),
+            deadline_ms: None,
         };
         store.create(&record, None).unwrap();
         record.version = 1;

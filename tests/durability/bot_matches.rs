@@ -51,6 +51,7 @@ async fn create_against_bot(
                 level,
                 seed: Some(7),
             }],
+            time_control: None,
         }),
     )
     .await

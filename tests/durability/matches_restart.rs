@@ -154,6 +154,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
             options: None,
             players: vec![],
             bots: vec![],
+            time_control: None,
         }),
     )
     .await

@@ -58,6 +58,7 @@ async fn create(
                 options: None,
                 players,
                 bots: vec![],
+                time_control: None,
             },
             credential,
         )),

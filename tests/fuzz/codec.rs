@@ -4,11 +4,12 @@
 //! (`mancala::lobby::entry`), kept in the same stores, are held to the same.
 
 use crate::{config, corpus};
+use mancala::clock::TimeControl;
 use mancala::engine::{
     Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow,
 };
 use mancala::store::codec;
-use mancala::store::{Action, BotSeat, EventRecord, Finished, MatchId, MatchRecord};
+use mancala::store::{Action, BotSeat, EndReason, EventRecord, Finished, MatchId, MatchRecord};
 use proptest::prelude::*;
 
 fn player() -> impl Strategy<Value = Player> {
@@ -41,7 +42,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
             any::<u64>(),
             prop::option::of(player()),
             prop::option::of(player()),
-            any::<bool>(),
+            prop::sample::select(EndReason::ALL.to_vec()),
         )),
         (
             "[a-z0-9-]{0,12}",
@@ -52,6 +53,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
             1u64..,
             [bot(), bot()],
         ),
+        (time_control(), prop::option::of(1u64..)),
     )
         .prop_map(
             |(
@@ -64,6 +66,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                 version,
                 finished,
                 (tenant, players, active_ms, bots),
+                (time_control, deadline_ms),
             )| {
                 MatchRecord {
                     id: MatchId(id),
@@ -79,12 +82,14 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                     bots,
                     active_ms,
                     version,
-                    finished: finished.map(|(at_ms, winner, resigned, expired)| Finished {
+                    finished: finished.map(|(at_ms, winner, resigned, reason)| Finished {
                         at_ms,
                         winner,
                         resigned,
-                        expired,
+                        reason,
                     }),
+                    time_control,
+                    deadline_ms,
                 }
             },
         )
@@ -119,6 +124,9 @@ fn action(kind: GameKind) -> impl Strategy<Value = Action> {
         ),
         any::<u32>().prop_map(move |set| Action::Move(Move::NextGame(PitSet(set & mask)))),
         Just(Action::Resign),
+        Just(Action::Flag),
+        Just(Action::Abort),
+        Just(Action::Claim),
     ]
 }
 
@@ -172,9 +180,32 @@ fn sample_record(kind: GameKind) -> MatchRecord {
             at_ms: 1_700_000_000_500,
             winner: Some(Player::South),
             resigned: Some(Player::North),
-            expired: false,
+            reason: EndReason::Resignation,
         }),
+        time_control: TimeControl::Delay {
+            initial_ms: 180_000,
+            delay_ms: 3_000,
+        },
+        deadline_ms: None,
     }
+}
+
+/// Any time control.
+fn time_control() -> impl Strategy<Value = TimeControl> {
+    prop_oneof![
+        Just(TimeControl::Untimed),
+        (any::<u64>(), any::<u64>()).prop_map(|(initial_ms, increment_ms)| {
+            TimeControl::Fischer {
+                initial_ms,
+                increment_ms,
+            }
+        }),
+        (any::<u64>(), any::<u64>()).prop_map(|(initial_ms, delay_ms)| TimeControl::Delay {
+            initial_ms,
+            delay_ms
+        }),
+        any::<u32>().prop_map(|days| TimeControl::Correspondence { days }),
+    ]
 }
 
 /// The seed corpus: a header and events of every game, encoded (`match-…` and `event-…`).

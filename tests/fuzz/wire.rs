@@ -123,6 +123,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
                 options,
                 players: vec![],
                 bots: vec![],
+                time_control: None,
             }
             .encode_to_vec(),
         );
@@ -295,6 +296,7 @@ impl Harness {
                         options: None,
                         players: vec![],
                         bots: vec![],
+                        time_control: None,
                     },
                 ))))
                 .expect("a match is created")

@@ -35,6 +35,7 @@ fn request(
         }),
         players: vec![],
         bots,
+        time_control: None,
     }
 }
 

@@ -131,6 +131,7 @@ async fn an_idle_connection_is_closed_but_one_with_an_open_stream_is_kept() {
         options: None,
         players: vec![],
         bots: vec![],
+        time_control: None,
     }))
     .await
     .expect("created")

@@ -115,6 +115,7 @@ async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, [String; 2])
             options: None,
             players: vec![],
             bots: vec![],
+            time_control: None,
         }),
     )
     .await
@@ -259,6 +260,7 @@ async fn create_get_and_list_with_filters_and_paging() {
             options: None,
             players: vec![],
             bots: vec![],
+            time_control: None,
         },
         pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
@@ -268,6 +270,7 @@ async fn create_get_and_list_with_filters_and_paging() {
             }),
             players: vec![],
             bots: vec![],
+            time_control: None,
         },
     ] {
         let status = within("bad create", client.create_match(request))

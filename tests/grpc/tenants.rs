@@ -62,6 +62,7 @@ async fn create(
             options: None,
             players,
             bots: vec![],
+            time_control: None,
         },
         credential,
     )))
@@ -573,6 +574,7 @@ async fn without_required_auth_a_keyless_caller_is_the_anonymous_tenant_and_sees
         options: None,
         players: vec![],
         bots: vec![],
+        time_control: None,
     }))
     .await
     .expect("no credential needed")

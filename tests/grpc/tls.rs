@@ -58,6 +58,7 @@ async fn play_a_match(channel: Channel, moves: usize) {
         options: None,
         players: vec![],
         bots: vec![],
+        time_control: None,
     }))
     .await
     .expect("created")

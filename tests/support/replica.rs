@@ -160,6 +160,7 @@ pub async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, Vec<Stri
             options: None,
             players: vec![],
             bots: vec![],
+            time_control: None,
         }),
     )
     .await
