@@ -323,3 +323,237 @@ async fn every_implemented_game_plays_a_whole_match_with_next_game_steps() {
         assert_eq!(replayed.game, history.events.last().unwrap().game);
     }
 }
+
+/// A manager on a manual clock with no keeper running: time passes only when a test says, and nothing is settled
+/// unless a request (or the test) comes.
+fn manual_manager(time: &crate::clock::ManualTime) -> Matches<Plain> {
+    manager(Arc::new(MemoryStore::new()), settings(64))
+        .with_clock(DEFAULT_CLOCK, Arc::new(time.clone()))
+}
+
+fn fischer(initial_ms: u64, increment_ms: u64) -> TimeControl {
+    TimeControl::Fischer {
+        initial_ms,
+        increment_ms,
+    }
+}
+
+async fn create_timed(
+    matches: &Matches<Plain>,
+    control: TimeControl,
+) -> (String, [Option<String>; 2]) {
+    let created = matches
+        .create(
+            GameKind::Bosh,
+            Options::default(),
+            Owner {
+                time_control: control,
+                ..Owner::default()
+            },
+        )
+        .await
+        .unwrap();
+    (created.view.id.to_string(), created.tokens)
+}
+
+#[tokio::test]
+async fn a_sowing_after_the_flag_is_refused_as_out_of_time_and_the_flag_is_written_first() {
+    let time = crate::clock::ManualTime::new(1_000_000);
+    let matches = manual_manager(&time);
+    let (id, tokens) = create_timed(&matches, fischer(10_000, 0)).await;
+    play_first(&matches, &id, &tokens).await.unwrap();
+    play_first(&matches, &id, &tokens).await.unwrap();
+    let view = matches.get(&Access::anonymous(None), &id).await.unwrap();
+    let flagged = view.game.to_move().unwrap();
+    assert_eq!(view.clocks.running, Some(flagged));
+    time.advance(10_001);
+    let refused = play_first(&matches, &id, &tokens).await.unwrap_err();
+    assert_eq!(refused.code(), "OUT_OF_TIME", "{refused:?}");
+    let MatchError::Timing { metadata, .. } = &refused else {
+        unreachable!()
+    };
+    assert_eq!(metadata, &vec![("flag_at_ms", 1_010_000)]);
+    let view = matches.get(&Access::anonymous(None), &id).await.unwrap();
+    let finished = view.finished.expect("lost on time");
+    assert_eq!(finished.reason, crate::store::EndReason::TimeForfeit);
+    assert_eq!(finished.winner, Some(flagged.opponent()));
+    assert_eq!(finished.at_ms, 1_010_000, "the moment the flag fell");
+    assert_eq!(view.version, 3);
+    assert_eq!(view.clocks.remaining_ms[flagged.index()], 0);
+    // Anything else after it: the match is over.
+    let again = matches
+        .submit(
+            &Access::anonymous(tokens[0].as_deref()),
+            &id,
+            Action::Resign,
+            None,
+            String::new(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(again.code(), "MATCH_OVER");
+}
+
+#[tokio::test]
+async fn a_move_in_time_is_charged_and_earns_its_increment() {
+    let time = crate::clock::ManualTime::new(0);
+    let matches = manual_manager(&time);
+    let (id, tokens) = create_timed(&matches, fischer(10_000, 3_000)).await;
+    play_first(&matches, &id, &tokens).await.unwrap();
+    time.advance(500);
+    play_first(&matches, &id, &tokens).await.unwrap();
+    time.advance(9_999);
+    let event = play_first(&matches, &id, &tokens).await.unwrap();
+    assert_eq!(event.clocks.remaining_ms[event.player.index()], 3_001);
+    assert_eq!(event.clocks.running, Some(event.player.opponent()));
+    // Not due yet for the other seat: settling finds nothing.
+    assert!(matches
+        .settle_clocks_at(MatchId::parse(&id).unwrap(), 500 + 9_999 + 9_999)
+        .await
+        .unwrap()
+        .is_none());
+    let settled = matches
+        .settle_clocks_at(MatchId::parse(&id).unwrap(), 500 + 9_999 + 10_000)
+        .await
+        .unwrap()
+        .expect("the flag falls");
+    assert_eq!(settled.action, Action::Flag);
+    assert_eq!(settled.player, event.player.opponent());
+}
+
+#[tokio::test]
+async fn a_restarted_manager_settles_an_overdue_match_at_once_from_the_stored_deadline() {
+    let time = crate::clock::ManualTime::new(5_000);
+    let store: Arc<dyn MatchStore> = Arc::new(MemoryStore::new());
+    let first =
+        manager(store.clone(), settings(64)).with_clock(DEFAULT_CLOCK, Arc::new(time.clone()));
+    let created = first
+        .create(
+            GameKind::Bosh,
+            Options::default(),
+            Owner {
+                time_control: fischer(20_000, 0),
+                ..Owner::default()
+            },
+        )
+        .await
+        .unwrap();
+    let id = created.view.id.to_string();
+    play_first(&first, &id, &created.tokens).await.unwrap();
+    play_first(&first, &id, &created.tokens).await.unwrap();
+    drop(first);
+    time.advance(3_600_000);
+    // A new manager over the same store knows nothing of the match until its keeper's first sweep reads the
+    // header's deadline.
+    let second = manager(store, settings(64)).with_clock(DEFAULT_CLOCK, Arc::new(time.clone()));
+    let _keeper = second.spawn_clock_keeper();
+    let finished = within(async {
+        loop {
+            let view = second.get(&Access::anonymous(None), &id).await.unwrap();
+            if let Some(finished) = view.finished {
+                return finished;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert_eq!(finished.reason, crate::store::EndReason::TimeForfeit);
+    assert_eq!(
+        finished.at_ms,
+        5_000 + 20_000,
+        "settled as of the flag, not of the restart"
+    );
+}
+
+#[tokio::test]
+async fn aborts_are_allowed_until_each_seat_has_sown_and_claims_need_the_absence() {
+    let time = crate::clock::ManualTime::new(0);
+    let matches = manual_manager(&time);
+    // Aborted by North before North's first sowing.
+    let (id, tokens) = create_timed(&matches, TimeControl::Untimed).await;
+    play_first(&matches, &id, &tokens).await.unwrap();
+    let north = Access::anonymous(tokens[1].as_deref());
+    let aborted = matches
+        .submit(&north, &id, Action::Abort, None, String::new())
+        .await
+        .unwrap();
+    let finished = aborted.finished.unwrap();
+    assert_eq!(finished.reason, crate::store::EndReason::Aborted);
+    assert_eq!(finished.winner, None);
+    // Too late once each seat has sown.
+    let (id, tokens) = create_timed(&matches, TimeControl::Untimed).await;
+    play_first(&matches, &id, &tokens).await.unwrap();
+    play_first(&matches, &id, &tokens).await.unwrap();
+    let south = Access::anonymous(tokens[0].as_deref());
+    let late = matches
+        .submit(&south, &id, Action::Abort, None, String::new())
+        .await
+        .unwrap_err();
+    assert_eq!(late.code(), "ABORT_TOO_LATE");
+    // A claim: only against the seat to move, only after its absence.
+    let view = matches.get(&Access::anonymous(None), &id).await.unwrap();
+    let absent = view.game.to_move().unwrap();
+    let claimant = Access::anonymous(tokens[absent.opponent().index()].as_deref());
+    let own = Access::anonymous(tokens[absent.index()].as_deref());
+    let early = matches
+        .submit(&claimant, &id, Action::Claim, None, String::new())
+        .await
+        .unwrap_err();
+    assert_eq!(early.code(), "NOT_ABANDONED");
+    let MatchError::Timing { metadata, .. } = &early else {
+        unreachable!()
+    };
+    assert_eq!(metadata, &vec![("claimable_at_ms", 60_000)]);
+    let own_turn = matches
+        .submit(&own, &id, Action::Claim, None, String::new())
+        .await
+        .unwrap_err();
+    assert_eq!(own_turn.code(), "NOT_ABANDONED");
+    time.advance(60_000);
+    let claimed = matches
+        .submit(&claimant, &id, Action::Claim, None, String::new())
+        .await
+        .unwrap();
+    let finished = claimed.finished.unwrap();
+    assert_eq!(finished.reason, crate::store::EndReason::Abandoned);
+    assert_eq!(finished.winner, Some(absent.opponent()));
+    // Clients never write a flag themselves.
+    let (id, tokens) = create_timed(&matches, fischer(1_000, 0)).await;
+    let forged = matches
+        .submit(
+            &Access::anonymous(tokens[0].as_deref()),
+            &id,
+            Action::Flag,
+            None,
+            String::new(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(forged.code(), "INVALID_ARGUMENT");
+}
+
+#[tokio::test]
+async fn an_unstarted_timed_match_is_aborted_when_its_first_sowing_does_not_come() {
+    let time = crate::clock::ManualTime::new(0);
+    let matches = manual_manager(&time);
+    let (id, _) = create_timed(&matches, fischer(300_000, 0)).await;
+    let id = MatchId::parse(&id).unwrap();
+    assert!(matches
+        .settle_clocks_at(id, 59_999)
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(matches.inner.timers.deadline_of(&id), Some(60_000));
+    let aborted = matches
+        .settle_clocks_at(id, 60_000)
+        .await
+        .unwrap()
+        .expect("aborted");
+    assert_eq!(aborted.action, Action::Abort);
+    assert_eq!(aborted.player, Player::South);
+    assert_eq!(
+        aborted.finished.unwrap().reason,
+        crate::store::EndReason::Aborted
+    );
+    assert_eq!(matches.inner.timers.deadline_of(&id), None);
+}

@@ -5,6 +5,7 @@
 mod support;
 
 mod bot_matches;
+mod clocks_redis;
 mod lobby_redis;
 mod matches_redis;
 mod matches_restart;

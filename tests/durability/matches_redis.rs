@@ -52,6 +52,16 @@ impl Prefix {
         }
     }
 
+    /// The Redis URL.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The key prefix.
+    pub(crate) fn name(&self) -> &str {
+        &self.prefix
+    }
+
     /// Two replicas over this prefix, with metrics.
     async fn replicas(&self) -> (Replica, Replica) {
         self.replicas_with(&[]).await

@@ -7,4 +7,5 @@ pub mod examples;
 pub mod lobby;
 pub mod replica;
 pub mod server;
+pub mod timed;
 pub mod tls;

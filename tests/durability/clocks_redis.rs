@@ -1,0 +1,228 @@
+//! Clocks over two replicas sharing one Redis, both in this process on one manual clock (`support::timed`): a flag
+//! that both replicas see fall is written once, and a seat connected to one replica cannot be claimed on the other.
+//! Needs `MANCALA_TEST_REDIS_URL`, as the other Redis tests.
+
+use crate::matches_redis::{redis_url, Prefix};
+use crate::support::replica::{
+    authed, history, moved_on, next_event, next_request, seat_to_move, within,
+};
+use crate::support::timed::{TimedServer, START_MS};
+use mancala::api::pb;
+use mancala::clock::{ManualTime, Time};
+use mancala::config::{Settings, StoreKind};
+use pb::matches_client::MatchesClient;
+use pb::watch_match_response::Kind;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+fn over(prefix: &Prefix) -> impl Fn(&mut Settings) + '_ {
+    move |settings| {
+        settings.matches.store = StoreKind::Redis;
+        settings.matches.redis_url = prefix.url().to_string();
+        settings.matches.redis_key_prefix = prefix.name().to_string();
+    }
+}
+
+async fn create_timed(
+    client: &mut MatchesClient<Channel>,
+    initial_ms: u64,
+) -> (pb::Match, Vec<String>) {
+    let created = within(
+        "create",
+        client.create_match(pb::CreateMatchRequest {
+            kind: pb::GameKind::Bosh as i32,
+            options: None,
+            players: vec![],
+            bots: vec![],
+            time_control: Some(pb::TimeControl {
+                control: Some(pb::time_control::Control::Fischer(pb::FischerTime {
+                    initial_ms,
+                    increment_ms: 0,
+                })),
+            }),
+        }),
+    )
+    .await
+    .expect("created")
+    .into_inner();
+    let tokens = created.tokens.into_iter().map(|t| t.token).collect();
+    (created.r#match.unwrap(), tokens)
+}
+
+async fn sow(client: &mut MatchesClient<Channel>, m: &mut pb::Match, tokens: &[String]) {
+    let (request, token) = next_request(m, tokens, 0);
+    let event = within("sow", client.submit_move(authed(request, &token)))
+        .await
+        .expect("accepted")
+        .into_inner()
+        .event
+        .unwrap();
+    moved_on(m, &event);
+}
+
+async fn watch(
+    client: &mut MatchesClient<Channel>,
+    m: &pb::Match,
+    token: Option<&str>,
+) -> tonic::Streaming<pb::WatchMatchResponse> {
+    let request = pb::WatchMatchRequest {
+        match_id: m.match_id.clone(),
+        from_seq: Some(m.version),
+        previews: false,
+    };
+    let request = match token {
+        Some(token) => authed(request, token),
+        None => tonic::Request::new(request),
+    };
+    within("watch", client.watch_match(request))
+        .await
+        .expect("watching")
+        .into_inner()
+}
+
+#[tokio::test]
+async fn a_flag_both_replicas_see_fall_is_written_once() {
+    let Some(url) = redis_url("a_flag_both_replicas_see_fall_is_written_once") else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "clock-flag");
+    let time = ManualTime::new(START_MS);
+    let a = TimedServer::start(&time, over(&prefix)).await;
+    let b = TimedServer::start(&time, over(&prefix)).await;
+    let (mut on_a, mut on_b) = (a.matches(), b.matches());
+    let (mut m, tokens) = create_timed(&mut on_a, 30_000).await;
+    sow(&mut on_a, &mut m, &tokens).await;
+    sow(&mut on_b, &mut m, &tokens).await;
+    // Both replicas hold the match, each with a watcher.
+    let mut watch_a = watch(&mut on_a, &m, None).await;
+    let mut watch_b = watch(&mut on_b, &m, None).await;
+    time.advance(30_000);
+    for stream in [&mut watch_a, &mut watch_b] {
+        let flag = next_event(stream).await;
+        assert_eq!(flag.seq, 3);
+        assert!(matches!(
+            flag.action,
+            Some(pb::match_event::Action::Flag(_))
+        ));
+        match within("the end", stream.message())
+            .await
+            .unwrap()
+            .unwrap()
+            .kind
+            .unwrap()
+        {
+            Kind::Finished(f) => {
+                assert_eq!(f.version, 3);
+                assert_eq!(
+                    f.result.unwrap().reason,
+                    pb::MatchEndReason::TimeForfeit as i32
+                );
+            }
+            other => panic!("expected the end, got {other:?}"),
+        }
+    }
+    for client in [&mut on_a, &mut on_b] {
+        let log = history(client, &m.match_id).await;
+        assert_eq!(log.events.len(), 3, "one flag, whoever settled it");
+        assert!(
+            log.notation.trim_end().ends_with("flag"),
+            "{}",
+            log.notation
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
+    let Some(url) = redis_url("a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other")
+    else {
+        return;
+    };
+    let prefix = Prefix::new(&url, "clock-claim");
+    let time = ManualTime::new(START_MS);
+    let a = TimedServer::start(&time, over(&prefix)).await;
+    let b = TimedServer::start(&time, over(&prefix)).await;
+    let (mut on_a, mut on_b) = (a.matches(), b.matches());
+    // Clocks long enough that nobody's flag falls here.
+    let (mut m, tokens) = create_timed(&mut on_a, 3_600_000).await;
+    sow(&mut on_a, &mut m, &tokens).await;
+    sow(&mut on_a, &mut m, &tokens).await;
+    let absent = seat_to_move(&m);
+    let claimant = 1 - absent;
+    // The seat to move watches on A; its opponent claims on B.
+    let stream = watch(&mut on_a, &m, Some(&tokens[absent])).await;
+    let mut spectator = watch(&mut on_a, &m, None).await;
+    let mut redis = redis::Client::open(url.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let key = format!("{}seen:{{{}}}", prefix.name(), m.match_id);
+    let field = ["S", "N"][absent];
+    let seen_since = |redis: &mut redis::Connection, at: u64| {
+        let seen: Option<u64> = redis::cmd("HGET")
+            .arg(&key)
+            .arg(field)
+            .query(redis)
+            .unwrap();
+        seen.is_some_and(|seen| seen >= at)
+    };
+    within("A records the seat's stream", async {
+        while !seen_since(&mut redis, START_MS) {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    let claim = |token: &str| {
+        authed(
+            pb::ClaimVictoryRequest {
+                match_id: m.match_id.clone(),
+                expected_version: None,
+                request_id: String::new(),
+            },
+            token,
+        )
+    };
+    // Twice the abandonment time later: B alone would see nothing of the seat since its turn began, but A's keeper
+    // has recorded the open stream again.
+    time.advance(120_000);
+    let now = time.now_ms();
+    within("A refreshes the seat's presence", async {
+        while !seen_since(&mut redis, now) {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    let refused = within("claim on B", on_b.claim_victory(claim(&tokens[claimant])))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.get_details_error_info().unwrap().reason,
+        "NOT_ABANDONED",
+        "{refused:?}"
+    );
+    // The seat leaves A: once the abandonment time has passed since, B grants the claim.
+    drop(stream);
+    loop {
+        match within("the departure", spectator.message())
+            .await
+            .unwrap()
+            .unwrap()
+            .kind
+            .unwrap()
+        {
+            Kind::Presence(p) if !p.connected => break,
+            _ => continue,
+        }
+    }
+    time.advance(60_000);
+    let event = within("claim on B", on_b.claim_victory(claim(&tokens[claimant])))
+        .await
+        .expect("granted")
+        .into_inner()
+        .event
+        .unwrap();
+    assert!(matches!(
+        event.action,
+        Some(pb::match_event::Action::Claim(_))
+    ));
+}
