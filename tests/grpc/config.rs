@@ -443,6 +443,30 @@ fn environment_variable_names_are_pinned() {
             "sweep_interval_ms",
         ),
         (
+            "MANCALA__CLOCK__ABORT_AFTER_MS",
+            "30001",
+            "clock",
+            "abort_after_ms",
+        ),
+        (
+            "MANCALA__CLOCK__ABANDON_AFTER_MS",
+            "30002",
+            "clock",
+            "abandon_after_ms",
+        ),
+        (
+            "MANCALA__CLOCK__MAX_INITIAL_MS",
+            "30003",
+            "clock",
+            "max_initial_ms",
+        ),
+        (
+            "MANCALA__CLOCK__SWEEP_INTERVAL_MS",
+            "30004",
+            "clock",
+            "sweep_interval_ms",
+        ),
+        (
             "MANCALA__LOBBY__CHALLENGE_TTL_MS",
             "113",
             "lobby",
