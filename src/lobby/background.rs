@@ -310,6 +310,7 @@ fn seek_due(
                 id: match_id,
                 kind: seek.kind,
                 options: seek.options,
+                time_control: seek.time_control,
                 rated: false,
                 seats,
                 origin: Origin::Seeks(vec![seek.id]),

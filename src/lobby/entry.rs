@@ -2,8 +2,11 @@
 //! fields can be added later, as for matches and tenants).
 
 use super::ratings::Glicko;
+use crate::clock::TimeControl;
 use crate::engine::{notation, GameKind, Options, Player};
-use crate::store::codec::{code_player, player_code};
+use crate::store::codec::{
+    code_player, player_code, stored_time_control, time_control, StoredTimeControl,
+};
 use crate::store::{Finished, MatchId, StoreError};
 use prost::Message;
 
@@ -102,6 +105,8 @@ pub struct Challenge {
     pub kind: GameKind,
     /// Its options.
     pub options: Options,
+    /// How the match is timed.
+    pub time_control: TimeControl,
     /// Whether the match changes ratings.
     pub rated: bool,
     /// The challenger's seat.
@@ -154,6 +159,8 @@ pub struct Seek {
     pub kind: GameKind,
     /// Its options.
     pub options: Options,
+    /// How the match is timed (seeks pair with the same time control only).
+    pub time_control: TimeControl,
     /// Rated seeks pair with rated ones only.
     pub rated: bool,
     /// The opponent's rating must be at least this.
@@ -251,6 +258,8 @@ pub enum Entry {
         kind: GameKind,
         /// Its options.
         options: Options,
+        /// How it is timed.
+        time_control: TimeControl,
         /// Whether it changes ratings.
         rated: bool,
         /// South's and North's.
@@ -347,6 +356,9 @@ struct StoredGame {
     first_player: u32,
     #[prost(uint32, tag = "3")]
     ba_awa_target: u32,
+    /// Absent: untimed (and in entries written before clocks).
+    #[prost(message, optional, tag = "4")]
+    time_control: Option<StoredTimeControl>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -474,15 +486,16 @@ fn id_of(bytes: &[u8]) -> Result<LobbyId, StoreError> {
     Ok(MatchId(bytes.try_into().map_err(|_| bad("id"))?))
 }
 
-fn stored_game(kind: GameKind, options: &Options) -> Option<StoredGame> {
+fn stored_game(kind: GameKind, options: &Options, control: TimeControl) -> Option<StoredGame> {
     Some(StoredGame {
         kind: notation::kind_name(kind).to_string(),
         first_player: player_code(Some(options.first_player)),
         ba_awa_target: options.ba_awa_target.into(),
+        time_control: stored_time_control(control),
     })
 }
 
-fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options), StoreError> {
+fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options, TimeControl), StoreError> {
     let game = game.ok_or_else(|| bad("game (none)"))?;
     let kind = notation::kind_from_name(&game.kind).ok_or_else(|| bad("game"))?;
     Ok((
@@ -491,6 +504,7 @@ fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options), StoreError> 
             first_player: code_player(game.first_player)?.unwrap_or(Player::South),
             ba_awa_target: u8::try_from(game.ba_awa_target).map_err(|_| bad("target"))?,
         },
+        time_control(game.time_control)?,
     ))
 }
 
@@ -557,7 +571,7 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                 id: c.id.0.to_vec(),
                 from: c.from.clone(),
                 to: c.to.clone(),
-                game: stored_game(c.kind, &c.options),
+                game: stored_game(c.kind, &c.options, c.time_control),
                 rated: c.rated,
                 seat: match c.seat {
                     SeatChoice::Random => 0,
@@ -580,7 +594,7 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
             stored.sought = Some(StoredSeek {
                 id: s.id.0.to_vec(),
                 player: s.player.clone(),
-                game: stored_game(s.kind, &s.options),
+                game: stored_game(s.kind, &s.options, s.time_control),
                 rated: s.rated,
                 rating_min: s.rating_min,
                 rating_max: s.rating_max,
@@ -605,13 +619,14 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
             id,
             kind,
             options,
+            time_control,
             rated,
             seats,
             origin,
         } => {
             stored.match_created = Some(StoredMatchCreated {
                 id: id.0.to_vec(),
-                game: stored_game(*kind, options),
+                game: stored_game(*kind, options, *time_control),
                 rated: *rated,
                 seats: seats
                     .iter()
@@ -670,13 +685,14 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             }),
         }
     } else if let Some(c) = stored.challenged {
-        let (kind, options) = game_of(c.game)?;
+        let (kind, options, time_control) = game_of(c.game)?;
         Entry::Challenged(Challenge {
             id: id_of(&c.id)?,
             from: c.from,
             to: c.to,
             kind,
             options,
+            time_control,
             rated: c.rated,
             seat: match code_player(c.seat)? {
                 None => SeatChoice::Random,
@@ -700,12 +716,13 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             },
         }
     } else if let Some(s) = stored.sought {
-        let (kind, options) = game_of(s.game)?;
+        let (kind, options, time_control) = game_of(s.game)?;
         Entry::Sought(Seek {
             id: id_of(&s.id)?,
             player: s.player,
             kind,
             options,
+            time_control,
             rated: s.rated,
             rating_min: s.rating_min,
             rating_max: s.rating_max,
@@ -727,7 +744,7 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             },
         }
     } else if let Some(m) = stored.match_created {
-        let (kind, options) = game_of(m.game)?;
+        let (kind, options, time_control) = game_of(m.game)?;
         let seats: [SeatRecord; 2] = m
             .seats
             .into_iter()
@@ -746,6 +763,7 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             id: id_of(&m.id)?,
             kind,
             options,
+            time_control,
             rated: m.rated,
             seats,
             origin: match (m.challenge, m.seeks.is_empty()) {
@@ -826,6 +844,7 @@ mod tests {
             to: None,
             kind,
             options,
+            time_control: Default::default(),
             rated: true,
             seat: SeatChoice::Seat(Player::North),
             created_ms: 5,
@@ -838,6 +857,7 @@ mod tests {
             player: "bob".into(),
             kind,
             options,
+            time_control: Default::default(),
             rated: false,
             rating_min: Some(1200),
             rating_max: None,
@@ -899,6 +919,7 @@ mod tests {
                 id,
                 kind,
                 options,
+                time_control: Default::default(),
                 rated: true,
                 seats: [
                     SeatRecord {
@@ -920,6 +941,7 @@ mod tests {
                 id,
                 kind,
                 options,
+                time_control: Default::default(),
                 rated: false,
                 seats: [SeatRecord::default(), SeatRecord::default()],
                 origin: Origin::Challenge(MatchId([6; 16])),
@@ -928,6 +950,7 @@ mod tests {
                 id,
                 kind,
                 options,
+                time_control: Default::default(),
                 rated: false,
                 seats: [SeatRecord::default(), SeatRecord::default()],
                 origin: Origin::Direct,

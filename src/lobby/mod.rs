@@ -33,6 +33,7 @@ use self::entry::{Entry, Logged};
 use self::error::store_failed;
 use self::ratings::Glicko;
 use self::state::{MatchInfo, Stage, TenantState};
+use crate::clock::TimeControl;
 use crate::config::LobbySettings;
 use crate::engine::{GameKind, Options, Player};
 use crate::matches::{Encoder, Matches, Owner};
@@ -83,6 +84,8 @@ pub struct ChallengeRequest {
     pub kind: GameKind,
     /// Its options.
     pub options: Options,
+    /// How the match is timed.
+    pub time_control: TimeControl,
     /// Rated or not.
     pub rated: bool,
     /// The challenger's seat.
@@ -98,6 +101,8 @@ pub struct SeekRequest {
     pub kind: GameKind,
     /// Its options.
     pub options: Options,
+    /// How the match is timed.
+    pub time_control: TimeControl,
     /// Rated or not.
     pub rated: bool,
     /// The opponent's lowest acceptable rating.
@@ -426,6 +431,13 @@ impl<E: Encoder> Lobby<E> {
         }
     }
 
+    /// Refuses a time control the matches would refuse, before anybody waits for it.
+    fn check_time_control(&self, control: TimeControl) -> Result<(), LobbyError> {
+        control
+            .check(self.inner.matches.max_initial_ms())
+            .map_err(|problem| LobbyError::invalid("time_control", problem))
+    }
+
     fn check_pending(&self, state: &TenantState, player: &str) -> Result<(), LobbyError> {
         let max = self.inner.settings.max_pending_per_player;
         if state.pending_of(player) >= max {
@@ -460,6 +472,7 @@ impl<E: Encoder> Lobby<E> {
                 "a player cannot challenge himself",
             ));
         }
+        self.check_time_control(request.time_control)?;
         let ttl = self.ttl(
             request.ttl_ms,
             self.inner.settings.challenge_ttl,
@@ -474,6 +487,7 @@ impl<E: Encoder> Lobby<E> {
             to: request.to,
             kind: request.kind,
             options: request.options,
+            time_control: request.time_control,
             rated: request.rated,
             seat: request.seat,
             created_ms,
@@ -562,6 +576,7 @@ impl<E: Encoder> Lobby<E> {
                     id: match_id,
                     kind: challenge.kind,
                     options: challenge.options,
+                    time_control: challenge.time_control,
                     rated: challenge.rated,
                     seats,
                     origin: Origin::Challenge(id),
@@ -594,6 +609,7 @@ impl<E: Encoder> Lobby<E> {
             id,
             kind,
             options,
+            time_control,
             seats,
             ..
         } = entry
@@ -606,7 +622,7 @@ impl<E: Encoder> Lobby<E> {
             bots: seats
                 .clone()
                 .map(|seat| seat.bot_level.map(|level| BotSeat { level, seed: None })),
-            time_control: Default::default(),
+            time_control: *time_control,
         };
         self.inner
             .matches
@@ -747,6 +763,7 @@ impl<E: Encoder> Lobby<E> {
             to: Some(opponent),
             kind: info.kind,
             options: info.options,
+            time_control: info.time_control,
             rated: info.rated,
             seat: SeatChoice::Seat(seat.opponent()),
             ttl_ms,
@@ -821,6 +838,7 @@ impl<E: Encoder> Lobby<E> {
             }
         }
         let max_ttl = self.inner.settings.seek_ttl;
+        self.check_time_control(request.time_control)?;
         let ttl = self.ttl(request.ttl_ms, max_ttl, max_ttl, "ttl_seconds")?;
         let created_ms = now_ms();
         let seek = Seek {
@@ -828,6 +846,7 @@ impl<E: Encoder> Lobby<E> {
             player: player.to_string(),
             kind: request.kind,
             options: request.options,
+            time_control: request.time_control,
             rated: request.rated,
             rating_min: request.rating_min,
             rating_max: request.rating_max,
@@ -875,6 +894,7 @@ impl<E: Encoder> Lobby<E> {
                     id: match_id,
                     kind: seek.kind,
                     options: seek.options,
+                    time_control: seek.time_control,
                     rated: seek.rated,
                     seats,
                     origin: Origin::Seeks(vec![partner.id, seek.id]),
@@ -1278,6 +1298,7 @@ fn created_directly(state: &TenantState, record: &MatchRecord) -> Entry {
         id: record.id,
         kind: record.kind,
         options: record.options,
+        time_control: record.time_control,
         rated: false,
         seats: [seat(Player::South), seat(Player::North)],
         origin: Origin::Direct,
@@ -1380,6 +1401,7 @@ mod tests {
                 id: MatchId([id; 16]),
                 kind: GameKind::Bosh,
                 options: Options::default(),
+                time_control: Default::default(),
                 rated: true,
                 seats,
                 origin: Origin::Challenge(MatchId([id + 100; 16])),

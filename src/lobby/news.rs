@@ -127,6 +127,7 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
                 rated,
                 seats,
                 origin,
+                ..
             },
             reader,
         ) => match reader {

@@ -7,6 +7,7 @@ use super::entry::{
     SeekStatus,
 };
 use super::ratings::Glicko;
+use crate::clock::TimeControl;
 use crate::engine::{GameKind, Options, Player};
 use crate::store::MatchId;
 use std::collections::{BTreeMap, HashMap};
@@ -68,6 +69,8 @@ pub struct MatchInfo {
     pub kind: GameKind,
     /// Its options.
     pub options: Options,
+    /// How it is timed.
+    pub time_control: TimeControl,
     /// Whether it changes ratings.
     pub rated: bool,
     /// South's and North's seats.
@@ -94,6 +97,7 @@ impl MatchInfo {
             id,
             kind: self.kind,
             options: self.options,
+            time_control: self.time_control,
             rated: self.rated,
             seats: self.seats.clone(),
             origin: self.origin.clone(),
@@ -159,6 +163,7 @@ impl TenantState {
                 id,
                 kind,
                 options,
+                time_control,
                 rated,
                 seats,
                 origin,
@@ -203,6 +208,7 @@ impl TenantState {
                     MatchInfo {
                         kind: *kind,
                         options: *options,
+                        time_control: *time_control,
                         rated: *rated,
                         seats: seats.clone(),
                         origin: origin.clone(),
@@ -381,7 +387,8 @@ impl TenantState {
                 .count()
     }
 
-    /// The oldest open seek `seek` pairs with at `now_ms`: another player's, same game, options and rated flag, each
+    /// The oldest open seek `seek` pairs with at `now_ms`: another player's, same game, options, time control and rated
+    /// flag, each
     /// player's rating in the other's range, neither expired (the sweep may not have closed it yet).
     pub fn partner_for(&self, seek: &Seek, now_ms: u64) -> Option<&Seek> {
         if seek.expires_ms <= now_ms {
@@ -399,6 +406,7 @@ impl TenantState {
                 && other.player != seek.player
                 && other.kind == seek.kind
                 && other.options == seek.options
+                && other.time_control == seek.time_control
                 && other.rated == seek.rated
                 && accepts(seek, rating_of(&other.player))
                 && accepts(other, mine)
@@ -456,6 +464,7 @@ mod tests {
             player: player.into(),
             kind: GameKind::Bosh,
             options: Options::default(),
+            time_control: Default::default(),
             rated: true,
             rating_min: None,
             rating_max,
@@ -503,6 +512,7 @@ mod tests {
             to: Some("bob".into()),
             kind: GameKind::BaAwa,
             options: Options::default(),
+            time_control: Default::default(),
             rated: true,
             seat: SeatChoice::Seat(Player::North),
             created_ms: 1,
@@ -519,6 +529,7 @@ mod tests {
                 id,
                 kind: GameKind::BaAwa,
                 options: Options::default(),
+                time_control: Default::default(),
                 rated: true,
                 seats: [
                     state.seat_record("bob", GameKind::BaAwa),

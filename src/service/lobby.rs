@@ -5,7 +5,7 @@ use super::auth::caller;
 use crate::api::lobby::{
     challenge_pb, decline_reason, feed_event_pb, lobby_id, player_event_pb, seat_choice, seek_pb,
 };
-use crate::api::matches::{match_pb, Wire};
+use crate::api::matches::{match_pb, time_control, Wire};
 use crate::api::{convert, error, pb};
 use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;
@@ -106,6 +106,7 @@ impl pb::lobby_server::Lobby for LobbyService {
                     to,
                     kind,
                     options,
+                    time_control: time_control(r.time_control.as_ref()),
                     rated: r.rated,
                     seat,
                     ttl_ms: ttl_ms(r.ttl_seconds),
@@ -239,6 +240,7 @@ impl pb::lobby_server::Lobby for LobbyService {
                 SeekRequest {
                     kind,
                     options,
+                    time_control: time_control(r.time_control.as_ref()),
                     rated: r.rated,
                     rating_min: bound(r.rating_min),
                     rating_max: bound(r.rating_max),

@@ -477,21 +477,25 @@ pub mod codec {
         deadline_ms: u64,
     }
 
+    /// A time control as stored (the lobby's entries keep it too).
     #[derive(Clone, PartialEq, prost::Message)]
-    struct StoredTimeControl {
+    pub struct StoredTimeControl {
         /// 1 Fischer, 2 delay, 3 correspondence.
         #[prost(uint32, tag = "1")]
-        kind: u32,
+        pub kind: u32,
+        /// The initial time.
         #[prost(uint64, tag = "2")]
-        initial_ms: u64,
+        pub initial_ms: u64,
         /// The increment (Fischer) or the delay.
         #[prost(uint64, tag = "3")]
-        extra_ms: u64,
+        pub extra_ms: u64,
+        /// Days per move (correspondence).
         #[prost(uint32, tag = "4")]
-        days: u32,
+        pub days: u32,
     }
 
-    fn stored_time_control(control: TimeControl) -> Option<StoredTimeControl> {
+    /// `control` as stored; `None` for an untimed match.
+    pub fn stored_time_control(control: TimeControl) -> Option<StoredTimeControl> {
         let (kind, initial_ms, extra_ms, days) = match control {
             TimeControl::Untimed => return None,
             TimeControl::Fischer {
@@ -512,10 +516,8 @@ pub mod codec {
         })
     }
 
-    fn time_control(
-        id: MatchId,
-        stored: Option<StoredTimeControl>,
-    ) -> Result<TimeControl, StoreError> {
+    /// The time control [`stored_time_control`] wrote (`None`: untimed).
+    pub fn time_control(stored: Option<StoredTimeControl>) -> Result<TimeControl, StoreError> {
         let Some(t) = stored else {
             return Ok(TimeControl::Untimed);
         };
@@ -529,11 +531,7 @@ pub mod codec {
                 delay_ms: t.extra_ms,
             },
             3 => TimeControl::Correspondence { days: t.days },
-            other => {
-                return Err(StoreError::Failed(format!(
-                    "match {id}: unknown time control {other}"
-                )))
-            }
+            other => return Err(StoreError::Failed(format!("unknown time control {other}"))),
         })
     }
 
@@ -675,7 +673,8 @@ pub mod codec {
             } else {
                 None
             },
-            time_control: time_control(id, h.time_control)?,
+            time_control: time_control(h.time_control)
+                .map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?,
             deadline_ms: (h.deadline_ms != 0).then_some(h.deadline_ms),
         })
     }

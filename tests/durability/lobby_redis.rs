@@ -97,6 +97,7 @@ async fn challenge_on(channel: &Channel, token: &str, to: &str, rated: bool) -> 
                 rated,
                 seat: pb::SeatPreference::South as i32,
                 ttl_seconds: 0,
+                time_control: None,
             },
             token,
         )),
@@ -319,6 +320,7 @@ async fn one_open_challenge_taken_on_both_replicas_at_once_and_a_fallback_swept_
                 fallback_bot_level: 1,
                 fallback_after_ms: 1,
                 ttl_seconds: 0,
+                time_control: None,
             },
             &ann,
         )),
@@ -350,6 +352,7 @@ fn seek_request(rated: bool) -> pb::SeekRequest {
         fallback_bot_level: 0,
         fallback_after_ms: 0,
         ttl_seconds: 0,
+        time_control: None,
     }
 }
 
@@ -521,6 +524,7 @@ async fn a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_o
                 rated: false,
                 seat: pb::SeatPreference::Random as i32,
                 ttl_seconds: 1,
+                time_control: None,
             },
             &ann,
         )),

@@ -153,6 +153,7 @@ fn challenge_to(
         rated,
         seat: seat as i32,
         ttl_seconds: 0,
+        time_control: None,
     }
 }
 
@@ -207,6 +208,7 @@ fn seek_request(kind: pb::GameKind, rated: bool) -> pb::SeekRequest {
         fallback_bot_level: 0,
         fallback_after_ms: 0,
         ttl_seconds: 0,
+        time_control: None,
     }
 }
 
@@ -1680,6 +1682,79 @@ async fn a_challenges_options_reach_the_match_and_the_streams() {
     assert_eq!(spelled.status, pb::SeekStatus::Paired as i32, "{spelled:?}");
     assert_eq!(spelled.opponent_player_id, "ann");
     let _ = plain;
+}
+
+#[tokio::test]
+async fn a_challenges_time_control_reaches_the_match_and_seeks_pair_only_with_the_same_one() {
+    let world = world().await;
+    let blitz = pb::TimeControl {
+        control: Some(pb::time_control::Control::Fischer(pb::FischerTime {
+            initial_ms: 180_000,
+            increment_ms: 2_000,
+        })),
+    };
+    let made = create_challenge(
+        &world,
+        &world.ann,
+        pb::CreateChallengeRequest {
+            time_control: Some(blitz.clone()),
+            ..challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::South)
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(made.time_control, Some(blitz.clone()));
+    let accepted = accept(&world, &world.bob, &made.challenge_id)
+        .await
+        .unwrap();
+    let m = accepted.r#match.unwrap();
+    assert_eq!(m.time_control, Some(blitz.clone()));
+    let clocks = m.clocks.expect("a timed match shows its clocks");
+    assert_eq!(clocks.remaining_ms, vec![180_000, 180_000]);
+    // Seeks: an untimed one waits while a timed one is open, and two timed alike pair.
+    let timed = seek_with(
+        &world,
+        &world.ann,
+        pb::SeekRequest {
+            time_control: Some(blitz.clone()),
+            ..seek_request(pb::GameKind::Bosh, false)
+        },
+    )
+    .await
+    .unwrap();
+    let untimed = seek_with(&world, &world.cy, seek_request(pb::GameKind::Bosh, false))
+        .await
+        .unwrap();
+    assert_eq!(untimed.status, pb::SeekStatus::Open as i32, "{untimed:?}");
+    let paired = seek_with(
+        &world,
+        &world.bob,
+        pb::SeekRequest {
+            time_control: Some(blitz.clone()),
+            ..seek_request(pb::GameKind::Bosh, false)
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(paired.status, pb::SeekStatus::Paired as i32, "{paired:?}");
+    assert_eq!(paired.opponent_player_id, "ann");
+    let _ = timed;
+    // A time control the server would refuse is refused at once, naming the field.
+    let refused = create_challenge(
+        &world,
+        &world.ann,
+        pb::CreateChallengeRequest {
+            time_control: Some(pb::TimeControl {
+                control: Some(pb::time_control::Control::Correspondence(
+                    pb::CorrespondenceTime { days_per_move: 99 },
+                )),
+            }),
+            ..challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::South)
+        },
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(bad_fields(&refused), vec!["time_control".to_string()]);
 }
 
 #[tokio::test]
