@@ -700,7 +700,7 @@ impl<E: Encoder> Inner<E> {
         if at_ms < claimable_at {
             return Err(refuse(
                 format!(
-                    "{absent} was last seen {} ms ago; a claim needs {} ms of absence (clock.abandon_after_ms)",
+                    "{absent} has been away (no stream, no move) for {} ms; a claim needs {} ms (clock.abandon_after_ms)",
                     at_ms.saturating_sub(since),
                     self.clock.abandon_after.as_millis()
                 ),
