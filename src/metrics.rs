@@ -93,6 +93,7 @@ struct Inner {
     bot_moves: IntCounterVec,
     bot_think: HistogramVec,
     bot_dropped: IntCounterVec,
+    matches_ended: IntCounterVec,
     lobby_entries: IntCounterVec,
     lobby_conflicts: IntCounter,
     lobby_streams: IntGauge,
@@ -308,6 +309,12 @@ impl Metrics {
              failed), by reason.",
             &["reason"],
         );
+        let matches_ended = counters(
+            "mancala_matches_ended_total",
+            "Matches this replica ended (it wrote the last event), by reason (played_out, resignation, expired, \
+             time_forfeit, aborted, abandoned).",
+            &["reason"],
+        );
         let lobby_entries = counters(
             "mancala_lobby_entries_total",
             "Entries this replica wrote to the tenants' lobby logs, by entry (profile, challenge, \
@@ -336,6 +343,7 @@ impl Metrics {
                 bot_moves,
                 bot_think,
                 bot_dropped,
+                matches_ended,
                 registry,
                 rpcs: served_rpcs(descriptor_sets),
                 started,
@@ -459,6 +467,11 @@ impl Metrics {
     /// A bot's move was not played here, for `reason` (`lost_race`, `engine`, `illegal`, `store`).
     pub fn bot_dropped(&self, reason: &str) {
         self.inner.bot_dropped.with_label_values(&[reason]).inc();
+    }
+
+    /// This replica wrote the event that ended a match, for `reason`.
+    pub fn match_ended(&self, reason: &str) {
+        self.inner.matches_ended.with_label_values(&[reason]).inc();
     }
 
     /// The number of open client connections changed by `delta`.

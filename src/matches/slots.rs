@@ -839,7 +839,8 @@ impl<E: Encoder> Inner<E> {
         if event.seq == 1 {
             self.tell(super::Lifecycle::Started(record.clone()));
         }
-        if finished.is_some() {
+        if let Some(finished) = finished {
+            self.metrics.match_ended(finished.reason.name());
             self.tell(super::Lifecycle::Finished(record));
         }
         let answer = match_event(&event, &trace, &game, &clocks, finished);

@@ -191,6 +191,18 @@ impl EndReason {
         EndReason::Abandoned,
     ];
 
+    /// The reason's name in metrics and logs (`time_forfeit` …).
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::PlayedOut => "played_out",
+            EndReason::Resignation => "resignation",
+            EndReason::Expired => "expired",
+            EndReason::TimeForfeit => "time_forfeit",
+            EndReason::Aborted => "aborted",
+            EndReason::Abandoned => "abandoned",
+        }
+    }
+
     /// The reason's stored code (the index in [`EndReason::ALL`] plus one; 0 means "written before reasons").
     pub fn code(self) -> u32 {
         EndReason::ALL
