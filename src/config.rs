@@ -40,6 +40,7 @@ idle_timeout_ms = 300000
 max_connection_age_ms = 1800000
 max_connection_age_grace_ms = 30000
 health_listen = ""
+echo = true
 
 [log]
 format = "plain"
@@ -454,6 +455,9 @@ pub struct ServerSettings {
     /// `health listening addr=…`.
     #[serde(deserialize_with = "optional_socket_addr")]
     pub health_listen: Option<SocketAddr>,
+    /// Whether `Diagnostics/Echo` answers (the load generator's baseline). `false`: it is UNIMPLEMENTED, for a
+    /// server exposed to clients that have no use for it.
+    pub echo: bool,
 }
 
 /// `[log]`: the log format and filter.

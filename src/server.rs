@@ -186,8 +186,14 @@ pub async fn run_with_time(
             .max_decoding_message_size(limit),
         gate(Needs::Tenant),
     );
+    let diagnostics = DiagnosticsService::new(limit);
+    let diagnostics = if server.echo {
+        diagnostics
+    } else {
+        diagnostics.without_echo()
+    };
     let diagnostics = InterceptedService::new(
-        DiagnosticsService::new(limit)
+        diagnostics
             .into_server()
             .max_decoding_message_size(limit),
         gate(Needs::Tenant),

@@ -114,27 +114,79 @@ pub fn event_line(player: Player, action: &Action) -> String {
         }
         Action::Move(Move::Sow(sow)) => {
             let _ = write!(line, " {}", sow.pit);
-            let choices = [
-                sow.direction.map(|d| match d {
-                    Direction::Clockwise => "cw",
-                    Direction::Anticlockwise => "acw",
-                }),
-                sow.kichwa.map(|k| match k {
-                    Kichwa::Left => "kl",
-                    Kichwa::Right => "kr",
-                }),
-                sow.kuu_decision.map(|k| match k {
-                    KuuDecision::Stop => "stop",
-                    KuuDecision::Safari => "safari",
-                }),
-            ];
-            for choice in choices.into_iter().flatten() {
+            for choice in sow_choices(sow).into_iter().flatten() {
                 line.push(' ');
                 line.push_str(choice);
             }
         }
     }
     line
+}
+
+/// A pit's short name, as `DescribeGame` labels it: `S1`–`S6` and `N1`–`N6` (Ba-awa), `S1`–`S5` and `N1`–`N5`
+/// (Bosh), each counted from its owner's left; in Bao la Kete `f1`–`f8` (front row) and `b1`–`b8` (back row)
+/// from the owner's left, with `S.` or `N.` before it when `with_side`.
+pub fn pit_label(kind: GameKind, pit: usize, with_side: bool) -> String {
+    match kind {
+        GameKind::BaoLaKete => {
+            let side = if pit < 16 { "S." } else { "N." };
+            let (row, number) = match pit % 16 {
+                i @ 0..=7 => ('f', i + 1),
+                i => ('b', i - 7),
+            };
+            format!("{}{row}{number}", if with_side { side } else { "" })
+        }
+        GameKind::Bosh | GameKind::BaAwa => {
+            let per_row = kind.pit_count() / 2;
+            if pit < per_row {
+                format!("S{}", pit + 1)
+            } else {
+                format!("N{}", pit - per_row + 1)
+            }
+        }
+    }
+}
+
+/// A move as a person reads it, for a UI or a log: the pit's name and Bao la Kete's choices (`S3`, `f6 acw`,
+/// `f4 kl stop`), or `next` with the chosen pits' names (`next N1 N2`).
+pub fn move_label(kind: GameKind, mv: &Move) -> String {
+    match mv {
+        Move::NextGame(pits) => {
+            let mut label = String::from("next");
+            for pit in pits.iter() {
+                label.push(' ');
+                label.push_str(&pit_label(kind, pit, true));
+            }
+            label
+        }
+        Move::Sow(sow) => {
+            // A sowing is always from the mover's own side: its name needs no side in Bao la Kete.
+            let mut label = pit_label(kind, sow.pit.into(), false);
+            for choice in sow_choices(sow).into_iter().flatten() {
+                label.push(' ');
+                label.push_str(choice);
+            }
+            label
+        }
+    }
+}
+
+/// Bao la Kete's choices of a sowing, in the notation's words.
+fn sow_choices(sow: &Sow) -> [Option<&'static str>; 3] {
+    [
+        sow.direction.map(|d| match d {
+            Direction::Clockwise => "cw",
+            Direction::Anticlockwise => "acw",
+        }),
+        sow.kichwa.map(|k| match k {
+            Kichwa::Left => "kl",
+            Kichwa::Right => "kr",
+        }),
+        sow.kuu_decision.map(|k| match k {
+            KuuDecision::Stop => "stop",
+            KuuDecision::Safari => "safari",
+        }),
+    ]
 }
 
 /// A whole match as text: the header and one line per event, each ending with a newline.
@@ -351,6 +403,32 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pit_labels_are_describe_games_and_moves_read_as_people_say_them() {
+        for kind in GameKind::ALL {
+            for pit in super::super::describe(kind).pits {
+                assert_eq!(pit_label(kind, pit.index.into(), true), pit.label);
+            }
+        }
+        let sow = |pit: u8| Sow::from(pit);
+        assert_eq!(move_label(GameKind::BaAwa, &Move::Sow(sow(2))), "S3");
+        assert_eq!(move_label(GameKind::Bosh, &Move::Sow(sow(7))), "N3");
+        let bao = Sow {
+            direction: Some(Direction::Anticlockwise),
+            ..sow(5)
+        };
+        assert_eq!(move_label(GameKind::BaoLaKete, &Move::Sow(bao)), "f6 acw");
+        let nemo = Sow {
+            kichwa: Some(Kichwa::Left),
+            kuu_decision: Some(KuuDecision::Stop),
+            ..sow(19)
+        };
+        assert_eq!(move_label(GameKind::BaoLaKete, &Move::Sow(nemo)), "f4 kl stop");
+        let next = Move::NextGame(PitSet::EMPTY.with(6).with(7));
+        assert_eq!(move_label(GameKind::BaAwa, &next), "next N1 N2");
+        assert_eq!(move_label(GameKind::BaAwa, &Move::NextGame(PitSet::EMPTY)), "next");
+    }
 
     /// Plays the first legal move until the match is over (or `limit` events), as a match would log it.
     fn playout(

@@ -19,6 +19,8 @@ pub const MAX_RESIZED_ANSWER_BYTES: usize = 64 * 1024;
 pub struct DiagnosticsService {
     /// The largest encoded answer `Echo` makes on request.
     max_answer_bytes: usize,
+    /// Whether `Echo` answers (`server.echo`).
+    echo: bool,
 }
 
 impl DiagnosticsService {
@@ -27,6 +29,15 @@ impl DiagnosticsService {
     pub fn new(max_message_bytes: usize) -> DiagnosticsService {
         DiagnosticsService {
             max_answer_bytes: max_message_bytes.min(MAX_RESIZED_ANSWER_BYTES),
+            echo: true,
+        }
+    }
+
+    /// Switches `Echo` off (`server.echo = false`): every call is UNIMPLEMENTED.
+    pub fn without_echo(self) -> DiagnosticsService {
+        DiagnosticsService {
+            echo: false,
+            ..self
         }
     }
 
@@ -37,6 +48,11 @@ impl DiagnosticsService {
 
     /// The answer to `request`, without the transport (the load generator's benches call it in process).
     pub fn answer(&self, request: pb::EchoRequest) -> Result<pb::EchoResponse, Status> {
+        if !self.echo {
+            return Err(Status::unimplemented(
+                "Diagnostics/Echo is switched off on this server (server.echo = false)",
+            ));
+        }
         let mut payload = request.payload;
         if let Some(size) = request.response_payload_bytes {
             let size = size as usize;

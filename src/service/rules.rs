@@ -121,6 +121,7 @@ fn legal_move(game: &AnyGame, mv: &Move, with_preview: bool) -> pb::LegalMove {
         r#move: Some(convert::move_to_pb(mv)),
         result: None,
         events: Vec::new(),
+        label: crate::engine::notation::move_label(game.kind(), mv),
     };
     if with_preview {
         // Listed moves are legal by construction; a preview can only fail if the engine contradicts itself.

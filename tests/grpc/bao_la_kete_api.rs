@@ -81,3 +81,25 @@ async fn complete_games_can_be_played_from_the_opening_to_bao_hamna() {
     }
     panic!("no game of 40 ended by Bao hamna: {ends:?}");
 }
+
+/// BK-1's four openings, as a person reads them: f6 and f7, each clockwise and anticlockwise.
+#[tokio::test]
+async fn the_openings_are_labelled_with_their_pits_names_and_directions() {
+    let server = TestServer::start().await;
+    let state = within(server.rules().new_game(pb::NewGameRequest {
+        kind: pb::GameKind::BaoLaKete as i32,
+        options: None,
+    }))
+    .await
+    .unwrap()
+    .into_inner()
+    .state
+    .unwrap();
+    let mut labels: Vec<String> = legal_moves(&server, &state)
+        .await
+        .into_iter()
+        .map(|m| m.label)
+        .collect();
+    labels.sort();
+    assert_eq!(labels, ["f6 acw", "f6 cw", "f7 acw", "f7 cw"]);
+}

@@ -272,6 +272,7 @@ fn environment_variable_names_are_pinned() {
             "server",
             "health_listen",
         ),
+        ("MANCALA__SERVER__ECHO", "false", "server", "echo"),
         ("MANCALA__LOG__FORMAT", "json", "log", "format"),
         ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
         ("MANCALA__MATCHES__STORE", "memory", "matches", "store"),

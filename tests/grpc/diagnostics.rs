@@ -21,6 +21,20 @@ async fn echo_returns_the_payload_unchanged() {
 }
 
 #[tokio::test]
+async fn echo_switched_off_is_unimplemented_and_says_which_setting() {
+    let server = TestServer::start_with(|settings| settings.server.echo = false).await;
+    let mut client = pb::diagnostics_client::DiagnosticsClient::new(server.channel.clone());
+    let refused = within(client.echo(pb::EchoRequest {
+        payload: b"seeds".to_vec(),
+        response_payload_bytes: None,
+    }))
+    .await
+    .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unimplemented);
+    assert!(refused.message().contains("server.echo"), "{refused:?}");
+}
+
+#[tokio::test]
 async fn echo_answers_with_as_many_bytes_as_asked() {
     let server = TestServer::start().await;
     let mut client = pb::diagnostics_client::DiagnosticsClient::new(server.channel.clone());

@@ -294,6 +294,8 @@ async fn list_legal_moves_previews_every_opening() {
         })
         .collect();
     assert_eq!(pits, vec![0, 1, 2, 3, 4, 5]);
+    let labels: Vec<&str> = moves.iter().map(|m| m.label.as_str()).collect();
+    assert_eq!(labels, ["S1", "S2", "S3", "S4", "S5", "S6"]);
     // BA-1 is the preview of S1.
     assert_eq!(
         moves[0].result.as_ref().unwrap().pits,
