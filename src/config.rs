@@ -742,6 +742,23 @@ impl Settings {
         if bots.max_thinking == 0 {
             return Err(ConfigError::new("bots.max_thinking must be at least 1"));
         }
+        let clock = &self.clock;
+        if clock.abort_after < Duration::from_secs(1) {
+            return Err(ConfigError::new(
+                "clock.abort_after_ms must be at least 1000 (a match must give its first sowings time to come)",
+            ));
+        }
+        if clock.abandon_after < Duration::from_secs(1) {
+            return Err(ConfigError::new(
+                "clock.abandon_after_ms must be at least 1000 (a reconnecting player must have time to come back)",
+            ));
+        }
+        if clock.max_initial_ms < crate::clock::MIN_INITIAL_MS {
+            return Err(ConfigError::new(format!(
+                "clock.max_initial_ms must be at least {} (the shortest time control)",
+                crate::clock::MIN_INITIAL_MS
+            )));
+        }
         let lobby = &self.lobby;
         for (key, value) in [
             ("challenge_ttl_ms", lobby.challenge_ttl),
@@ -882,8 +899,31 @@ fn optional_path<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Pa
     Ok((!text.trim().is_empty()).then(|| PathBuf::from(text)))
 }
 
+/// A duration key (`…_ms`): a whole number of milliseconds (`30000`), or a duration with its unit as the command
+/// line takes them (`"30s"`, `"1m 30s"`, `"250ms"`, `"7days"`).
 fn millis<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
-    u64::deserialize(deserializer).map(Duration::from_millis)
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        Millis(u64),
+        Text(String),
+    }
+    match Given::deserialize(deserializer)? {
+        Given::Millis(ms) => Ok(Duration::from_millis(ms)),
+        Given::Text(text) => parse_duration(&text).map_err(serde::de::Error::custom),
+    }
+}
+
+/// [`millis`]'s text: digits alone are milliseconds (environment variables arrive as text), anything else a
+/// duration with units.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<u64>() {
+        return Ok(Duration::from_millis(ms));
+    }
+    humantime::parse_duration(text).map_err(|e| {
+        format!("{text:?} is not a duration: {e} (milliseconds, or a number with a unit: \"30s\", \"5m\", \"250ms\")")
+    })
 }
 
 fn millis_zero_is_none<'de, D: Deserializer<'de>>(

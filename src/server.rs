@@ -193,9 +193,7 @@ pub async fn run_with_time(
         diagnostics.without_echo()
     };
     let diagnostics = InterceptedService::new(
-        diagnostics
-            .into_server()
-            .max_decoding_message_size(limit),
+        diagnostics.into_server().max_decoding_message_size(limit),
         gate(Needs::Tenant),
     );
     let admin = InterceptedService::new(

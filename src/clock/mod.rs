@@ -101,29 +101,28 @@ impl TimeControl {
                 format!("{what} is {ms} ms; at most {max_initial_ms} ms (clock.max_initial_ms)")
             })
         };
+        let too_short = |initial_ms: u64| {
+            (initial_ms < MIN_INITIAL_MS).then(|| {
+                format!("the initial time is {initial_ms} ms; at least {MIN_INITIAL_MS} ms")
+            })
+        };
         let problem = match *self {
             TimeControl::Untimed => None,
             TimeControl::Fischer {
                 initial_ms,
                 increment_ms,
             } => {
-                if initial_ms == 0 {
-                    Some("the initial time must be more than 0 ms".to_string())
-                } else {
-                    too_long("the initial time", initial_ms)
-                        .or_else(|| too_long("the increment", increment_ms))
-                }
+                too_short(initial_ms)
+                    .or_else(|| too_long("the initial time", initial_ms))
+                    .or_else(|| too_long("the increment", increment_ms))
             }
             TimeControl::Delay {
                 initial_ms,
                 delay_ms,
             } => {
-                if initial_ms == 0 {
-                    Some("the initial time must be more than 0 ms".to_string())
-                } else {
-                    too_long("the initial time", initial_ms)
-                        .or_else(|| too_long("the delay", delay_ms))
-                }
+                too_short(initial_ms)
+                    .or_else(|| too_long("the initial time", initial_ms))
+                    .or_else(|| too_long("the delay", delay_ms))
             }
             TimeControl::Correspondence { days } => {
                 (!(1..=MAX_CORRESPONDENCE_DAYS).contains(&days)).then(|| {
@@ -136,6 +135,10 @@ impl TimeControl {
         problem.map_or(Ok(()), Err)
     }
 }
+
+/// The shortest initial time a Fischer or delay control may give: less and a seat could lose on time to the network
+/// alone (or a bot to its own think delay).
+pub const MIN_INITIAL_MS: u64 = 1_000;
 
 /// The most days per move a correspondence match may have.
 pub const MAX_CORRESPONDENCE_DAYS: u32 = 30;

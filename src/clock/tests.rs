@@ -218,6 +218,7 @@ fn time_controls_are_checked() {
     let max = 3 * DAY_MS;
     assert!(fischer(60_000, 0).check(max).is_ok());
     assert!(fischer(0, 1_000).check(max).is_err());
+    assert!(fischer(999, 1_000).check(max).is_err());
     assert!(fischer(max + 1, 0).check(max).is_err());
     assert!(TimeControl::Correspondence { days: 0 }.check(max).is_err());
     assert!(TimeControl::Correspondence { days: 31 }.check(max).is_err());

@@ -424,10 +424,16 @@ mod tests {
             kuu_decision: Some(KuuDecision::Stop),
             ..sow(19)
         };
-        assert_eq!(move_label(GameKind::BaoLaKete, &Move::Sow(nemo)), "f4 kl stop");
+        assert_eq!(
+            move_label(GameKind::BaoLaKete, &Move::Sow(nemo)),
+            "f4 kl stop"
+        );
         let next = Move::NextGame(PitSet::EMPTY.with(6).with(7));
         assert_eq!(move_label(GameKind::BaAwa, &next), "next N1 N2");
-        assert_eq!(move_label(GameKind::BaAwa, &Move::NextGame(PitSet::EMPTY)), "next");
+        assert_eq!(
+            move_label(GameKind::BaAwa, &Move::NextGame(PitSet::EMPTY)),
+            "next"
+        );
     }
 
     /// Plays the first legal move until the match is over (or `limit` events), as a match would log it.

@@ -227,7 +227,13 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
         }
     };
     // The search started at once; the move waits out the rest of the delay since the event it answers.
-    let due = active_ms.saturating_add(delay.as_millis() as u64);
+    // Under a clock the delay is its own time: never more than a twentieth of what the bot has left.
+    let left = {
+        let clocks = lock(&slot.live).clocks;
+        (clocks.running == Some(seat)).then(|| clocks.remaining_at(time.now_ms())[seat.index()])
+    };
+    let delay_ms = (delay.as_millis() as u64).min(left.map_or(u64::MAX, |left| left / 20));
+    let due = active_ms.saturating_add(delay_ms);
     time.sleep_until(due).await;
     let Some(inner) = weak.upgrade() else {
         return false;

@@ -53,6 +53,18 @@ pub(super) fn token_hash(token: &str) -> [u8; 32] {
     keys::hash(token)
 }
 
+/// The refusal of `seat`'s sowing at `at_ms`, its flag having fallen at `flag_at_ms`.
+fn out_of_time(seat: Player, at_ms: u64, flag_at_ms: u64) -> MatchError {
+    MatchError::Timing {
+        reason: "OUT_OF_TIME",
+        message: format!(
+            "{seat}'s time ran out {} ms before this sowing arrived: the match is lost on time",
+            at_ms.saturating_sub(flag_at_ms)
+        ),
+        metadata: vec![("flag_at_ms", flag_at_ms)],
+    }
+}
+
 /// How `event` leaves the match, `game` being the state after it: a resignation ends it, a move
 /// ends it when the rules say the match is over.
 fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
@@ -577,6 +589,11 @@ impl<E: Encoder> Inner<E> {
         if self.store.shared() {
             self.catch_up(slot)?;
         }
+        // Stamped once the match is this request's alone: a sowing that waited for the writer lock behind the
+        // keeper's flag is judged at the moment it is decided, and the log's times never go backwards.
+        let at_ms = at_ms
+            .max(self.time.now_ms())
+            .max(lock(&slot.live).active_ms);
         let mut current = 0;
         for _ in 0..MAX_ATTEMPTS {
             match self.try_submit(slot, seat, action, expected_version, &request_id, at_ms)? {
@@ -737,6 +754,12 @@ impl<E: Encoder> Inner<E> {
             }
             (live.game.clone(), live.clocks, live.version, live.finished)
         };
+        if let (Some(ended), Action::Move(engine::Move::Sow(_))) = (finished, action) {
+            if ended.reason == EndReason::TimeForfeit && ended.winner == Some(seat.opponent()) {
+                // The flag fell (and was written) before this sowing came: say so, whatever version it expected.
+                return Err(out_of_time(seat, at_ms, ended.at_ms));
+            }
+        }
         if let Some(expected) = expected_version {
             if expected != version {
                 return Err(MatchError::VersionMismatch {
@@ -764,14 +787,7 @@ impl<E: Encoder> Inner<E> {
                             at_ms: flag_at,
                         },
                         Action::Move(engine::Move::Sow(_)),
-                    ) if flagged == seat => MatchError::Timing {
-                        reason: "OUT_OF_TIME",
-                        message: format!(
-                            "{seat}'s time ran out {} ms before this sowing arrived: the match is lost on time",
-                            at_ms.saturating_sub(flag_at)
-                        ),
-                        metadata: vec![("flag_at_ms", flag_at)],
-                    },
+                    ) if flagged == seat => out_of_time(seat, at_ms, flag_at),
                     _ => MatchError::match_over(),
                 });
             }
@@ -783,10 +799,9 @@ impl<E: Encoder> Inner<E> {
                 return Err(MatchError::invalid("action", "the match is not idle"));
             }
             Action::Flag if clocks.due_at(at_ms) != Some(Due::Flag { seat, at_ms }) => {
-                return Err(MatchError::invalid(
-                    "action",
-                    format!("{seat}'s time has not run out"),
-                ));
+                // Only the server writes a flag, from clocks it has just read: another server's event moved the
+                // match on meanwhile (the store's feed applies it without this lock). Read again and decide again.
+                return Ok(Err(version + 1));
             }
             Action::Abort if clocks.started() => {
                 return Err(MatchError::Timing {

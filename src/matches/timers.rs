@@ -10,7 +10,8 @@
 //!
 //! Deadlines this server does not hold in memory (after a restart, or a match another replica was keeping) are in
 //! each match's stored header (`MatchRecord::deadline_ms`): the keeper reads them at start-up, which settles every
-//! overdue match at once, and then every `clock.sweep_interval_ms`.
+//! overdue match at once, and over a shared store every `clock.sweep_interval_ms`. Such a deadline is checked
+//! against the header again when it comes; only a match that is due is loaded.
 //!
 //! Presence, for abandonment claims: over a shared store the keeper also records, every quarter of the abandonment
 //! time, which seats have a stream open here (`MatchStore::seat_seen`), so that a replica asked for a claim knows
@@ -131,6 +132,26 @@ impl<E: Encoder> Matches<E> {
         id: MatchId,
         now_ms: u64,
     ) -> Result<Option<super::MatchEvent>, MatchError> {
+        let held = lock(&self.inner.slots).contains_key(&id);
+        if !held {
+            // A deadline read from the store's headers, of a match this server does not hold: its header alone says
+            // whether it is due (loading it would replay its log, and this server would then follow it for ever).
+            let inner = self.inner.clone();
+            let header = blocking(move || inner.header(id)).await?;
+            match header {
+                None => return Err(MatchError::NotFound(id.to_string())),
+                Some(record) if record.finished.is_some() => return Ok(None),
+                Some(record) => {
+                    if let Some(at) = record.deadline_ms.filter(|&at| at > now_ms) {
+                        self.inner.timers.schedule_sooner(id, at);
+                        return Ok(None);
+                    }
+                    if record.deadline_ms.is_none() {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
         let slot = self.slot("match_id", &id.to_string(), Fresh::Held).await?;
         let inner = self.inner.clone();
         let held = slot.clone();
@@ -159,7 +180,7 @@ impl<E: Encoder> Matches<E> {
     }
 
     /// Over a shared store: records every seat with a stream open here as seen now.
-    async fn refresh_presence(&self, now_ms: u64) {
+    async fn refresh_presence(&self) {
         let present: Vec<(MatchId, Player)> = lock(&self.inner.slots)
             .values()
             .flat_map(|slot| {
@@ -175,6 +196,8 @@ impl<E: Encoder> Matches<E> {
         }
         let inner = self.inner.clone();
         let _ = blocking(move || {
+            // Read here, just before the writes, whatever the keeper did before.
+            let now_ms = inner.time.now_ms();
             for (id, seat) in present {
                 if let Err(error) = inner.store.seat_seen(&id, seat, now_ms) {
                     tracing::warn!(match_id = %id, %error, "cannot record a seat's presence");
@@ -200,8 +223,11 @@ impl<E: Encoder> Matches<E> {
             .sweep_interval
             .map(|every| every.as_millis() as u64);
         let shared = self.inner.store.shared();
+        // A store of this server alone: every deadline after the start-up sweep passes through this server.
+        let sweep_every = sweep_every.filter(|_| shared);
+        // Four refreshes within the abandonment time: a connected seat is never seen as gone elsewhere.
         let refresh_every = (self.inner.clock.abandon_after / 4)
-            .max(Duration::from_secs(1))
+            .max(Duration::from_millis(100))
             .as_millis() as u64;
         ClockKeeper(tokio::spawn(async move {
             let mut next_sweep = Some(0);
@@ -212,13 +238,17 @@ impl<E: Encoder> Matches<E> {
                     let matches = Matches { inner };
                     let now = time.now_ms();
                     if next_sweep.is_some_and(|at| at <= now) {
-                        if let Err(error) = matches.sweep_clocks().await {
-                            tracing::warn!(%error, "the sweep of the matches' clocks failed");
-                        }
-                        next_sweep = sweep_every.map(|every| now + every);
+                        next_sweep = match matches.sweep_clocks().await {
+                            Ok(_) => sweep_every.map(|every| now + every),
+                            Err(error) => {
+                                // Until one sweep has read the store, overdue matches may be waiting: try again.
+                                tracing::warn!(%error, "the sweep of the matches' clocks failed; trying again");
+                                Some(now + RETRY_MS)
+                            }
+                        };
                     }
                     if next_refresh.is_some_and(|at| at <= now) {
-                        matches.refresh_presence(now).await;
+                        matches.refresh_presence().await;
                         next_refresh = Some(now + refresh_every);
                     }
                     for id in matches.inner.timers.take_due(now) {

@@ -167,14 +167,27 @@ async fn a_flag_falls_when_the_time_runs_out_with_nobody_calling() {
         result.winner,
         [pb::Player::North, pb::Player::South][flagged] as i32
     );
-    // Too late for anything now.
-    let (mut request, token) = next_request(&m, &tokens, 0);
-    request.expected_version = None;
+    // The flagged seat's sowing, even with the version it had: lost on time, and when.
+    let (request, token) = next_request(&m, &tokens, 0);
     let late = within("late", client.submit_move(authed(request, &token)))
         .await
         .unwrap_err();
     assert_eq!(late.code(), Code::FailedPrecondition);
-    assert_eq!(reason(&late), "MATCH_OVER");
+    assert_eq!(reason(&late), "OUT_OF_TIME");
+    assert_eq!(metadata(&late, "flag_at_ms"), Some(flag.accepted_at_ms));
+    // Anything else: the match is over.
+    let resign = pb::ResignRequest {
+        match_id: m.match_id.clone(),
+        expected_version: None,
+        request_id: String::new(),
+    };
+    let over = within(
+        "resign",
+        client.resign(authed(resign, &tokens[1 - flagged])),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(reason(&over), "MATCH_OVER");
 }
 
 #[tokio::test]
@@ -326,7 +339,7 @@ async fn bad_time_controls_name_the_field_and_the_limit() {
     let server = TimedServer::start(&time, |_| {}).await;
     let mut client = server.matches();
     for (control, expected) in [
-        (fischer(0, 1_000), "more than 0"),
+        (fischer(0, 1_000), "at least 1000 ms"),
         (fischer(90_000_000, 0), "clock.max_initial_ms"),
         (
             pb::TimeControl {

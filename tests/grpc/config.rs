@@ -704,7 +704,7 @@ fn bad_values_are_refused_naming_the_key() {
     );
     refused(
         None,
-        &[("MANCALA__SERVER__IDLE_TIMEOUT_MS", "5m")],
+        &[("MANCALA__SERVER__IDLE_TIMEOUT_MS", "five minutes")],
         "idle_timeout_ms",
     );
     refused(
@@ -943,5 +943,41 @@ fn tls_settings_name_readable_pem_files_and_go_together() {
         None,
         &[all[0], all[1], ("MANCALA__TLS__CLIENT_CA_FILE", missing)],
         "tls.client_ca_file",
+    );
+}
+
+#[test]
+fn durations_take_milliseconds_or_a_number_with_its_unit() {
+    let file =
+        toml_file("[server]\nshutdown_grace_ms = \"2m 30s\"\n[clock]\nabandon_after_ms = 45000\n");
+    let settings = load(
+        Some(file.path()),
+        &[
+            ("MANCALA__MATCHES__RETENTION_MS", "7days"),
+            ("MANCALA__SERVER__REQUEST_TIMEOUT_MS", "1500"),
+            ("MANCALA__CLOCK__ABORT_AFTER_MS", "1500ms"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(settings.server.shutdown_grace, Duration::from_secs(150));
+    assert_eq!(settings.clock.abandon_after, Duration::from_secs(45));
+    assert_eq!(
+        settings.matches.retention,
+        Some(Duration::from_secs(7 * 24 * 3600))
+    );
+    assert_eq!(
+        settings.server.request_timeout,
+        Some(Duration::from_millis(1500))
+    );
+    assert_eq!(settings.clock.abort_after, Duration::from_millis(1500));
+    refused(
+        None,
+        &[("MANCALA__CLOCK__ABORT_AFTER_MS", "5 parsecs")],
+        "abort_after_ms",
+    );
+    refused(
+        None,
+        &[("MANCALA__CLOCK__ABANDON_AFTER_MS", "10ms")],
+        "abandon_after_ms",
     );
 }

@@ -1697,18 +1697,18 @@ async fn a_challenges_time_control_reaches_the_match_and_seeks_pair_only_with_th
         &world,
         &world.ann,
         pb::CreateChallengeRequest {
-            time_control: Some(blitz.clone()),
+            time_control: Some(blitz),
             ..challenge_to("bob", pb::GameKind::Bosh, false, pb::SeatPreference::South)
         },
     )
     .await
     .unwrap();
-    assert_eq!(made.time_control, Some(blitz.clone()));
+    assert_eq!(made.time_control, Some(blitz));
     let accepted = accept(&world, &world.bob, &made.challenge_id)
         .await
         .unwrap();
     let m = accepted.r#match.unwrap();
-    assert_eq!(m.time_control, Some(blitz.clone()));
+    assert_eq!(m.time_control, Some(blitz));
     let clocks = m.clocks.expect("a timed match shows its clocks");
     assert_eq!(clocks.remaining_ms, vec![180_000, 180_000]);
     // Seeks: an untimed one waits while a timed one is open, and two timed alike pair.
@@ -1716,7 +1716,7 @@ async fn a_challenges_time_control_reaches_the_match_and_seeks_pair_only_with_th
         &world,
         &world.ann,
         pb::SeekRequest {
-            time_control: Some(blitz.clone()),
+            time_control: Some(blitz),
             ..seek_request(pb::GameKind::Bosh, false)
         },
     )
@@ -1730,7 +1730,7 @@ async fn a_challenges_time_control_reaches_the_match_and_seeks_pair_only_with_th
         &world,
         &world.bob,
         pb::SeekRequest {
-            time_control: Some(blitz.clone()),
+            time_control: Some(blitz),
             ..seek_request(pb::GameKind::Bosh, false)
         },
     )
