@@ -13,7 +13,7 @@ pub struct PitInfo {
     pub column: u8,
     /// The player on whose side the pit is.
     pub side: Player,
-    /// The pit's name in RULES.md.
+    /// The pit's name in the rules pages (docs/).
     pub label: String,
     /// A special role ("kuu", "kichwa"), or empty.
     pub role: &'static str,
