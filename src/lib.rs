@@ -1,5 +1,6 @@
 //! `mancala`: the rules of three mancala games, Bao la Kete, Bosh and Ba-awa, and the gRPC service that
-//! serves them. RULES.md is the specification; its section numbers (§2.7 …) are cited throughout.
+//! serves them. The rules are in docs/ (docs/README.md: §1 all games, §2 Bao la Kete, §3 Bosh, §4 Ba-awa);
+//! their section numbers (§2.7 …) are cited throughout.
 //!
 //! # Module map
 //!
@@ -56,7 +57,7 @@
 //! assert_eq!(seeds, 48);
 //! ```
 //!
-//! Bosh (§3), RULES.md's worked example B-1: South sows S5 (hole 4), relays from N5 and takes the 5 stones of
+//! Bosh (§3), the worked example B-1 of docs/bosh.md: South sows S5 (hole 4), relays from N5 and takes the 5 stones of
 //! N1 beyond the empty hole.
 //!
 //! ```

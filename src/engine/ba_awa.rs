@@ -1,4 +1,4 @@
-//! Ba-awa (Twi, Ghana): RULES.md §4. Two rows of six, relay sowing, fours captured as they are made, and
+//! Ba-awa (Twi, Ghana): docs/ba-awa.md §4. Two rows of six, relay sowing, fours captured as they are made, and
 //! pit ownership carried from game to game.
 //!
 //! Pits 0–5 are South's S1–S6 and 6–11 North's N1–N6; `0 → 1 → … → 11 → 0` is anticlockwise (§4.1).

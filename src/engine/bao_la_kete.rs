@@ -1,4 +1,4 @@
-//! Bao la Kete (Lamu archipelago, Kenya): RULES.md §2. Four rows of eight; each player sows round his own two
+//! Bao la Kete (Lamu archipelago, Kenya): docs/bao-la-kete.md §2. Four rows of eight; each player sows round his own two
 //! rows. In the nemo stage every move places one reserve seed; in the mtaji stage moves lift a hole. Captures
 //! take the opponent's front-row hole facing the last seed and are sown back from a kichwa; the kuu (f5) is
 //! taxed, stops a move or goes on safari; hizi zetu reserves a lone threatened hole for the next capture.

@@ -1,4 +1,4 @@
-//! Bosh (Darod, Somalia; Marin 1931): RULES.md §3. Two rows of five, relay sowing that lifts the hole *after*
+//! Bosh (Darod, Somalia; Marin 1931): docs/bosh.md §3. Two rows of five, relay sowing that lifts the hole *after*
 //! the last stone, a leapfrog capture across an empty hole, and holes closed from round to round.
 //!
 //! Holes 0–4 are South's S1–S5 and 5–9 North's N1–N5; `0 → 1 → … → 9 → 0` is anticlockwise (§3.1). A closed
@@ -34,7 +34,7 @@ const ROW_HOLES: u8 = 5;
 const SOUTH_ROW: u16 = 0x01F;
 const NORTH_ROW: u16 = 0x3E0;
 const ALL_HOLES: u16 = SOUTH_ROW | NORTH_ROW;
-/// The holes' names in RULES.md, for messages.
+/// The holes' names in docs/bosh.md, for messages.
 const LABELS: [&str; HOLES] = ["S1", "S2", "S3", "S4", "S5", "N1", "N2", "N3", "N4", "N5"];
 
 /// Relays a move is played before it is checked for ending (§1): most end sooner.

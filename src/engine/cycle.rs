@@ -1,4 +1,4 @@
-//! Exact detection of never-ending moves (RULES.md §1): a move whose within-move configuration repeats
+//! Exact detection of never-ending moves (docs/common.md §1): a move whose within-move configuration repeats
 //! would repeat for ever, because sowing is deterministic. Brent's algorithm finds the repeat with one saved
 //! configuration and no heap, however long the loop.
 

@@ -13,7 +13,7 @@ pub struct PitInfo {
     pub column: u8,
     /// The player on whose side the pit is.
     pub side: Player,
-    /// The pit's name in RULES.md.
+    /// The pit's name in the rules pages (docs/).
     pub label: String,
     /// A special role ("kuu", "kichwa"), or empty.
     pub role: &'static str,
@@ -106,7 +106,7 @@ fn bao_la_kete_pits() -> Vec<PitInfo> {
 }
 
 const SOURCE: &str =
-    "RULES.md (mancala project), built from Mancala World and the sources it lists";
+    "docs/README.md in the mancala repository, built from Mancala World and the sources it lists";
 
 /// Describes `kind`.
 pub(crate) fn describe(kind: GameKind) -> Description {
@@ -120,7 +120,7 @@ pub(crate) fn describe(kind: GameKind) -> Description {
             seed_total: 48,
             rules_source: SOURCE,
             rules_version: RULES_VERSION,
-            summary: "Ba-awa (Ghana), RULES.md §4: 4 seeds in each of 12 pits. Sow anticlockwise from a pit you own; a \
+            summary: "Ba-awa (Ghana), docs/ba-awa.md: 4 seeds in each of 12 pits. Sow anticlockwise from a pit you own; a \
                       last seed in an occupied pit relays it. A pit made to hold exactly 4 is captured: by its owner \
                       when a seed is still in hand, by the mover for the last seed (which ends the move). With 8 or \
                       fewer seeds left the game's starter takes them. Fours won become pits owned in the next game; \
@@ -135,7 +135,7 @@ pub(crate) fn describe(kind: GameKind) -> Description {
             seed_total: 40,
             rules_source: SOURCE,
             rules_version: RULES_VERSION,
-            summary: "Bosh (Somalia), RULES.md §3: 4 stones in each of 10 holes. Sow anticlockwise; if the hole after \
+            summary: "Bosh (Somalia), docs/bosh.md: 4 stones in each of 10 holes. Sow anticlockwise; if the hole after \
                       the last stone holds stones, lift it and go on; if it is empty, capture the hole beyond it. A \
                       player with no stones at his turn forfeits the rest; between rounds holes that cannot be filled \
                       with 4 are closed. A player left with fewer than 4 stones loses the match.",
@@ -149,10 +149,11 @@ pub(crate) fn describe(kind: GameKind) -> Description {
             seed_total: 64,
             rules_source: SOURCE,
             rules_version: RULES_VERSION,
-            summary: "Bao la Kete (Lamu, Kenya), RULES.md §2: four rows of eight, each player sowing round his own two \
-                      rows. In the nemo stage each move places a reserve seed; afterwards (mtaji) moves lift a hole. \
-                      Captures from the opponent's front row are mandatory and are sown back from a kichwa. The kuu \
-                      (f5) has special powers. Emptying the opponent's front row wins (Bao hamna).",
+            summary: "Bao la Kete (Lamu, Kenya), docs/bao-la-kete.md: four rows of eight, each player sowing \
+                      round his own two rows. In the nemo stage each move places a reserve seed; afterwards \
+                      (mtaji) moves lift a hole. Captures from the opponent's front row are mandatory and are sown \
+                      back from a kichwa. The kuu (f5) has special powers. Emptying the opponent's front row \
+                      wins (Bao hamna).",
         },
     }
 }
@@ -173,6 +174,26 @@ mod tests {
             cells.sort();
             cells.dedup();
             assert_eq!(cells.len(), d.pits.len(), "{kind:?}: two pits share a cell");
+        }
+    }
+
+    /// A client is sent to the rules page a description names, so the page must be in the repository.
+    #[test]
+    fn every_description_names_a_rules_page_that_exists() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for kind in GameKind::ALL {
+            let d = describe(kind);
+            for text in [d.rules_source, d.summary] {
+                let start = text
+                    .find("docs/")
+                    .unwrap_or_else(|| panic!("{kind:?}: no docs/ page named in {text:?}"));
+                let page: String = text[start..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || "/-_.".contains(*c))
+                    .collect();
+                let page = page.trim_end_matches('.');
+                assert!(root.join(page).is_file(), "{kind:?}: {page} does not exist");
+            }
         }
     }
 

@@ -14,7 +14,7 @@ pub enum Reason {
     NotYourPit,
     /// The game, round or match is over.
     GameOver,
-    /// The sowing would never end (RULES.md §1).
+    /// The sowing would never end (docs/common.md §1).
     NeverEndingMove,
     /// `NextGame` while the game is still being played.
     GameInProgress,
@@ -121,7 +121,7 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// Whether `NextGame` may be played in `status`: only once a game (or Bosh round) is over and the match is not
-/// (RULES.md §2.9, §3.4, §4.4). `still_playing` is the refusal's explanation.
+/// (docs/bao-la-kete.md §2.9, docs/bosh.md §3.4, docs/ba-awa.md §4.4). `still_playing` is the refusal's explanation.
 pub(crate) fn check_between_games(
     status: Status,
     still_playing: &'static str,

@@ -4,7 +4,8 @@
 //! the game's rules on the shared fields, its own fields, then the invariants of play), reporting every
 //! violation at once.
 //!
-//! Section numbers (§4.2 …) refer to RULES.md, the authoritative specification.
+//! Section numbers (§4.2 …) refer to the rules pages in docs/ (docs/README.md): §1 docs/common.md, §2
+//! docs/bao-la-kete.md, §3 docs/bosh.md, §4 docs/ba-awa.md.
 
 mod ba_awa;
 mod bao_la_kete;
@@ -39,11 +40,11 @@ pub const RULES_VERSION: u32 = 1;
 /// The games this engine knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
-    /// Bao la Kete (RULES.md §2).
+    /// Bao la Kete (docs/bao-la-kete.md §2).
     BaoLaKete,
-    /// Bosh (RULES.md §3).
+    /// Bosh (docs/bosh.md §3).
     Bosh,
-    /// Ba-awa (RULES.md §4).
+    /// Ba-awa (docs/ba-awa.md §4).
     BaAwa,
 }
 
@@ -119,7 +120,7 @@ pub enum Status {
     MatchOver,
 }
 
-/// Sowing direction as seen from above (RULES.md §1).
+/// Sowing direction as seen from above (docs/common.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// Bao: along the mover's front row from his left to his right.

@@ -52,7 +52,7 @@ impl PackedRing {
     }
 
     /// One lap of `hand` seeds from byte 0, already lifted: a seed into each of the `hand` holes after it, round
-    /// and round the ring (the origin is not skipped, RULES.md §1). Returns the ring turned so that byte 0 is the
+    /// and round the ring (the origin is not skipped, docs/common.md §1). Returns the ring turned so that byte 0 is the
     /// hole `ahead` places after the one that got the last seed.
     #[inline(always)]
     pub(crate) fn sow(self, relative: u128, hand: u32, ahead: u32) -> u128 {
@@ -163,7 +163,7 @@ impl Ring16 {
     }
 
     /// One lap: lifts hole 0 and sows its seeds one into each hole after it, round and round the ring (the
-    /// origin is not skipped, RULES.md §1). Returns the ring turned so that hole 0 is the one that got the last
+    /// origin is not skipped, docs/common.md §1). Returns the ring turned so that hole 0 is the one that got the last
     /// seed.
     #[inline(always)]
     pub(crate) fn lap(packed: u128) -> u128 {

@@ -34,7 +34,7 @@ impl<const N: usize> Ring<N> {
 }
 
 /// Sows `seeds` seeds one at a time into the pits after `after` along `ring` (the origin is never skipped:
-/// RULES.md §1). After each drop `on_drop(pits, pit, seeds_left_in_hand)` runs, so a game can capture en
+/// docs/common.md §1). After each drop `on_drop(pits, pit, seeds_left_in_hand)` runs, so a game can capture en
 /// passant. Returns the pit of the last seed. `seeds` must be at least 1.
 #[inline(always)]
 pub(crate) fn sow_lap<const N: usize, T: Trace>(

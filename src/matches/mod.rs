@@ -253,7 +253,7 @@ impl<E: Encoder> Matches<E> {
     }
 
     /// Bounds the engine work of each move (a relay may run long before the never-ending check decides
-    /// it, RULES.md §1): the server gives the engine pool's match budget, which also stops at the end of
+    /// it, docs/common.md §1): the server gives the engine pool's match budget, which also stops at the end of
     /// the shutdown grace. Unlimited until set.
     pub fn with_move_budget(mut self, budget: Budget) -> Matches<E> {
         Arc::get_mut(&mut self.inner)

@@ -1,5 +1,5 @@
 //! The stateless Rules service over a real gRPC channel: every RPC and every error code. (The worked examples
-//! of RULES.md run over gRPC from `tests/examples/*.toml`: `examples.rs`.)
+//! of docs/ run over gRPC from `tests/examples/*.toml`: `examples.rs`.)
 
 use crate::support::server::{within, TestServer};
 use mancala::api::pb;

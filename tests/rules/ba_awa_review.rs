@@ -1,4 +1,4 @@
-//! An independent review of Ba-awa (RULES.md §1 and §4), written from the specification alone, through the
+//! An independent review of Ba-awa (docs/common.md §1 and docs/ba-awa.md §4), written from the specification alone, through the
 //! public API only.
 //!
 //! Every expected value in the hand-computed tests below was worked out by hand from the algorithm of §4.2 /

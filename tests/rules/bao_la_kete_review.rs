@@ -1,4 +1,4 @@
-//! Independent review of Bao la Kete against RULES.md §1, §2 (public API only). Expected results are computed
+//! Independent review of Bao la Kete against docs/common.md §1 and docs/bao-la-kete.md §2 (public API only). Expected results are computed
 //! by hand from the specification; see the comment on each test.
 
 use mancala::engine::{

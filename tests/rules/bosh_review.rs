@@ -1,4 +1,4 @@
-//! Independent review of the Bosh engine against RULES.md §1 and §3, through the public API only.
+//! Independent review of the Bosh engine against docs/common.md §1 and docs/bosh.md §3, through the public API only.
 //!
 //! 1. Hand-computed edge cases (every expected value below was derived by hand from the spec's §3.2
 //!    algorithm, not from the engine).

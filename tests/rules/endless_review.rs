@@ -1,4 +1,4 @@
-//! Independent review of never-ending-move detection (RULES.md §1) in Bao la Kete (§2.5–§2.8, R-2.14) and
+//! Independent review of never-ending-move detection (docs/common.md §1) in Bao la Kete (§2.5–§2.8, R-2.14) and
 //! Bosh (§3.2, §3.3), through the public API only.
 //!
 //! The engine decides long moves with a rotation argument (a packed ring seen from each lap end) instead of
@@ -124,7 +124,7 @@ struct Stats {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Bao la Kete: the reference model (RULES.md §2.2–§2.8, played literally)
+// Bao la Kete: the reference model (docs/bao-la-kete.md §2.2–§2.8, played literally)
 // ---------------------------------------------------------------------------------------------------------
 
 fn base(p: Player) -> u8 {
@@ -1037,7 +1037,7 @@ fn random_bao(rng: &mut Rng) -> (Bao, Player) {
     (st, mover)
 }
 
-/// Relay cycles of one circuit, found by a literal search (RULES.md §2.7 A, C, F on 16 holes): each is a lap
+/// Relay cycles of one circuit, found by a literal search (docs/bao-la-kete.md §2.7 A, C, F on 16 holes): each is a lap
 /// end on the cycle, in sowing order from the hole where the lap ended, with the cycle's length in laps. Where
 /// the cycle allows, the lap end holds 6 or more seeds, so that it can stand for a living kuu.
 const CYCLES: [([u8; 16], u32); 118] = [
@@ -1444,7 +1444,7 @@ fn bao_long() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Bosh: the reference model (RULES.md §3.2, §3.3) and the comparison
+// Bosh: the reference model (docs/bosh.md §3.2, §3.3) and the comparison
 // ---------------------------------------------------------------------------------------------------------
 
 fn bosh_next(closed: u16, h: u8) -> u8 {
@@ -1698,7 +1698,7 @@ fn bosh_random_positions_agree_with_the_literal_rules() {
     assert!(stats.long_legal_moves > 100, "{stats:?}");
 }
 
-/// RULES.md §3.2: open holes S3…N5, pits [0,0,5,2,0 | 2,1,0,1,1], North to move: N5 never ends.
+/// docs/bosh.md §3.2: open holes S3…N5, pits [0,0,5,2,0 | 2,1,0,1,1], North to move: N5 never ends.
 #[test]
 fn bosh_rules_example_never_ends() {
     let mut stats = Stats::default();

@@ -1,6 +1,6 @@
 //! Engine-level rule tests, all games, through the public engine API (no server): the worked examples of
-//! RULES.md run from `tests/examples/*.toml` (`examples.rs`), per-game rule tests, random whole matches, and the independent reviews (hand-computed cases and reference
-//! models written from RULES.md alone).
+//! docs/ run from `tests/examples/*.toml` (`examples.rs`), per-game rule tests, random whole matches, and the independent reviews (hand-computed cases and reference
+//! models written from the rules in docs/ alone).
 
 #[path = "../support/mod.rs"]
 mod support;

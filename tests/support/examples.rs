@@ -1,4 +1,4 @@
-//! The worked examples of RULES.md as data (`tests/examples/<game>.toml`), and everything both harnesses
+//! The worked examples of docs/ as data (`tests/examples/<game>.toml`), and everything both harnesses
 //! share: the data model, positions into engine `Setup`s and wire `GameState`s, moves in the examples'
 //! notation, and one comparison of an expectation against a result, whichever front door produced it.
 //!
@@ -6,10 +6,10 @@
 //! an earlier step), turns what came back into an [`Observed`] state and a list of [`Ev`]ents, and hands both
 //! to [`Step::check`]. The engine harness is `tests/rules/examples.rs`, the gRPC one `tests/grpc/examples.rs`.
 //!
-//! Notation (as RULES.md writes it):
+//! Notation (as docs/ writes it):
 //! - players `"S"`, `"N"` (and `"none"` for no one to move / no winner);
-//! - pits: Bao la Kete `"S f3"`, `"N b8"` (player-relative, RULES.md §2.2); Bosh and Ba-awa `"S1"`..`"N5"` /
-//!   `"N6"` (RULES.md §3.1, §4.1); or the global pit index as a number;
+//! - pits: Bao la Kete `"S f3"`, `"N b8"` (player-relative, docs/bao-la-kete.md §2.2); Bosh and Ba-awa `"S1"`..`"N5"` /
+//!   `"N6"` (docs/bosh.md §3.1, docs/ba-awa.md §4.1); or the global pit index as a number;
 //! - moves: a pit, then for Bao la Kete any of `CW`/`ACW`, `left`/`right` (kichwa), `stop`/`safari`;
 //!   `"next"` (the next game or round by default) or `"next N1 N2 N5"` (a choice of pits);
 //! - names of statuses, end reasons, lap sources and refusal reasons in `snake_case`/`UPPER_CASE` as in
@@ -33,11 +33,11 @@ pub struct File {
     pub examples: Vec<Example>,
 }
 
-/// One worked example of RULES.md.
+/// One worked example of docs/.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Example {
-    /// RULES.md's id: `"BK-1"`.
+    /// Its id in docs/: `"BK-1"`.
     pub id: String,
     pub title: String,
     /// `false` for an example of a rule the engine does not implement yet: the harnesses skip it.

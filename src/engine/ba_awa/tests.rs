@@ -1,4 +1,4 @@
-//! Ba-awa rule tests: the worked examples BA-1..BA-6 of RULES.md §4.6 and one test per rule clause.
+//! Ba-awa rule tests: the worked examples BA-1..BA-6 of docs/ba-awa.md §4.6 and one test per rule clause.
 
 use super::*;
 use crate::engine::NoTrace;
@@ -51,7 +51,7 @@ fn laps(events: &[Event]) -> Vec<(u8, u8)> {
         .collect()
 }
 
-// ---- Worked examples, RULES.md §4.6 ----
+// ---- Worked examples, docs/ba-awa.md §4.6 ----
 
 #[test]
 fn ba_1_opening_s1_relays_four_times_without_a_capture() {

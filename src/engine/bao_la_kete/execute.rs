@@ -1,4 +1,4 @@
-//! Playing one move: RULES.md §2.7, with the lap-end checks in the order A → B → C → D → E → F.
+//! Playing one move: docs/bao-la-kete.md §2.7, with the lap-end checks in the order A → B → C → D → E → F.
 
 use super::endless::{relay_never_ends, LAPS_BEFORE_CHECK};
 use super::moves::{Choices, Start};

@@ -1,4 +1,4 @@
-//! Hizi zetu, the Lamu name of Zanzibar takasia: RULES.md §2.8 "When a mark is set". Its effects live where
+//! Hizi zetu, the Lamu name of Zanzibar takasia: docs/bao-la-kete.md §2.8 "When a mark is set". Its effects live where
 //! they act: the blockee's start and lap ends in `moves` and `execute` (step E), the setter's obligation in
 //! `moves`, the clearing in `execute` and `finish_move`.
 

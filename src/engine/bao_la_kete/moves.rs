@@ -1,4 +1,4 @@
-//! Which moves are legal: RULES.md §2.5 (nemo), §2.6 (mtaji) and the layered obligation of §1 — captures of a
+//! Which moves are legal: docs/bao-la-kete.md §2.5 (nemo), §2.6 (mtaji) and the layered obligation of docs/common.md §1 — captures of a
 //! hizi-zetu-marked hole, then any capture, then takata; the first layer holding a move that ends is the set of
 //! legal moves. `play` gives the specific rule a refused move breaks. Capture moves always end (see the test
 //! `capture_moves_always_end` for why), so in practice only takatas are ever dropped as never-ending.

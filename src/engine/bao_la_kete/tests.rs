@@ -1,5 +1,5 @@
-//! Bao la Kete rule tests: the worked examples BK-1..BK-9 of RULES.md §2.11 and one test per rule clause.
-//! Positions are written player-relative, as RULES.md writes them: `f = [f1..f8]`, `b = [b1..b8]`.
+//! Bao la Kete rule tests: the worked examples BK-1..BK-9 of docs/bao-la-kete.md §2.11 and one test per rule clause.
+//! Positions are written player-relative, as docs/bao-la-kete.md writes them: `f = [f1..f8]`, `b = [b1..b8]`.
 
 use super::*;
 use crate::engine::{Direction, KuuDecision, LapSource, NoTrace, Sow};
@@ -180,7 +180,7 @@ fn game_end(events: &[Event]) -> Option<(EndReason, Option<Player>)> {
     })
 }
 
-// ---- Worked examples, RULES.md §2.11 ----
+// ---- Worked examples, docs/bao-la-kete.md §2.11 ----
 
 /// BK-1: the opening has no capture, the kuu is excluded, and f6/f7 each go both ways: exactly 4 moves.
 #[test]
@@ -595,7 +595,7 @@ fn bk_9_hizi_zetu_is_set_and_blocks_the_marked_hole() {
 /// BK-9, after North's f1 CW: South must capture N f4 (3 seeds, from f3 CW landing on f5); column 5 keeps
 /// clockwise, so the seeds go f1, f2, f3. North is left with single seeds and loses (§2.9).
 ///
-/// RULES.md prints South's front row afterwards as [1,1,1,1,2,0,0,0]; sowing f3's 2 seeds into f4 and f5 makes
+/// An earlier text of BK-9 printed South's front row afterwards as [1,1,1,1,2,0,0,0]; sowing f3's 2 seeds into f4 and f5 makes
 /// f4 = 2, and only [1,1,1,2,2,0,0,0] keeps the 7 seeds South has (4 + 3 captured). The rules text wins.
 #[test]
 fn bk_9_after_north_f1_cw_south_captures_the_marked_hole_and_north_cannot_move() {
@@ -628,7 +628,7 @@ fn bk_9_after_north_f1_cw_south_captures_the_marked_hole_and_north_cannot_move()
 /// BK-9, after North's f1 ACW: North's front row holds only the marked f4, so South's forced capture of it is
 /// Bao hamna at once (B2): the 3 seeds go to South's store, unsown.
 ///
-/// RULES.md prints South's front row as [0,0,0,1,2,0,0,0]; as above, f4 = 2 (4 seeds on South's side).
+/// The earlier text printed South's front row as [0,0,0,1,2,0,0,0]; as above, f4 = 2 (4 seeds on South's side).
 #[test]
 fn bk_9_after_north_f1_acw_the_forced_capture_is_bao_hamna() {
     let mut game = bk_9();
@@ -1560,7 +1560,7 @@ fn invalid_states_report_every_violation() {
     assert!(many.len() >= 3, "{many:?}");
 }
 
-/// Reduced positions with fewer than 64 seeds are accepted (RULES.md §1 "Test positions").
+/// Reduced positions with fewer than 64 seeds are accepted (docs/common.md §1 "Custom and reduced positions").
 #[test]
 fn reduced_positions_are_accepted() {
     for game in [bk_9(), north_blocked_at_f4(true)] {

@@ -1,4 +1,4 @@
-//! Bosh rule tests: the worked examples B-1..B-5 of RULES.md §3.6 and one test per rule clause.
+//! Bosh rule tests: the worked examples B-1..B-5 of docs/bosh.md §3.6 and one test per rule clause.
 
 use super::*;
 
@@ -102,7 +102,7 @@ fn next_round(game: &mut Bosh, choice: PitSet) -> Vec<Event> {
     events
 }
 
-// ---- Worked examples, RULES.md §3.6 ----
+// ---- Worked examples, docs/bosh.md §3.6 ----
 
 /// B-1: Marin's opening: S5 relays N5 and captures N1 across the empty S5.
 #[test]
