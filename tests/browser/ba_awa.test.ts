@@ -36,7 +36,7 @@ test("a whole Ba-awa game against the computer ends on the end screen", async ()
       await page.locator("svg.previewing").waitFor();
       assert.match(await page.locator("#status").innerText(), /^Preview of [SN]\d/);
     }
-    if (moves === 6) await screenshot(page, "ba-awa");
+    if (moves === 3) await screenshot(page, "ba-awa");
     // Played with the keyboard.
     await pit.focus();
     await page.keyboard.press("Enter");

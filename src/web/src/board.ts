@@ -84,6 +84,8 @@ export class Board {
       role: "group",
       "aria-label": `${description.name} board`,
     });
+    // Narrow boards (Bosh) are not blown up to the page's width: the same pit size for every game.
+    this.svg.style.maxWidth = `${Math.round(width * 1.27)}px`;
     container.appendChild(this.svg);
     el("rect", { x: 2, y: BAND - 6, width: width - 4, height: description.rows * CELL + 12, rx: 24, class: "wood" }, this.svg);
     if (description.rows === 4) {
@@ -211,6 +213,11 @@ export class Board {
     group.classList.add(kind);
   }
 
+  /** Ends every flash at once (an animation is over or was skipped). */
+  settle(): void {
+    for (const group of this.pitGroups) group.classList.remove("drop", "lift", "capture");
+  }
+
   current(): View | null {
     return this.view;
   }
@@ -324,6 +331,7 @@ export async function animate(
       await step(2);
     }
   }
+  board.settle();
   board.show(viewOf(d, after));
 }
 

@@ -108,8 +108,9 @@ const pace = {
 };
 
 /** Animates a move's events (unless skipped), then shows the state after it; a game's end goes on the score sheet. */
-async function showMove(s: Session, before: GameState, events: Event[], after: GameState): Promise<void> {
+async function showMove(s: Session, before: GameState, events: Event[], after: GameState, heading = ""): Promise<void> {
   ui.log.replaceChildren();
+  if (heading) say(heading);
   for (const event of events) {
     if (event.kind.case === "gameEnd" || event.kind.case === "roundEnd") {
       const item = document.createElement("li");
@@ -248,7 +249,9 @@ async function play(s: Session, legal: LegalMove): Promise<void> {
     const after = legal.result ?? (await rules.applyMove({ state: before, move: legal.move })).state;
     if (!after) return;
     queue = queue.then(async () => {
-      await showMove(s, before, legal.events, after);
+      const heading =
+        legal.move?.action.case === "sow" ? `${playerName(before.toMove)} plays ${moveWords(s.description, legal.move)}.` : "";
+      await showMove(s, before, legal.events, after, heading);
       s.state = after;
       s.legal = after.status === Status.MATCH_OVER ? [] : (await rules.listLegalMoves({ state: after })).moves;
       if (session === s) render(s);
@@ -305,8 +308,7 @@ async function onEvent(s: Session, event: MatchEvent): Promise<void> {
   s.version = event.seq;
   const who = playerName(event.player);
   if (event.action.case === "move") {
-    say(`${who} plays ${moveWords(s.description, event.action.value)}.`);
-    await showMove(s, before, event.events, event.state);
+    await showMove(s, before, event.events, event.state, `${who} plays ${moveWords(s.description, event.action.value)}.`);
   } else if (event.action.case === "resignation") {
     say(`${who} resigns.`);
   } else if (event.action.case === "expiry") {
@@ -458,7 +460,7 @@ async function replay(s: Session): Promise<void> {
     ui.first.disabled = ui.back.disabled = at === 0;
     ui.forward.disabled = ui.last.disabled = at === history.events.length;
     if (at === history.events.length && match.status === MatchStatus.FINISHED && match.result) {
-      ui.end.textContent = `${statusWords(states[at])} ${resultWords(match.result.winner, match.result.reason)}`;
+      ui.end.textContent = resultWords(match.result.winner, match.result.reason);
       ui.end.hidden = false;
     }
   };
@@ -478,8 +480,9 @@ async function replay(s: Session): Promise<void> {
     ui.forward.disabled = true;
     queue = queue
       .then(async () => {
-        if (event.action.case === "move") say(`${playerName(event.player)} plays ${moveWords(s.description, event.action.value)}.`);
-        await showMove(s, before, event.events, states[at]);
+        const heading =
+          event.action.case === "move" ? `${playerName(event.player)} plays ${moveWords(s.description, event.action.value)}.` : "";
+        await showMove(s, before, event.events, states[at], heading);
         show();
       })
       .catch(showError);
