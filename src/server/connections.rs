@@ -930,7 +930,6 @@ mod tests {
     use super::*;
     use tokio_rustls::rustls::pki_types::CertificateDer;
 
-
     /// A SETTINGS frame header announcing `len` bytes of payload.
     fn settings_header(len: u32) -> Vec<u8> {
         let [_, a, b, c] = len.to_be_bytes();

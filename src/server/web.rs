@@ -71,7 +71,8 @@ const GRPC_WEB_REQUEST_HEADERS: [&str; 6] = [
 ];
 
 /// The response headers a cross-origin page may read: the status lives in them for a trailers-only answer.
-const GRPC_WEB_RESPONSE_HEADERS: [&str; 3] = ["grpc-status", "grpc-message", "grpc-status-details-bin"];
+const GRPC_WEB_RESPONSE_HEADERS: [&str; 3] =
+    ["grpc-status", "grpc-message", "grpc-status-details-bin"];
 
 /// How long a browser may reuse a preflight's answer.
 const PREFLIGHT_MAX_AGE: Duration = Duration::from_secs(600);
@@ -185,7 +186,11 @@ fn page(path: &str, head: bool) -> Response<Full<Bytes>> {
         ),
     };
     let length = body.len();
-    let body = if head { Bytes::new() } else { Bytes::from_static(body) };
+    let body = if head {
+        Bytes::new()
+    } else {
+        Bytes::from_static(body)
+    };
     let mut response = Response::new(Full::new(body));
     *response.status_mut() = status;
     let headers = response.headers_mut();
@@ -266,13 +271,18 @@ mod tests {
     #[test]
     fn only_browser_requests_take_the_grpc_web_path() {
         let request = |method: Method, headers: &[(&str, &str)]| {
-            let mut builder = Request::builder().method(method).uri("/mancala.v1.Rules/NewGame");
+            let mut builder = Request::builder()
+                .method(method)
+                .uri("/mancala.v1.Rules/NewGame");
             for (name, value) in headers {
                 builder = builder.header(*name, *value);
             }
             builder.body(()).unwrap()
         };
-        assert!(!from_browser(&request(Method::POST, &[("content-type", "application/grpc")])));
+        assert!(!from_browser(&request(
+            Method::POST,
+            &[("content-type", "application/grpc")]
+        )));
         assert!(from_browser(&request(
             Method::POST,
             &[("content-type", "application/grpc-web+proto")]
@@ -280,7 +290,10 @@ mod tests {
         assert!(from_browser(&request(Method::OPTIONS, &[])));
         assert!(from_browser(&request(
             Method::POST,
-            &[("content-type", "application/grpc"), ("origin", "http://a.example")]
+            &[
+                ("content-type", "application/grpc"),
+                ("origin", "http://a.example")
+            ]
         )));
     }
 }

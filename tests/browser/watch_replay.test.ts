@@ -54,6 +54,7 @@ test("a spectator watches a match live while a client plays it, to the resignati
     assert.match(await page.locator("#log").innerText(), new RegExp(`${mover === Player.SOUTH ? "South" : "North"} plays`));
     match = { ...match, state: event.state, version: event.seq, legalMoves: event.legalMoves };
   }
+  await page.locator("#skip:disabled").waitFor();
   await screenshot(page, "watching");
   await server.matches.resign({ matchId: id }, seat(tokens.get(Player.NORTH)!));
   await page.locator("#log", { hasText: "The match is finished by resignation: South wins." }).waitFor();
@@ -93,6 +94,7 @@ test("a finished match is replayed step by step, forward and back", async () => 
   await page.locator("#step", { hasText: `step ${total} of ${total}` }).waitFor();
   await boardShows(page, history.events[total - 1].state!.pits);
   assert.match(await page.locator("#end").innerText(), /The match is finished: (South|North) wins\./);
+  await page.locator("#skip:disabled").waitFor();
   await screenshot(page, "replay");
   await page.click("#first");
   await page.locator("#step", { hasText: `step 0 of ${total}` }).waitFor();

@@ -23,10 +23,10 @@ async fn server() -> TestServer {
 }
 
 /// An HTTP/1.1 connection to the server.
-async fn http1(
-    server: &TestServer,
-) -> hyper::client::conn::http1::SendRequest<Full<Bytes>> {
-    let tcp = within(TcpStream::connect(server.addr)).await.expect("connect");
+async fn http1(server: &TestServer) -> hyper::client::conn::http1::SendRequest<Full<Bytes>> {
+    let tcp = within(TcpStream::connect(server.addr))
+        .await
+        .expect("connect");
     let (sender, connection) = within(hyper::client::conn::http1::handshake(TokioIo::new(tcp)))
         .await
         .expect("HTTP/1.1 handshake");
@@ -34,10 +34,7 @@ async fn http1(
     sender
 }
 
-async fn send(
-    server: &TestServer,
-    request: Request<Full<Bytes>>,
-) -> Response<Incoming> {
+async fn send(server: &TestServer, request: Request<Full<Bytes>>) -> Response<Incoming> {
     let mut sender = http1(server).await;
     within(sender.send_request(request))
         .await
@@ -84,7 +81,10 @@ async fn frames(body: &mut Incoming, stop_after: Option<usize>) -> Frames {
             buffer.advance(5);
             let payload = buffer.split_to(length).freeze();
             if flag & 0x80 != 0 {
-                for line in std::str::from_utf8(&payload).expect("text trailers").split("\r\n") {
+                for line in std::str::from_utf8(&payload)
+                    .expect("text trailers")
+                    .split("\r\n")
+                {
                     if let Some((name, value)) = line.split_once(':') {
                         frames.trailers.insert(
                             header::HeaderName::from_bytes(name.trim().as_bytes()).unwrap(),
@@ -142,7 +142,8 @@ async fn a_grpc_web_call_over_http1_answers_with_the_message_and_trailers_in_the
     let frames = frames(response.body_mut(), None).await;
     assert_eq!(frames.trailers["grpc-status"], "0");
     assert_eq!(frames.messages.len(), 1);
-    let answer = pb::NewGameResponse::decode(frames.messages[0].clone()).expect("a NewGameResponse");
+    let answer =
+        pb::NewGameResponse::decode(frames.messages[0].clone()).expect("a NewGameResponse");
     let state = answer.state.expect("a state");
     assert_eq!(state.pits, vec![4; 12]);
 }
@@ -154,7 +155,11 @@ async fn a_grpc_web_error_carries_its_status_message_and_details() {
         kind: pb::GameKind::Unspecified as i32,
         options: None,
     };
-    let mut response = send(&server, grpc_web("/mancala.v1.Rules/NewGame", &request, None)).await;
+    let mut response = send(
+        &server,
+        grpc_web("/mancala.v1.Rules/NewGame", &request, None),
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::OK);
     // A trailers-only answer: the status is in the headers, where the CORS exposure lets a page read it.
     let headers = response.headers().clone();
@@ -195,7 +200,10 @@ async fn a_preflight_from_an_allowed_origin_is_answered_and_another_origin_is_no
     };
     let allowed = send(&server, preflight(ALLOWED)).await;
     assert!(allowed.status().is_success());
-    assert_eq!(allowed.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], ALLOWED);
+    assert_eq!(
+        allowed.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN],
+        ALLOWED
+    );
     let headers = allowed.headers()[header::ACCESS_CONTROL_ALLOW_HEADERS]
         .to_str()
         .unwrap()
@@ -251,11 +259,12 @@ async fn watch_match_streams_over_grpc_web_as_the_match_is_played() {
         }),
         ..Default::default()
     });
-    submit.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {south}").parse().unwrap(),
-    );
-    within(matches.submit_move(submit)).await.expect("SubmitMove");
+    submit
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {south}").parse().unwrap());
+    within(matches.submit_move(submit))
+        .await
+        .expect("SubmitMove");
     loop {
         let next = frames(response.body_mut(), Some(1)).await;
         let message = pb::WatchMatchResponse::decode(next.messages[0].clone()).expect("decodes");
@@ -289,10 +298,16 @@ async fn the_board_page_is_served_at_the_root_over_http1() {
         .starts_with("text/html"));
     let html = page.body_mut().collect().await.expect("body").to_bytes();
     let html = String::from_utf8_lossy(&html);
-    assert!(html.contains("<script") && html.contains("app.js"), "{html}");
+    assert!(
+        html.contains("<script") && html.contains("app.js"),
+        "{html}"
+    );
     let script = send(&server, get("/app.js")).await;
     assert_eq!(script.status(), StatusCode::OK);
-    assert_eq!(send(&server, get("/no-such-file")).await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        send(&server, get("/no-such-file")).await.status(),
+        StatusCode::NOT_FOUND
+    );
     // Native gRPC still works beside it.
     within(server.rules().new_game(pb::NewGameRequest {
         kind: pb::GameKind::Bosh as i32,
@@ -323,12 +338,20 @@ fn cors_allowed_origins_accepts_origins_and_star_and_names_a_bad_one() {
             "http://localhost:5173".into()
         ])
     );
-    assert_eq!(load("*").unwrap().server.cors_allowed_origins, CorsOrigins::Any);
+    assert_eq!(
+        load("*").unwrap().server.cors_allowed_origins,
+        CorsOrigins::Any
+    );
     assert_eq!(
         load("").unwrap().server.cors_allowed_origins,
         CorsOrigins::List(vec![])
     );
-    for bad in ["play.example.com", "https://play.example.com/", "ftp://a", "http://a:99999"] {
+    for bad in [
+        "play.example.com",
+        "https://play.example.com/",
+        "ftp://a",
+        "http://a:99999",
+    ] {
         let error = load(bad).expect_err(bad).to_string();
         assert!(
             error.contains("cors_allowed_origins") && error.contains("not an origin"),
