@@ -41,6 +41,7 @@ max_connection_age_ms = 1800000
 max_connection_age_grace_ms = 30000
 health_listen = ""
 echo = true
+cors_allowed_origins = ""
 
 [log]
 format = "plain"
@@ -458,6 +459,59 @@ pub struct ServerSettings {
     /// Whether `Diagnostics/Echo` answers (the load generator's baseline). `false`: it is UNIMPLEMENTED, for a
     /// server exposed to clients that have no use for it.
     pub echo: bool,
+    /// The origins of other web pages whose scripts may call the services with grpc-web (CORS), besides the
+    /// board page served on this port, which needs none: `""` (none), a comma-separated list of origins
+    /// (`"https://play.example.com, http://localhost:5173"`), or `"*"` (any page on the web).
+    #[serde(deserialize_with = "cors_origins")]
+    pub cors_allowed_origins: CorsOrigins,
+}
+
+/// `server.cors_allowed_origins`: the pages of other origins that may call with grpc-web.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// Any origin (`"*"`).
+    Any,
+    /// These origins, each `scheme://host[:port]` (empty: only the page on this port).
+    List(Vec<String>),
+}
+
+/// A comma-separated list of origins, or `"*"`.
+fn cors_origins<'de, D: Deserializer<'de>>(deserializer: D) -> Result<CorsOrigins, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    if text.trim() == "*" {
+        return Ok(CorsOrigins::Any);
+    }
+    let mut origins = Vec::new();
+    for origin in text.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        origins.push(parse_origin(origin).map_err(serde::de::Error::custom)?);
+    }
+    Ok(CorsOrigins::List(origins))
+}
+
+/// An origin as a browser sends it: `http://` or `https://`, a host, an optional port, nothing after.
+fn parse_origin(origin: &str) -> Result<String, String> {
+    let bad = |why: &str| {
+        Err(format!(
+            "{origin:?} is not an origin ({why}; expected scheme://host[:port] such as \"https://play.example.com\", \
+             or \"*\" alone)"
+        ))
+    };
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return bad("no scheme");
+    };
+    if scheme != "http" && scheme != "https" {
+        return bad("the scheme must be http or https");
+    }
+    if rest.is_empty() || rest.contains(['/', '?', '#', '@', ' ', '*']) {
+        return bad("only a host and a port may follow the scheme");
+    }
+    if let Some((_, port)) = rest.rsplit_once(':').filter(|_| !rest.ends_with(']')) {
+        if port.parse::<u16>().is_err() {
+            return bad("the port must be a number up to 65535");
+        }
+    }
+    // Browsers send the host in lowercase; the comparison is exact.
+    Ok(origin.to_ascii_lowercase())
 }
 
 /// `[log]`: the log format and filter.

@@ -1,5 +1,6 @@
 //! The gRPC server: the Rules service, `grpc.health.v1` and server reflection on one listener,
-//! with the limits of [`ServerSettings`](crate::config::ServerSettings), and a bounded drain.
+//! with the limits of [`ServerSettings`](crate::config::ServerSettings), and a bounded drain. The same
+//! listener serves browsers: grpc-web for every service and the board page at `/` (`web`).
 //!
 //! Shutdown, once the `shutdown` future given to [`run`] completes:
 //! 1. health turns NOT_SERVING for `""` and every service, so balancers stop sending new calls;
@@ -41,6 +42,7 @@ use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::
 use drain::DrainLayer;
 
 mod connections;
+mod web;
 
 /// The encoded `FileDescriptorSet`s of every service on the listener: our protocol, health and
 /// both reflection versions. Reflection serves them (so a client of either version lists every
@@ -312,6 +314,8 @@ pub async fn run_with_time(
     );
     let mut builder = connections
         .configure(Server::builder())
+        // Browsers speak grpc-web, and load the board page, over HTTP/1.1 as well as HTTP/2.
+        .accept_http1(true)
         .max_concurrent_streams(server.max_concurrent_streams)
         .http2_keepalive_interval(server.http2_keepalive_interval)
         .http2_keepalive_timeout(Some(server.http2_keepalive_timeout));
@@ -323,6 +327,8 @@ pub async fn run_with_time(
     }
     let serve = builder
         .layer(connections.layer())
+        // Outside the trace: the page's files are not calls; grpc-web calls are traced as the gRPC they become.
+        .layer(web::BrowsersLayer::new(&server.cors_allowed_origins))
         .layer(GrpcTraceLayer::new(Some(metrics)))
         .layer(DrainLayer::new(draining.clone()))
         // Innermost, so that the trace layer logs and counts the corrected status.

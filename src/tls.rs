@@ -111,7 +111,8 @@ pub fn server_config(files: &Files<'_>) -> Result<Arc<ServerConfig>, TlsError> {
             files.cert.display()
         ))
     })?;
-    config.alpn_protocols = vec![ALPN_H2.to_vec()];
+    // HTTP/1.1 too, for browsers' grpc-web and the board page (a browser offers both and picks h2 when it can).
+    config.alpn_protocols = vec![ALPN_H2.to_vec(), b"http/1.1".to_vec()];
     Ok(Arc::new(config))
 }
 

@@ -273,6 +273,12 @@ fn environment_variable_names_are_pinned() {
             "health_listen",
         ),
         ("MANCALA__SERVER__ECHO", "false", "server", "echo"),
+        (
+            "MANCALA__SERVER__CORS_ALLOWED_ORIGINS",
+            "https://a.example",
+            "server",
+            "cors_allowed_origins",
+        ),
         ("MANCALA__LOG__FORMAT", "json", "log", "format"),
         ("MANCALA__LOG__FILTER", "debug", "log", "filter"),
         ("MANCALA__MATCHES__STORE", "memory", "matches", "store"),
@@ -569,6 +575,10 @@ fn environment_variable_names_are_pinned() {
         Some(Duration::from_millis(59))
     );
     assert_eq!(s.server.health_listen, Some("127.0.0.1:3".parse().unwrap()));
+    assert_eq!(
+        s.server.cors_allowed_origins,
+        mancala::config::CorsOrigins::List(vec!["https://a.example".into()])
+    );
     assert_eq!(s.log.format, LogFormat::Json);
     assert_eq!(s.log.filter, "debug");
     assert!(s.auth.required);

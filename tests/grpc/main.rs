@@ -8,6 +8,7 @@ mod support;
 mod bad_input;
 mod bao_la_kete_api;
 mod bot_seats;
+mod browsers;
 mod clocks;
 mod config;
 mod connections;

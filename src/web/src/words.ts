@@ -1,0 +1,196 @@
+// Plain language for what the protocol says with enums: players, moves, Bao la Kete's choices, events.
+import {
+  Direction,
+  EndReason,
+  GameKind,
+  Kichwa,
+  KuuDecision,
+  LapSource,
+  Player,
+  Status,
+  type Event,
+  type GameState,
+  type Move,
+} from "./gen/mancala/v1/game_pb";
+import type { DescribeGameResponse } from "./gen/mancala/v1/rules_pb";
+
+export function playerName(player: Player): string {
+  return player === Player.SOUTH ? "South" : player === Player.NORTH ? "North" : "nobody";
+}
+
+export function gameName(kind: GameKind): string {
+  switch (kind) {
+    case GameKind.BA_AWA:
+      return "Ba-awa";
+    case GameKind.BOSH:
+      return "Bosh";
+    case GameKind.BAO_LA_KETE:
+      return "Bao la Kete";
+    default:
+      return "an unknown game";
+  }
+}
+
+/** A pit's name as the rules write it ("S3", "N.f5"). */
+export function pitName(description: DescribeGameResponse, pit: number): string {
+  return description.pits[pit]?.label ?? `pit ${pit}`;
+}
+
+export function directionWords(direction: Direction): string {
+  switch (direction) {
+    case Direction.CLOCKWISE:
+      return "clockwise ↻ (along your front row to your right)";
+    case Direction.ANTICLOCKWISE:
+      return "anticlockwise ↺ (along your front row to your left)";
+    default:
+      return "";
+  }
+}
+
+export function kichwaWords(kichwa: Kichwa): string {
+  switch (kichwa) {
+    case Kichwa.LEFT:
+      return "sow the captured seeds from your left end (f1)";
+    case Kichwa.RIGHT:
+      return "sow the captured seeds from your right end (f8)";
+    default:
+      return "";
+  }
+}
+
+export function kuuWords(decision: KuuDecision): string {
+  switch (decision) {
+    case KuuDecision.STOP:
+      return "stop in your kuu (it stays a kuu)";
+    case KuuDecision.SAFARI:
+      return "safari: lift your kuu and sow on (it stops being a kuu)";
+    default:
+      return "";
+  }
+}
+
+/** The choices of a sowing in plain words; empty for a move without any. */
+export function choiceWords(move: Move): string {
+  if (move.action.case !== "sow") return "";
+  const sow = move.action.value;
+  const words = [directionWords(sow.direction), kichwaWords(sow.kichwa), kuuWords(sow.kuuDecision)].filter(
+    (w) => w,
+  );
+  if (words.length === 0) return "";
+  const text = words.join(", then ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function moveWords(description: DescribeGameResponse, move: Move): string {
+  if (move.action.case === "nextGame") {
+    const pits = move.action.value.pits;
+    return pits.length ? `next game, choosing ${pits.map((p) => pitName(description, p)).join(", ")}` : "next game";
+  }
+  if (move.action.case === "sow") {
+    const choice = choiceWords(move);
+    return `${pitName(description, move.action.value.pit)}${choice ? ` (${choice.toLowerCase()})` : ""}`;
+  }
+  return "a move";
+}
+
+function endReason(reason: EndReason): string {
+  switch (reason) {
+    case EndReason.FEW_SEEDS_LEFT:
+      return "eight or fewer seeds were left";
+    case EndReason.BOTH_STUCK:
+      return "neither player could move";
+    case EndReason.PLAYER_EMPTY:
+      return "the player to move had no stones";
+    case EndReason.BAO_HAMNA:
+      return "a front row was emptied by a capture";
+    case EndReason.NO_LEGAL_MOVE:
+      return "the player to move had no legal move";
+    case EndReason.OWN_FRONT_ROW_EMPTIED:
+      return "a player emptied his own front row";
+    case EndReason.RESIGNATION:
+      return "a player resigned";
+    default:
+      return "the rules ended it";
+  }
+}
+
+function wins(winner: Player, what: string): string {
+  return winner === Player.UNSPECIFIED ? `the ${what} is drawn` : `${playerName(winner)} wins the ${what}`;
+}
+
+function winnerWords(winner: Player): string {
+  return winner === Player.UNSPECIFIED ? "a draw" : `${playerName(winner)} wins`;
+}
+
+/** One sentence for one event, or "" for the laps (the animation shows those). */
+export function eventWords(description: DescribeGameResponse, event: Event): string {
+  const pit = (p: number) => pitName(description, p);
+  const k = event.kind;
+  switch (k.case) {
+    case "lap": {
+      const from =
+        k.value.source === LapSource.RESERVE
+          ? `places a seed from the reserve in ${pit(k.value.origin)}`
+          : k.value.source === LapSource.CAPTURE
+            ? `sows the ${k.value.seeds} captured seeds from ${pit(k.value.drops[0] ?? k.value.origin)}`
+            : `lifts ${k.value.seeds} from ${pit(k.value.origin)} and sows them`;
+      return `${playerName(k.value.player)} ${from}.`;
+    }
+    case "capture":
+      return `${playerName(k.value.beneficiary)} captures ${k.value.seeds} from ${pit(k.value.pit)}.`;
+    case "noCapture":
+      return `No capture: ${pit(k.value.emptyPit)} and ${pit(k.value.beyondPit)} are both empty.`;
+    case "pass":
+      return `${playerName(k.value.player)} cannot move and passes.`;
+    case "gameEnd": {
+      const collected = k.value.collected
+        ? ` ${playerName(k.value.collector)} takes the ${k.value.collected} seeds left.`
+        : "";
+      return `The game is over (${endReason(k.value.reason)}): ${winnerWords(k.value.winner)}.${collected}`;
+    }
+    case "roundEnd":
+      return `The round is over (${endReason(k.value.reason)}); ${playerName(k.value.collector)} takes the ${k.value.collected} stones left. Totals: South ${k.value.totals[0] ?? 0}, North ${k.value.totals[1] ?? 0}.`;
+    case "matchEnd":
+      return `The match is over: ${winnerWords(k.value.winner)} (${k.value.matchScore.join(" to ")}).`;
+    case "allocation":
+      return `Next game: South owns ${k.value.pitsOwned[0] ?? 0} pits, North ${k.value.pitsOwned[1] ?? 0}; ${playerName(k.value.starter)} starts.`;
+    case "refill": {
+      const opened = k.value.opened.map(pit).join(", ") || "none";
+      const closed = k.value.closed.map(pit).join(", ");
+      return `Refill: ${playerName(k.value.player)} opens ${opened} with 4 stones each${closed ? `; ${closed} closed` : ""}; ${k.value.reserve} left in reserve.`;
+    }
+    case "taxation":
+      return k.value.sixSeedRule
+        ? `Six-seed rule: all ${k.value.seeds} seeds are lifted from the kuu ${pit(k.value.pit)}, which stops being a kuu.`
+        : `Taxation: only ${k.value.seeds} seeds are taken from the kuu ${pit(k.value.pit)}.`;
+    case "kuuDestroyed":
+      return `${playerName(k.value.owner)}'s kuu ${pit(k.value.pit)} is no longer a kuu.`;
+    case "kuuStop":
+      return `The move stops in the kuu ${pit(k.value.pit)}.`;
+    case "safari":
+      return `Safari: the kuu ${pit(k.value.pit)} is lifted (${k.value.seeds} seeds) and sowing goes on.`;
+    case "markSet":
+      return `Hizi zetu: ${k.value.mark ? pit(k.value.mark.pit) : "a hole"} is marked.`;
+    case "markCleared":
+      return `The hizi-zetu mark is cleared.`;
+    default:
+      return "";
+  }
+}
+
+/** Where the game stands, in a sentence. */
+export function statusWords(state: GameState): string {
+  const game = `game ${state.gameNumber}`;
+  switch (state.status) {
+    case Status.IN_PROGRESS:
+      return `${playerName(state.toMove)} to move (${state.kind === GameKind.BOSH ? `round ${state.gameNumber}` : game}, move ${state.ply + 1}).`;
+    case Status.ROUND_OVER:
+      return `Round ${state.gameNumber} is over: ${wins(state.winner, "round")}. Refill and play the next round.`;
+    case Status.GAME_OVER:
+      return `Game ${state.gameNumber} is over: ${wins(state.winner, "game")}. The match goes on.`;
+    case Status.MATCH_OVER:
+      return `The match is over: ${winnerWords(state.winner)}.`;
+    default:
+      return "";
+  }
+}
