@@ -163,17 +163,12 @@ pub fn match_error(error: MatchError) -> Status {
             reason,
             message,
             metadata,
-        } => Status::with_error_details(
-            Code::FailedPrecondition,
+        } => refused(
+            reason,
             message,
-            ErrorDetails::with_error_info(
-                reason,
-                ERROR_DOMAIN,
-                metadata
-                    .into_iter()
-                    .map(|(key, value)| (key.to_string(), value.to_string()))
-                    .collect::<HashMap<_, _>>(),
-            ),
+            metadata
+                .into_iter()
+                .map(|(key, value)| (key.to_string(), value.to_string())),
         ),
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
@@ -181,6 +176,24 @@ pub fn match_error(error: MatchError) -> Status {
         MatchError::Unfinished(unfinished) => engine_work(WorkError::Unfinished(unfinished)),
         MatchError::Internal(message) => Status::internal(message),
     }
+}
+
+/// FAILED_PRECONDITION with `ErrorInfo` `reason` and its `metadata`: a request the state of a match or of the lobby
+/// refuses, with what a program needs to act on it.
+fn refused(
+    reason: &str,
+    message: String,
+    metadata: impl IntoIterator<Item = (String, String)>,
+) -> Status {
+    Status::with_error_details(
+        Code::FailedPrecondition,
+        message,
+        ErrorDetails::with_error_info(
+            reason,
+            ERROR_DOMAIN,
+            metadata.into_iter().collect::<HashMap<_, _>>(),
+        ),
+    )
 }
 
 /// Every refusal of the lobby (`lobby.proto`'s error list).
@@ -194,14 +207,10 @@ pub fn lobby_error(error: crate::lobby::LobbyError) -> Status {
             reason,
             status,
             message,
-        } => Status::with_error_details(
-            Code::FailedPrecondition,
+        } => refused(
+            reason,
             message,
-            ErrorDetails::with_error_info(
-                reason,
-                ERROR_DOMAIN,
-                HashMap::from([("status".to_string(), status.to_string())]),
-            ),
+            [("status".to_string(), status.to_string())],
         ),
         L::NoRematch(message) => Status::with_error_details(
             Code::FailedPrecondition,

@@ -269,6 +269,33 @@ fn record_match(id: &str) {
     tracing::Span::current().record("match_id", id);
 }
 
+impl MatchesService {
+    /// The body of `Resign`, `Abort` and `ClaimVictory`: `action` for the caller's seat, from the match id,
+    /// expected version and request id that `parts` takes out of the request; the event answered.
+    async fn end_for_seat<R>(
+        &self,
+        request: Request<R>,
+        action: Action,
+        parts: impl FnOnce(R) -> (String, Option<u64>, String),
+    ) -> Result<Option<pb::MatchEvent>, Status> {
+        let caller = caller(&request)?;
+        let (match_id, expected_version, request_id) = parts(request.into_inner());
+        record_match(&match_id);
+        let event = self
+            .matches
+            .submit(
+                &access(&caller),
+                &match_id,
+                action,
+                expected_version,
+                request_id,
+            )
+            .await
+            .map_err(error::match_error)?;
+        Ok(Some(event_pb(&event)))
+    }
+}
+
 /// The response stream of `WatchMatch`.
 pub type WatchMatchStream =
     Pin<Box<dyn Stream<Item = Result<pb::WatchMatchResponse, Status>> + Send>>;
@@ -437,69 +464,36 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
-        let caller = caller(&request)?;
-        let request = request.into_inner();
-        record_match(&request.match_id);
         let event = self
-            .matches
-            .submit(
-                &access(&caller),
-                &request.match_id,
-                Action::Resign,
-                request.expected_version,
-                request.request_id,
-            )
-            .await
-            .map_err(error::match_error)?;
-        Ok(Response::new(pb::ResignResponse {
-            event: Some(event_pb(&event)),
-        }))
+            .end_for_seat(request, Action::Resign, |r| {
+                (r.match_id, r.expected_version, r.request_id)
+            })
+            .await?;
+        Ok(Response::new(pb::ResignResponse { event }))
     }
 
     async fn abort(
         &self,
         request: Request<pb::AbortRequest>,
     ) -> Result<Response<pb::AbortResponse>, Status> {
-        let caller = caller(&request)?;
-        let request = request.into_inner();
-        record_match(&request.match_id);
         let event = self
-            .matches
-            .submit(
-                &access(&caller),
-                &request.match_id,
-                Action::Abort,
-                request.expected_version,
-                request.request_id,
-            )
-            .await
-            .map_err(error::match_error)?;
-        Ok(Response::new(pb::AbortResponse {
-            event: Some(event_pb(&event)),
-        }))
+            .end_for_seat(request, Action::Abort, |r| {
+                (r.match_id, r.expected_version, r.request_id)
+            })
+            .await?;
+        Ok(Response::new(pb::AbortResponse { event }))
     }
 
     async fn claim_victory(
         &self,
         request: Request<pb::ClaimVictoryRequest>,
     ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
-        let caller = caller(&request)?;
-        let request = request.into_inner();
-        record_match(&request.match_id);
         let event = self
-            .matches
-            .submit(
-                &access(&caller),
-                &request.match_id,
-                Action::Claim,
-                request.expected_version,
-                request.request_id,
-            )
-            .await
-            .map_err(error::match_error)?;
-        Ok(Response::new(pb::ClaimVictoryResponse {
-            event: Some(event_pb(&event)),
-        }))
+            .end_for_seat(request, Action::Claim, |r| {
+                (r.match_id, r.expected_version, r.request_id)
+            })
+            .await?;
+        Ok(Response::new(pb::ClaimVictoryResponse { event }))
     }
 
     type WatchMatchStream = WatchMatchStream;

@@ -3,16 +3,12 @@
 //! Needs `MANCALA_TEST_REDIS_URL`, as the other Redis tests.
 
 use crate::matches_redis::{redis_url, Prefix};
-use crate::support::replica::{
-    authed, history, moved_on, next_event, next_request, seat_to_move, within,
-};
-use crate::support::timed::{TimedServer, START_MS};
+use crate::support::replica::{authed, history, next_event, seat_to_move, within};
+use crate::support::timed::{create, sow, watch, TimedServer, START_MS};
 use mancala::api::pb;
 use mancala::clock::{ManualTime, Time};
 use mancala::config::{Settings, StoreKind};
-use pb::matches_client::MatchesClient;
 use pb::watch_match_response::Kind;
-use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
 fn over(prefix: &Prefix) -> impl Fn(&mut Settings) + '_ {
@@ -23,61 +19,13 @@ fn over(prefix: &Prefix) -> impl Fn(&mut Settings) + '_ {
     }
 }
 
-async fn create_timed(
-    client: &mut MatchesClient<Channel>,
-    initial_ms: u64,
-) -> (pb::Match, Vec<String>) {
-    let created = within(
-        "create",
-        client.create_match(pb::CreateMatchRequest {
-            kind: pb::GameKind::Bosh as i32,
-            options: None,
-            players: vec![],
-            bots: vec![],
-            time_control: Some(pb::TimeControl {
-                control: Some(pb::time_control::Control::Fischer(pb::FischerTime {
-                    initial_ms,
-                    increment_ms: 0,
-                })),
-            }),
-        }),
-    )
-    .await
-    .expect("created")
-    .into_inner();
-    let tokens = created.tokens.into_iter().map(|t| t.token).collect();
-    (created.r#match.unwrap(), tokens)
-}
-
-async fn sow(client: &mut MatchesClient<Channel>, m: &mut pb::Match, tokens: &[String]) {
-    let (request, token) = next_request(m, tokens, 0);
-    let event = within("sow", client.submit_move(authed(request, &token)))
-        .await
-        .expect("accepted")
-        .into_inner()
-        .event
-        .unwrap();
-    moved_on(m, &event);
-}
-
-async fn watch(
-    client: &mut MatchesClient<Channel>,
-    m: &pb::Match,
-    token: Option<&str>,
-) -> tonic::Streaming<pb::WatchMatchResponse> {
-    let request = pb::WatchMatchRequest {
-        match_id: m.match_id.clone(),
-        from_seq: Some(m.version),
-        previews: false,
-    };
-    let request = match token {
-        Some(token) => authed(request, token),
-        None => tonic::Request::new(request),
-    };
-    within("watch", client.watch_match(request))
-        .await
-        .expect("watching")
-        .into_inner()
+fn fischer(initial_ms: u64) -> Option<pb::TimeControl> {
+    Some(pb::TimeControl {
+        control: Some(pb::time_control::Control::Fischer(pb::FischerTime {
+            initial_ms,
+            increment_ms: 0,
+        })),
+    })
 }
 
 #[tokio::test]
@@ -90,7 +38,7 @@ async fn a_flag_both_replicas_see_fall_is_written_once() {
     let a = TimedServer::start(&time, over(&prefix)).await;
     let b = TimedServer::start(&time, over(&prefix)).await;
     let (mut on_a, mut on_b) = (a.matches(), b.matches());
-    let (mut m, tokens) = create_timed(&mut on_a, 30_000).await;
+    let (mut m, tokens) = create(&mut on_a, fischer(30_000)).await;
     sow(&mut on_a, &mut m, &tokens).await;
     sow(&mut on_b, &mut m, &tokens).await;
     // Both replicas hold the match, each with a watcher.
@@ -144,7 +92,7 @@ async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
     let b = TimedServer::start(&time, over(&prefix)).await;
     let (mut on_a, mut on_b) = (a.matches(), b.matches());
     // Clocks long enough that nobody's flag falls here.
-    let (mut m, tokens) = create_timed(&mut on_a, 3_600_000).await;
+    let (mut m, tokens) = create(&mut on_a, fischer(3_600_000)).await;
     sow(&mut on_a, &mut m, &tokens).await;
     sow(&mut on_a, &mut m, &tokens).await;
     let absent = seat_to_move(&m);

@@ -2,13 +2,11 @@
 //! nobody calling, an unstarted match is aborted, aborts and abandonment claims are granted and refused, and a
 //! server restarted on its data directory settles an overdue match at once. Nothing here sleeps.
 
-use crate::support::replica::{authed, moved_on, next_event, next_request, seat_to_move, within};
-use crate::support::timed::{TimedServer, START_MS};
+use crate::support::replica::{authed, next_event, next_request, seat_to_move, within};
+use crate::support::timed::{create, sow, watch, TimedServer, START_MS};
 use mancala::api::pb;
 use mancala::clock::ManualTime;
-use pb::matches_client::MatchesClient;
 use pb::watch_match_response::Kind;
-use tonic::transport::Channel;
 use tonic::Code;
 use tonic_types::StatusExt;
 
@@ -19,65 +17,6 @@ fn fischer(initial_ms: u64, increment_ms: u64) -> pb::TimeControl {
             increment_ms,
         })),
     }
-}
-
-/// A new Bosh match with `control`: the match and its `[South, North]` tokens.
-async fn create(
-    client: &mut MatchesClient<Channel>,
-    control: Option<pb::TimeControl>,
-) -> (pb::Match, Vec<String>) {
-    let created = within(
-        "create",
-        client.create_match(pb::CreateMatchRequest {
-            kind: pb::GameKind::Bosh as i32,
-            options: None,
-            players: vec![],
-            bots: vec![],
-            time_control: control,
-        }),
-    )
-    .await
-    .expect("created")
-    .into_inner();
-    let tokens = created.tokens.into_iter().map(|t| t.token).collect();
-    (created.r#match.unwrap(), tokens)
-}
-
-/// The seat to move sows its first legal move; the event, and `m` moved on.
-async fn sow(
-    client: &mut MatchesClient<Channel>,
-    m: &mut pb::Match,
-    tokens: &[String],
-) -> pb::MatchEvent {
-    let (request, token) = next_request(m, tokens, 0);
-    let event = within("sow", client.submit_move(authed(request, &token)))
-        .await
-        .expect("accepted")
-        .into_inner()
-        .event
-        .unwrap();
-    moved_on(m, &event);
-    event
-}
-
-async fn watch(
-    client: &mut MatchesClient<Channel>,
-    m: &pb::Match,
-    token: Option<&str>,
-) -> tonic::Streaming<pb::WatchMatchResponse> {
-    let request = pb::WatchMatchRequest {
-        match_id: m.match_id.clone(),
-        from_seq: Some(m.version),
-        previews: false,
-    };
-    let request = match token {
-        Some(token) => authed(request, token),
-        None => tonic::Request::new(request),
-    };
-    within("watch", client.watch_match(request))
-        .await
-        .expect("watching")
-        .into_inner()
 }
 
 /// The `MatchFinished` that ends a stream, skipping presence and heartbeats.

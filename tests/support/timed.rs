@@ -3,6 +3,7 @@
 //! [`super::server::TestServer`], the store is the one `configure` chooses (the embedded store of a test's own
 //! directory, Redis), and [`TimedServer::stop`] waits for the server to let go of it.
 
+use super::replica::{authed, moved_on, next_request, within};
 use mancala::api::pb;
 use mancala::clock::ManualTime;
 use mancala::config::Settings;
@@ -86,4 +87,63 @@ impl Drop for TimedServer {
             let _ = tx.send(());
         }
     }
+}
+
+/// A new Bosh match with `control`: the match and its `[South, North]` tokens.
+pub async fn create(
+    client: &mut MatchesClient<Channel>,
+    control: Option<pb::TimeControl>,
+) -> (pb::Match, Vec<String>) {
+    let created = within(
+        "create",
+        client.create_match(pb::CreateMatchRequest {
+            kind: pb::GameKind::Bosh as i32,
+            options: None,
+            players: vec![],
+            bots: vec![],
+            time_control: control,
+        }),
+    )
+    .await
+    .expect("created")
+    .into_inner();
+    let tokens = created.tokens.into_iter().map(|t| t.token).collect();
+    (created.r#match.unwrap(), tokens)
+}
+
+/// The seat to move sows its first legal move; the event, and `m` moved on.
+pub async fn sow(
+    client: &mut MatchesClient<Channel>,
+    m: &mut pb::Match,
+    tokens: &[String],
+) -> pb::MatchEvent {
+    let (request, token) = next_request(m, tokens, 0);
+    let event = within("sow", client.submit_move(authed(request, &token)))
+        .await
+        .expect("accepted")
+        .into_inner()
+        .event
+        .unwrap();
+    moved_on(m, &event);
+    event
+}
+
+pub async fn watch(
+    client: &mut MatchesClient<Channel>,
+    m: &pb::Match,
+    token: Option<&str>,
+) -> tonic::Streaming<pb::WatchMatchResponse> {
+    let request = pb::WatchMatchRequest {
+        match_id: m.match_id.clone(),
+        from_seq: Some(m.version),
+        previews: false,
+    };
+    let request = match token {
+        Some(token) => authed(request, token),
+        None => tonic::Request::new(request),
+    };
+    within("watch", client.watch_match(request))
+        .await
+        .expect("watching")
+        .into_inner()
 }
