@@ -1,21 +1,13 @@
 // A whole Ba-awa game against the server's built-in opponent, played on the page to its end screen.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fastest, screenshot, startChromium, startFromForm, startServer, waitForTurn, type Chromium, type Server } from "./harness";
+import { fastest, screenshot, startFromForm, waitForTurn, serverAndBrowser } from "./harness";
 
-let server: Server;
-let chromium: Chromium;
-before(async () => {
-  server = await startServer();
-  chromium = await startChromium();
-});
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+// Started before this file's tests, stopped after them.
+const { server, chromium } = serverAndBrowser();
 
 test("a whole Ba-awa game against the computer ends on the end screen", async () => {
-  const page = await chromium.page(server.url);
+  const page = await chromium().page(server().url);
   await startFromForm(page, "Ba-awa", "computer", "1");
   await fastest(page);
   assert.match(await page.locator("#title").innerText(), /Ba-awa: you are South, the computer \(level 1\) is North/);

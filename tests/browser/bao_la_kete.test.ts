@@ -1,22 +1,14 @@
 // A Bao la Kete opening on one screen, up to a move whose captured seeds may go from either kichwa, then on to a
 // lap ending in the mover's kuu, where he stops or goes on safari: every choice offered in words, never as enums.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { GameKind, Kichwa, KuuDecision, type GameState, type Move } from "../../src/web/src/gen/mancala/v1/game_pb";
 import type { LegalMove } from "../../src/web/src/gen/mancala/v1/rules_pb";
 import { choiceWords } from "../../src/web/src/words";
-import { boardPits, fastest, screenshot, startChromium, startFromForm, startServer, type Chromium, type Server } from "./harness";
+import { boardPits, fastest, screenshot, startFromForm, serverAndBrowser } from "./harness";
 
-let server: Server;
-let chromium: Chromium;
-before(async () => {
-  server = await startServer();
-  chromium = await startChromium();
-});
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+// Started before this file's tests, stopped after them.
+const { server, chromium } = serverAndBrowser();
 
 /** The shortest line of moves (at most `depth`) from `state` to a position where some move satisfies `wanted`. */
 async function lineTo(
@@ -28,7 +20,7 @@ async function lineTo(
   for (let d = 0; d <= depth; d++) {
     const next: typeof frontier = [];
     for (const node of frontier) {
-      const moves = (await server.rules.listLegalMoves({ state: node.at })).moves;
+      const moves = (await server().rules.listLegalMoves({ state: node.at })).moves;
       if (moves.some(wanted)) return node;
       // The first few moves of each position: enough to find a line, bounded in calls.
       for (const move of moves.slice(0, 6)) {
@@ -55,10 +47,10 @@ async function playOnPage(page: import("playwright-core").Page, move: Move): Pro
 }
 
 test("a Bao la Kete opening offers the kichwa, then stop or safari, in plain words", async () => {
-  const start = (await server.rules.newGame({ kind: GameKind.BAO_LA_KETE })).state!;
+  const start = (await server().rules.newGame({ kind: GameKind.BAO_LA_KETE })).state!;
   const kichwa = await lineTo(start, (m) => sowOf(m.move!)?.kichwa !== Kichwa.UNSPECIFIED, 6);
   assert.ok(kichwa, "a line of openings reaches a kichwa choice");
-  const page = await chromium.page(server.url);
+  const page = await chromium().page(server().url);
   await startFromForm(page, "Bao la Kete", "local");
   await fastest(page);
   assert.equal(await page.locator(".pit").count(), 32);
@@ -70,7 +62,7 @@ test("a Bao la Kete opening offers the kichwa, then stop or safari, in plain wor
   assert.deepEqual(await boardPits(page), kichwa.at.pits);
 
   // The move with the kichwa choice: the page asks which end, in words.
-  const withKichwa = (await server.rules.listLegalMoves({ state: kichwa.at })).moves.find(
+  const withKichwa = (await server().rules.listLegalMoves({ state: kichwa.at })).moves.find(
     (m) => sowOf(m.move!)?.kichwa !== Kichwa.UNSPECIFIED,
   )!;
   const pit = sowOf(withKichwa.move!)!.pit;
@@ -96,7 +88,7 @@ test("a Bao la Kete opening offers the kichwa, then stop or safari, in plain wor
     await playOnPage(page, legal.move!);
     await page.locator(".pit.legal").first().waitFor();
   }
-  const withSafari = (await server.rules.listLegalMoves({ state: safari.at })).moves.find(
+  const withSafari = (await server().rules.listLegalMoves({ state: safari.at })).moves.find(
     (m) => sowOf(m.move!)?.kuuDecision === KuuDecision.SAFARI,
   )!;
   await page.locator(`.pit.legal[data-pit="${sowOf(withSafari.move!)!.pit}"]`).click();

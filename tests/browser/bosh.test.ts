@@ -1,21 +1,13 @@
 // Bosh on one screen, two players, until the round ends; then the refill between rounds, animated and explained.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { boardPits, fastest, screenshot, startChromium, startFromForm, startServer, type Chromium, type Server } from "./harness";
+import { boardPits, fastest, screenshot, startFromForm, serverAndBrowser } from "./harness";
 
-let server: Server;
-let chromium: Chromium;
-before(async () => {
-  server = await startServer();
-  chromium = await startChromium();
-});
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+// Started before this file's tests, stopped after them.
+const { server, chromium } = serverAndBrowser();
 
 test("a Bosh round ends and the next one starts with a refill", async () => {
-  const page = await chromium.page(server.url);
+  const page = await chromium().page(server().url);
   await startFromForm(page, "Bosh", "local");
   await fastest(page);
   assert.equal(await page.locator(".pit").count(), 10);

@@ -1,6 +1,7 @@
 // What every browser test needs: the real binary on a free port with the in-memory store, headless Chromium
 // (Debian's), the page, and a gRPC client of its own (the project's generated one, over HTTP/2) to play or set up.
 import { spawn, type ChildProcess } from "node:child_process";
+import { after, before } from "node:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
@@ -147,4 +148,24 @@ export async function waitForTurn(page: Page, until: string): Promise<"turn" | "
     page.locator(until).first().waitFor({ timeout: TIMEOUT * 2 }).then(() => "until" as const),
   ]);
   return found;
+}
+
+/** A server and a browser for the tests of one file: started before them and stopped after them (a file's tests
+ * call the getters once they run). */
+export function serverAndBrowser(): { server: () => Server; chromium: () => Chromium } {
+  let server: Server | undefined;
+  let browser: Chromium | undefined;
+  before(async () => {
+    server = await startServer();
+    browser = await startChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = <T>(what: T | undefined, name: string): T => {
+    if (what === undefined) throw new Error(`${name} is not started: use it inside a test`);
+    return what;
+  };
+  return { server: () => started(server, "the server"), chromium: () => started(browser, "chromium") };
 }

@@ -1,20 +1,12 @@
 // A spectator's page follows a match live while a test client plays it (gRPC over HTTP/2, the seats' tokens), and a
 // finished match is replayed step by step from its history.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { GameKind, Player } from "../../src/web/src/gen/mancala/v1/game_pb";
-import { boardPits, fastest, screenshot, startChromium, startServer, TIMEOUT, type Chromium, type Server } from "./harness";
+import { boardPits, fastest, screenshot, TIMEOUT, serverAndBrowser } from "./harness";
 
-let server: Server;
-let chromium: Chromium;
-before(async () => {
-  server = await startServer();
-  chromium = await startChromium();
-});
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+// Started before this file's tests, stopped after them.
+const { server, chromium } = serverAndBrowser();
 
 const seat = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
@@ -33,10 +25,10 @@ async function boardShows(page: import("playwright-core").Page, pits: number[]):
 }
 
 test("a spectator watches a match live while a client plays it, to the resignation", async () => {
-  const created = await server.matches.createMatch({ kind: GameKind.BOSH });
+  const created = await server().matches.createMatch({ kind: GameKind.BOSH });
   const id = created.match!.matchId;
   const tokens = new Map(created.tokens.map((t) => [t.player, t.token]));
-  const page = await chromium.page(`${server.url}/#watch=${id}`);
+  const page = await chromium().page(`${server().url}/#watch=${id}`);
   await fastest(page);
   await page.locator(".pit").first().waitFor();
   assert.match(await page.locator("#title").innerText(), /Bosh: watching live/);
@@ -45,7 +37,7 @@ test("a spectator watches a match live while a client plays it, to the resignati
   let match = created.match!;
   for (let move = 0; move < 6; move++) {
     const mover = match.state!.toMove;
-    const answer = await server.matches.submitMove(
+    const answer = await server().matches.submitMove(
       { matchId: id, move: match.legalMoves[0], expectedVersion: match.version },
       seat(tokens.get(mover)!),
     );
@@ -56,13 +48,13 @@ test("a spectator watches a match live while a client plays it, to the resignati
   }
   await page.locator("#skip:disabled").waitFor();
   await screenshot(page, "watching");
-  await server.matches.resign({ matchId: id }, seat(tokens.get(Player.NORTH)!));
+  await server().matches.resign({ matchId: id }, seat(tokens.get(Player.NORTH)!));
   await page.locator("#log", { hasText: "The match is finished by resignation: South wins." }).waitFor();
 });
 
 test("a finished match is replayed step by step, forward and back", async () => {
   // Two of the server's bots play a Ba-awa match out; the stream ends when it is over.
-  const created = await server.matches.createMatch({
+  const created = await server().matches.createMatch({
     kind: GameKind.BA_AWA,
     bots: [
       { player: Player.SOUTH, level: 1, seed: 7n },
@@ -70,14 +62,14 @@ test("a finished match is replayed step by step, forward and back", async () => 
     ],
   });
   const id = created.match!.matchId;
-  for await (const message of server.matches.watchMatch({ matchId: id }, { timeoutMs: TIMEOUT * 4 })) {
+  for await (const message of server().matches.watchMatch({ matchId: id }, { timeoutMs: TIMEOUT * 4 })) {
     if (message.kind.case === "finished") break;
   }
-  const history = await server.matches.getHistory({ matchId: id });
+  const history = await server().matches.getHistory({ matchId: id });
   const total = history.events.length;
   assert.ok(total > 3);
 
-  const page = await chromium.page(`${server.url}/#replay=${id}`);
+  const page = await chromium().page(`${server().url}/#replay=${id}`);
   await fastest(page);
   await page.locator("#step", { hasText: `step 0 of ${total}` }).waitFor();
   assert.deepEqual(await boardPits(page), new Array(12).fill(4));
