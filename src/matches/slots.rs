@@ -771,7 +771,7 @@ impl<E: Encoder> Inner<E> {
         if finished.is_some() {
             return Err(MatchError::match_over());
         }
-        if let Some(due) = clocks.due_at(at_ms).filter(|_| finished.is_none()) {
+        if let Some(due) = clocks.due_at(at_ms) {
             if (seat, action) != (due.seat(), due.action()) {
                 // The clocks decided before this request came: what they decided is appended first, and the
                 // request is refused (a sowing after its seat's flag, with its own reason).
