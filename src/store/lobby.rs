@@ -399,10 +399,7 @@ mod tests {
 
     #[test]
     fn the_redis_store_keeps_checked_lobby_logs() {
-        let Ok(url) = std::env::var("MANCALA_TEST_REDIS_URL") else {
-            eprintln!("skipped: MANCALA_TEST_REDIS_URL is not set");
-            return;
-        };
+        let url = crate::store::test_redis_url();
         let prefix = format!("mancala-test-lobby-{}:", std::process::id());
         let store =
             RedisStore::open(&url, &prefix, Some(std::time::Duration::from_secs(60))).unwrap();

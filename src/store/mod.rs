@@ -355,6 +355,16 @@ pub enum Appended {
     Resumed,
 }
 
+/// The Redis the store's own tests use: `MANCALA_TEST_REDIS_URL`, or the local one every machine of this project's
+/// kind runs. The tests fail (never pass unrun) when it cannot be reached.
+#[cfg(test)]
+pub(crate) fn test_redis_url() -> String {
+    std::env::var("MANCALA_TEST_REDIS_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+        .unwrap_or_else(|| "redis://127.0.0.1:6379".to_string())
+}
+
 /// Keeps matches and their logs. See the module doc; every method blocks.
 pub trait MatchStore: Send + Sync + 'static {
     /// Stores a new match (version 0, empty log), unless its tenant already has `max_active` unfinished

@@ -637,10 +637,7 @@ mod tests {
     fn a_read_past_the_log_is_the_header_alone() {
         use crate::engine::{GameKind, Move, Options, Player, Sow};
         use crate::store::{Action, EventRecord, MatchRecord};
-        let Ok(url) = std::env::var("MANCALA_TEST_REDIS_URL") else {
-            eprintln!("skipped: MANCALA_TEST_REDIS_URL is not set");
-            return;
-        };
+        let url = crate::store::test_redis_url();
         let prefix = format!("mancala-test-read-past-{}:", std::process::id());
         let store = RedisStore::open(&url, &prefix, Some(Duration::from_secs(60))).unwrap();
         let mut record = MatchRecord {

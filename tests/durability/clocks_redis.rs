@@ -1,6 +1,6 @@
 //! Clocks over two replicas sharing one Redis, both in this process on one manual clock (`support::timed`): a flag
 //! that both replicas see fall is written once, and a seat connected to one replica cannot be claimed on the other.
-//! Needs `MANCALA_TEST_REDIS_URL`, as the other Redis tests.
+//! Needs a Redis, as the other Redis tests (`matches_redis::redis_url`).
 
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::replica::{authed, history, next_event, seat_to_move, within};
@@ -30,9 +30,7 @@ fn fischer(initial_ms: u64) -> Option<pb::TimeControl> {
 
 #[tokio::test]
 async fn a_flag_both_replicas_see_fall_is_written_once() {
-    let Some(url) = redis_url("a_flag_both_replicas_see_fall_is_written_once") else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "clock-flag");
     let time = ManualTime::new(START_MS);
     let a = TimedServer::start(&time, over(&prefix)).await;
@@ -82,10 +80,7 @@ async fn a_flag_both_replicas_see_fall_is_written_once() {
 
 #[tokio::test]
 async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
-    let Some(url) = redis_url("a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other")
-    else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "clock-claim");
     let time = ManualTime::new(START_MS);
     let a = TimedServer::start(&time, over(&prefix)).await;

@@ -148,11 +148,7 @@ fn steps_of(seen: &[pb::PlayerEvent], match_id: &str) -> (usize, usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once() {
-    let Some(url) =
-        redis_url("a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once")
-    else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "lobby-two");
     let (a, b) = replicas(&prefix).await;
     let (on_a, on_b) = (channel(&a).await, channel(&b).await);
@@ -271,9 +267,7 @@ async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_open_challenge_taken_on_both_replicas_at_once_and_a_fallback_swept_by_both_make_one_match_each(
 ) {
-    let Some(url) = redis_url("one_open_challenge_taken_on_both_replicas_at_once") else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "lobby-race");
     let (a, b) = replicas(&prefix).await;
     let (on_a, on_b) = (channel(&a).await, channel(&b).await);
@@ -358,9 +352,7 @@ fn seek_request(rated: bool) -> pb::SeekRequest {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_seeks_opened_at_once_on_two_replicas_are_paired_once() {
-    let Some(url) = redis_url("two_seeks_opened_at_once_on_two_replicas_are_paired_once") else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "lobby-seeks");
     let (a, b) = replicas(&prefix).await;
     let (on_a, on_b) = (channel(&a).await, channel(&b).await);
@@ -431,10 +423,7 @@ async fn two_seeks_opened_at_once_on_two_replicas_are_paired_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other() {
-    let Some(url) = redis_url("a_match_ended_on_a_replica_killed_at_once_is_recorded_by_the_other")
-    else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "lobby-kill");
     let (mut a, b) = replicas(&prefix).await;
     let (on_a, on_b) = (channel(&a).await, channel(&b).await);
@@ -473,11 +462,7 @@ fn statuses_of(seen: &[pb::PlayerEvent], id: &str, status: pb::ChallengeStatus) 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_once() {
-    let Some(url) =
-        redis_url("a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_once")
-    else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "lobby-closings");
     let (a, b) = replicas(&prefix).await;
     let (on_a, on_b) = (channel(&a).await, channel(&b).await);

@@ -8,8 +8,8 @@
 //!   match, a retried request is answered as the first time, and a watcher that was on A resumes
 //!   on B from its seq.
 //!
-//! They need a Redis server: `MANCALA_TEST_REDIS_URL` (`.ci/run` sets it to
-//! `redis://127.0.0.1:6379`). Without it each test prints a notice and passes without running.
+//! They need a Redis server: `MANCALA_TEST_REDIS_URL`, or the local `redis://127.0.0.1:6379` that every machine of
+//! this project's kind runs (`.ci/redis` makes sure of it). Without one they fail; they never pass unrun.
 
 use crate::support::replica::{
     authed, create, get, history, moved_on, next_event, next_request, within, Replica,
@@ -18,20 +18,13 @@ use mancala::api::pb;
 use pb::watch_match_response::Kind;
 use tonic::Code;
 
-/// The Redis URL of the test run, or `None` (after a notice) when none is configured.
-pub(crate) fn redis_url(test: &str) -> Option<String> {
-    match std::env::var("MANCALA_TEST_REDIS_URL") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            // Straight to stderr, not through eprintln!, which the test harness would capture.
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "notice: {test} skipped: MANCALA_TEST_REDIS_URL is not set (.ci/run sets it to a local Redis)"
-            );
-            None
-        }
-    }
+/// The Redis of the test run: `MANCALA_TEST_REDIS_URL`, or the local one every machine of this project's kind runs
+/// (`.ci/redis` makes sure of it). A test fails, never passes unrun, when it cannot be reached.
+pub(crate) fn redis_url() -> String {
+    std::env::var("MANCALA_TEST_REDIS_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+        .unwrap_or_else(|| "redis://127.0.0.1:6379".to_string())
 }
 
 /// A key prefix of this test alone; its keys are deleted when dropped.
@@ -119,9 +112,7 @@ fn series(text: &str, name: &str) -> f64 {
 
 #[tokio::test]
 async fn a_match_created_on_a_is_watched_on_b_while_players_alternate_between_replicas() {
-    let Some(url) = redis_url("alternating replicas") else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "alternate");
     let (a, b) = prefix.replicas().await;
     let (mut on_a, mut on_b) = (a.client().await, b.client().await);
@@ -201,9 +192,7 @@ async fn a_match_created_on_a_is_watched_on_b_while_players_alternate_between_re
 
 #[tokio::test]
 async fn concurrent_submits_for_one_version_on_two_replicas_accept_exactly_one() {
-    let Some(url) = redis_url("concurrent submits") else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "race");
     let (a, b) = prefix.replicas().await;
     let (mut on_a, mut on_b) = (a.client().await, b.client().await);
@@ -262,9 +251,7 @@ async fn concurrent_submits_for_one_version_on_two_replicas_accept_exactly_one()
 
 #[tokio::test]
 async fn sigkill_of_a_replica_loses_no_acknowledged_move_and_its_watcher_resumes_on_the_other() {
-    let Some(url) = redis_url("SIGKILL of a replica") else {
-        return;
-    };
+    let url = redis_url();
     let prefix = Prefix::new(&url, "sigkill");
     let (mut a, b) = prefix.replicas().await;
     let (mut on_a, mut on_b) = (a.client().await, b.client().await);
@@ -446,9 +433,6 @@ impl Drop for ChildServer {
 
 #[tokio::test]
 async fn a_replica_reaches_redis_over_tls_with_a_rediss_url() {
-    if redis_url("TLS to Redis").is_none() {
-        return;
-    }
     // A CA, a certificate for 127.0.0.1 signed by it, and a Redis that speaks only TLS with it.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
