@@ -1,6 +1,7 @@
 //! Compiles `proto/mancala/v1/*.proto` with protox (a pure-Rust protobuf compiler, so no `protoc`
 //! is needed on the machine) and generates the prost messages and tonic services from the result.
-//! The descriptor set is also written to `OUT_DIR` so the server can offer reflection.
+//! The descriptor set is also written to `OUT_DIR` so the server can offer reflection, and so is one of the
+//! google.rpc error details (`proto/third_party/google/rpc/`), which reflection serves beside ours.
 
 use std::{env, path::PathBuf};
 
@@ -24,6 +25,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(
         out_dir.join("mancala_descriptor.bin"),
         prost::Message::encode_to_vec(&descriptors),
+    )?;
+    // The google.rpc error details, for reflection alone (tonic-types encodes them): their own descriptor set,
+    // with the well-known types they import.
+    let details = protox::compile(
+        ["google/rpc/error_details.proto", "google/rpc/status.proto"],
+        ["proto/third_party"],
+    )?;
+    std::fs::write(
+        out_dir.join("google_rpc_descriptor.bin"),
+        prost::Message::encode_to_vec(&details),
     )?;
     tonic_prost_build::configure()
         .build_client(true)

@@ -44,11 +44,13 @@ use drain::DrainLayer;
 mod connections;
 mod web;
 
-/// The encoded `FileDescriptorSet`s of every service on the listener: our protocol, health and
-/// both reflection versions. Reflection serves them (so a client of either version lists every
-/// service) and the metrics label calls by their methods.
-pub const DESCRIPTOR_SETS: [&[u8]; 4] = [
+/// The encoded `FileDescriptorSet`s of every service on the listener: our protocol, the google.rpc error
+/// details it sends, health and both reflection versions. Reflection serves them (so a client of either
+/// version lists every service, and can decode every error's details) and the metrics label calls by their
+/// methods.
+pub const DESCRIPTOR_SETS: [&[u8]; 5] = [
     crate::api::FILE_DESCRIPTOR_SET,
+    crate::api::GOOGLE_RPC_DESCRIPTOR_SET,
     tonic_health::pb::FILE_DESCRIPTOR_SET,
     tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
     tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,

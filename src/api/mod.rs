@@ -12,6 +12,11 @@ pub mod pb {
     tonic::include_proto!("mancala.v1");
 }
 
+/// The google.rpc `Status` and error details (`proto/third_party/google/rpc/`), served by reflection so that a
+/// reflection-based client can decode the details of any error (`ErrorInfo` …).
+pub const GOOGLE_RPC_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/google_rpc_descriptor.bin"));
+
 /// The compiled descriptor set of every `.proto` file, served by reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/mancala_descriptor.bin"));

@@ -46,6 +46,21 @@ class Service:
         return stub(request, timeout=10, metadata=self.metadata if metadata is None else metadata)
 
 
+def error_details(pool, error):
+    """The google.rpc details of `error` by their names, decoded with nothing but what the server's reflection
+    serves (google.rpc.Status and the error detail messages are among its files)."""
+    raw = dict(error.trailing_metadata() or ()).get("grpc-status-details-bin")
+    if raw is None:
+        return {}
+    status_class = message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.Status"))
+    details = {}
+    for detail in status_class.FromString(raw).details:
+        name = detail.type_url.rsplit("/", 1)[-1]
+        detail_class = message_factory.GetMessageClass(pool.FindMessageTypeByName(name))
+        details[name] = json_format.MessageToDict(detail_class.FromString(detail.value))
+    return details
+
+
 def check(condition, what):
     if not condition:
         print(f"FAILED: {what}")
@@ -152,6 +167,10 @@ def main(address, ca_file=None, api_key=None):
     except grpc.RpcError as error:
         check(error.code() == grpc.StatusCode.FAILED_PRECONDITION and "pit 7" in error.details(),
               f"illegal move refused: {error.code().name}: {error.details()}")
+        details = error_details(rules.pool, error)
+        check(details.get("google.rpc.ErrorInfo", {}).get("reason") == "NOT_YOUR_PIT"
+              and details["google.rpc.ErrorInfo"].get("metadata") == {"pit": "7"},
+              f"its google.rpc details decoded through reflection alone: {details}")
     broken = dict(fresh, pits=[4] * 11)
     try:
         rules.call("ListLegalMoves", state=broken)
@@ -159,6 +178,9 @@ def main(address, ca_file=None, api_key=None):
     except grpc.RpcError as error:
         check(error.code() == grpc.StatusCode.INVALID_ARGUMENT and "state.pits" in error.details(),
               f"impossible state refused: {error.code().name}: {error.details()}")
+        violations = error_details(rules.pool, error).get("google.rpc.BadRequest", {}).get("fieldViolations", [])
+        check(any(v.get("field") == "state.pits" for v in violations),
+              f"its field violations decoded through reflection alone: {violations}")
     print("all checks passed")
 
 
