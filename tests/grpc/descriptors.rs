@@ -8,12 +8,12 @@
 //! times the first pause of the back-off (10 ms).
 
 use std::{
-    io::{BufRead, BufReader},
     net::SocketAddr,
     process::{Child, Command, Stdio},
     time::Duration,
 };
 
+use crate::support::replica::lines_of;
 use crate::support::server::within;
 use mancala::api::pb;
 use pb::diagnostics_client::DiagnosticsClient;
@@ -111,15 +111,7 @@ async fn out_of_descriptors_the_server_backs_off_logs_once_and_recovers() {
         .expect("start the mancala binary under sh");
     let mut child = Subprocess(child);
     let stdout = child.0.stdout.take().expect("piped stdout");
-    let (line_tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if line_tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let mut lines = lines_of(stdout);
 
     let (listening, _) = until_message(&mut lines, "listening").await;
     let addr: SocketAddr = listening["addr"]

@@ -4,12 +4,12 @@
 
 use std::{
     future::Future,
-    io::{BufRead, BufReader},
     net::SocketAddr,
     process::{Child, Command, Stdio},
     time::Duration,
 };
 
+use crate::support::replica::lines_of;
 use mancala::{
     api::pb,
     config::Settings,
@@ -363,15 +363,7 @@ async fn binary_serves_on_port_zero_logs_calls_and_stops_on_sigterm() {
         .expect("start the mancala binary");
     let mut child = Subprocess(child);
     let stdout = child.0.stdout.take().expect("piped stdout");
-    let (line_tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if line_tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let mut lines = lines_of(stdout);
 
     let addr: SocketAddr = loop {
         let line = next_line(&mut lines)
@@ -463,15 +455,7 @@ async fn a_second_server_on_a_data_directory_in_use_fails_clearly_and_never_says
     };
     let mut first = Subprocess(start());
     let stdout = first.0.stdout.take().expect("piped stdout");
-    let (line_tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if line_tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let mut lines = lines_of(stdout);
     while next_line(&mut lines).await.expect("the first server logs")["message"] != "listening" {}
     // The second one holds no lock on the store file: it exits at once, says why, and never claims to listen.
     let second = start();

@@ -21,6 +21,23 @@ pub async fn within<F: Future>(what: &str, f: F) -> F::Output {
         .unwrap_or_else(|_| panic!("timed out: {what}"))
 }
 
+/// The lines a child process writes to `stdout`, as they come, read on a thread of their own (the channel closes
+/// when the process closes its output).
+pub fn lines_of(
+    stdout: impl Read + Send + 'static,
+) -> tokio::sync::mpsc::UnboundedReceiver<String> {
+    let (tx, lines) = tokio::sync::mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 /// A running server process.
 pub struct Replica {
     pub child: Child,
@@ -69,15 +86,7 @@ impl Replica {
             startup_messages: Vec::new(),
         };
         let stdout = replica.child.stdout.take().expect("piped stdout");
-        let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let mut lines = lines_of(stdout);
         let (mut addr, mut metrics, mut health) = (None, None, None);
         while addr.is_none()
             || (wants_metrics && metrics.is_none())
