@@ -242,11 +242,6 @@ impl<E: Encoder> Matches<E> {
         self
     }
 
-    /// Where this manager reads the time.
-    pub fn time(&self) -> Arc<dyn Time> {
-        self.inner.time.clone()
-    }
-
     /// The longest time a time control may give (`clock.max_initial_ms`).
     pub fn max_initial_ms(&self) -> u64 {
         self.inner.clock.max_initial_ms
@@ -503,7 +498,7 @@ impl<E: Encoder> Matches<E> {
             version: 0,
             finished: None,
             time_control: owner.time_control,
-            deadline_ms: clocks.deadline().map(|due| due.at_ms()),
+            deadline_ms: slots::next_deadline(&clocks, None),
         };
         let max_active = self.max_active(&record.tenant);
         let slot = Slot::replayed(

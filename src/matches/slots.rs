@@ -53,6 +53,15 @@ pub(super) fn token_hash(token: &str) -> [u8; 32] {
     keys::hash(token)
 }
 
+/// When the server must next act on a match's clocks (a flag, an abort): what its header stores and its timer
+/// waits for; `None` once it is over, or when no clock can decide anything.
+pub(super) fn next_deadline(clocks: &Clocks, finished: Option<Finished>) -> Option<u64> {
+    finished
+        .is_none()
+        .then(|| clocks.deadline().map(|due| due.at_ms()))
+        .flatten()
+}
+
 /// The refusal of `seat`'s sowing at `at_ms`, its flag having fallen at `flag_at_ms`.
 fn out_of_time(seat: Player, at_ms: u64, flag_at_ms: u64) -> MatchError {
     MatchError::Timing {
@@ -551,12 +560,8 @@ impl<E: Encoder> Inner<E> {
         live.finished = advance.finished;
         // The clocks' next deadline is this server's to watch, whoever wrote the event: over a shared store the
         // replicas that hold the match race to settle it, and the store's check lets one win.
-        let deadline = advance
-            .finished
-            .is_none()
-            .then(|| advance.clocks.deadline().map(|due| due.at_ms()))
-            .flatten();
-        self.timers.schedule(slot.id, deadline);
+        self.timers
+            .schedule(slot.id, next_deadline(&advance.clocks, advance.finished));
         if let (true, Some(finished)) = (newly_finished, &advance.finished) {
             let notice = self.encoder.encode(Update::Finished {
                 version: advance.version,
@@ -833,10 +838,7 @@ impl<E: Encoder> Inner<E> {
         let finished = finished_by(&event, &game);
         let mut record = slot.record(event.seq, finished);
         record.active_ms = at_ms;
-        record.deadline_ms = finished
-            .is_none()
-            .then(|| clocks.deadline().map(|due| due.at_ms()))
-            .flatten();
+        record.deadline_ms = next_deadline(&clocks, finished);
         match self.store.append(&record, &event) {
             Ok(()) => {}
             // Another server sharing the store got there first.

@@ -557,3 +557,8 @@ async fn an_unstarted_timed_match_is_aborted_when_its_first_sowing_does_not_come
     );
     assert_eq!(matches.inner.timers.deadline_of(&id), None);
 }
+
+#[test]
+fn a_manager_without_clock_settings_keeps_the_built_in_defaults_of_clock() {
+    assert_eq!(DEFAULT_CLOCK, Settings::default().clock);
+}

@@ -18,7 +18,7 @@
 //! whether the seat is connected elsewhere.
 
 use super::error::MatchError;
-use super::slots::{blocking, lock, Inner, Slot};
+use super::slots::{blocking, lock, next_deadline, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;
@@ -101,10 +101,7 @@ impl<E: Encoder> Inner<E> {
     pub(super) fn watch_clocks(&self, slot: &Slot<E::Message>) {
         let deadline = {
             let live = lock(&slot.live);
-            live.finished
-                .is_none()
-                .then(|| live.clocks.deadline().map(|due| due.at_ms()))
-                .flatten()
+            next_deadline(&live.clocks, live.finished)
         };
         self.timers.schedule(slot.id, deadline);
     }

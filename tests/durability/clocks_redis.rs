@@ -4,7 +4,7 @@
 
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::replica::{authed, history, next_event, seat_to_move, within};
-use crate::support::timed::{create, sow, watch, TimedServer, START_MS};
+use crate::support::timed::{create, departure, sow, watch, TimedServer, START_MS};
 use mancala::api::pb;
 use mancala::clock::{ManualTime, Time};
 use mancala::config::{Settings, StoreKind};
@@ -145,18 +145,7 @@ async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
     );
     // The seat leaves A: once the abandonment time has passed since, B grants the claim.
     drop(stream);
-    loop {
-        match within("the departure", spectator.message())
-            .await
-            .unwrap()
-            .unwrap()
-            .kind
-            .unwrap()
-        {
-            Kind::Presence(p) if !p.connected => break,
-            _ => continue,
-        }
-    }
+    departure(&mut spectator).await;
     time.advance(60_000);
     let event = within("claim on B", on_b.claim_victory(claim(&tokens[claimant])))
         .await

@@ -3,7 +3,7 @@
 //! server restarted on its data directory settles an overdue match at once. Nothing here sleeps.
 
 use crate::support::replica::{authed, next_event, next_request, seat_to_move, within};
-use crate::support::timed::{create, sow, watch, TimedServer, START_MS};
+use crate::support::timed::{create, departure, sow, watch, TimedServer, START_MS};
 use mancala::api::pb;
 use mancala::clock::ManualTime;
 use pb::watch_match_response::Kind;
@@ -221,18 +221,7 @@ async fn a_seat_away_for_the_abandonment_time_can_be_claimed_and_one_with_a_stre
     assert!(refused.message().contains("stream open"), "{refused:?}");
     // It leaves: the claimant's stream hears of it, and the absence counts from then.
     drop(theirs);
-    loop {
-        match within("presence", mine.message())
-            .await
-            .unwrap()
-            .unwrap()
-            .kind
-            .unwrap()
-        {
-            Kind::Presence(p) if !p.connected => break,
-            _ => continue,
-        }
-    }
+    departure(&mut mine).await;
     let early = within("claim", client.claim_victory(claim(&tokens[claimant])))
         .await
         .unwrap_err();

@@ -128,6 +128,23 @@ pub async fn sow(
     event
 }
 
+/// Reads `stream` until it tells that a seat's last stream closed (the server has counted the departure).
+pub async fn departure(stream: &mut tonic::Streaming<pb::WatchMatchResponse>) {
+    use pb::watch_match_response::Kind;
+    loop {
+        match within("a departure", stream.message())
+            .await
+            .expect("the stream is open")
+            .expect("more messages")
+            .kind
+            .expect("a kind")
+        {
+            Kind::Presence(presence) if !presence.connected => return,
+            _ => continue,
+        }
+    }
+}
+
 pub async fn watch(
     client: &mut MatchesClient<Channel>,
     m: &pb::Match,
