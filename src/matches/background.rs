@@ -67,7 +67,7 @@ impl<E: Encoder> Matches<E> {
     ) -> Result<Vec<MatchRecord>, MatchError> {
         /// Headers read at once.
         const PAGE: usize = 500;
-        let mut ids = Vec::new();
+        let mut records = Vec::new();
         let mut after = None;
         loop {
             let inner = self.inner.clone();
@@ -85,13 +85,13 @@ impl<E: Encoder> Matches<E> {
             })
             .await?;
             let last = (page.len() == PAGE).then(|| page[PAGE - 1].id);
-            ids.extend(page.into_iter().filter(|record| keep(record)));
+            records.extend(page.into_iter().filter(|record| keep(record)));
             match last {
                 Some(last) => after = Some(last),
                 None => break,
             }
         }
-        Ok(ids)
+        Ok(records)
     }
 
     /// Ends every unfinished match that has had no event for `matches.idle_expiry_ms`, as if the clock read
