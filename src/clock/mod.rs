@@ -277,11 +277,16 @@ impl Clocks {
 
     /// The time a turn of `seat` ending at `at_ms` costs it, taken off its clock (never below 0).
     fn charge(&mut self, seat: Player, at_ms: u64) {
-        let spent = at_ms
-            .saturating_sub(self.since_ms)
-            .saturating_sub(self.control.delay_ms());
+        let spent = self.spent_by(at_ms);
         let left = &mut self.remaining_ms[seat.index()];
         *left = left.saturating_sub(spent);
+    }
+
+    /// What the turn that began at `since_ms` has cost by `at_ms`: the time past its delay.
+    fn spent_by(&self, at_ms: u64) -> u64 {
+        at_ms
+            .saturating_sub(self.since_ms)
+            .saturating_sub(self.control.delay_ms())
     }
 
     /// A sowing by the seat whose clock runs: its cost, then what the control gives back.
@@ -327,10 +332,7 @@ impl Clocks {
     pub fn remaining_at(&self, now_ms: u64) -> [u64; 2] {
         let mut remaining = self.remaining_ms;
         if let Some(seat) = self.running {
-            let spent = now_ms
-                .saturating_sub(self.since_ms)
-                .saturating_sub(self.control.delay_ms());
-            remaining[seat.index()] = remaining[seat.index()].saturating_sub(spent);
+            remaining[seat.index()] = remaining[seat.index()].saturating_sub(self.spent_by(now_ms));
         }
         remaining
     }
