@@ -2,15 +2,19 @@
 //! pit ownership carried from game to game.
 //!
 //! Pits 0–5 are South's S1–S6 and 6–11 North's N1–N6; `0 → 1 → … → 11 → 0` is anticlockwise (§4.1).
+//!
+//! The same type plays three-player Ba-awa (§4.7): a third seat, East, sits between South and North in turn
+//! order, every seat owns a block of consecutive pits, and a seat that wins no pits is out of the match.
 
 use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
-use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
+use super::setup::{validate, Checker, InvalidState, Setup, Validate, VariantSetup};
 use super::sow::{sow_lap, Ring};
 use super::work;
 use super::{
-    Game, GameKind, IllegalMove, Move, MoveList, Options, PitSet, Player, Reason, Sow, Status,
+    Game, GameKind, IllegalMove, Move, MoveList, Options, PerSeat, PitSet, Player, Reason, Sow,
+    Status,
 };
 
 /// Pits on the board.
@@ -27,6 +31,8 @@ const FOUR: u8 = 4;
 const SOUTH_ROW: u16 = 0x03F;
 const NORTH_ROW: u16 = 0xFC0;
 const ALL_PITS: u16 = SOUTH_ROW | NORTH_ROW;
+/// Three-player Ba-awa: turn order follows the sowing direction (§4.7).
+const TURN_ORDER_OF_THREE: [Player; 3] = [Player::South, Player::East, Player::North];
 /// Every lap goes anticlockwise round all twelve pits, the origin included (R-4.5).
 const RING: Ring<PITS> = Ring::anticlockwise();
 
@@ -38,8 +44,14 @@ pub struct BaAwa {
     pits: [u8; PITS],
     /// Bit i set: North owns pit i (§4.1 "ownership").
     north_owned: u16,
-    /// Fours won in this game, `[South, North]`.
-    stores: [u8; 2],
+    /// Bit i set: East owns pit i (three-player Ba-awa; always 0 with two). South owns the pits of neither.
+    east_owned: u16,
+    /// Fours won in this game, per seat (`[South, North, East]`; East's stays 0 with two players).
+    stores: [u8; 3],
+    /// 2, or 3 for three-player Ba-awa (§4.7).
+    seats: u8,
+    /// Three-player Ba-awa: the game at whose end each seat was eliminated (0: still in), `[South, North, East]`.
+    eliminated_in: [u32; 3],
     to_move: Option<Player>,
     status: Status,
     winner: Option<Player>,
@@ -57,11 +69,7 @@ struct NeverEnds;
 impl BaAwa {
     /// The owner of `pit`.
     pub fn owner(&self, pit: usize) -> Player {
-        if self.north_owned >> pit & 1 == 1 {
-            Player::North
-        } else {
-            Player::South
-        }
+        owner_of(self.north_owned, self.east_owned, pit as u8)
     }
 
     /// Seeds in each pit.
@@ -69,16 +77,46 @@ impl BaAwa {
         &self.pits
     }
 
-    /// Fours won in this game, `[South, North]`.
-    pub fn stores(&self) -> [u8; 2] {
-        self.stores
+    /// Fours won in this game, `[South, North]`, East third in three-player Ba-awa.
+    pub fn stores(&self) -> PerSeat {
+        PerSeat::of(self.stores, self.seats as usize)
+    }
+
+    /// The seats of this game, 2 or 3.
+    pub fn seats(&self) -> usize {
+        self.seats as usize
     }
 
     fn owned_by(&self, player: Player) -> u16 {
         match player {
             Player::North => self.north_owned,
-            Player::South => ALL_PITS & !self.north_owned,
+            Player::East => self.east_owned,
+            Player::South => ALL_PITS & !self.north_owned & !self.east_owned,
         }
+    }
+
+    /// The seats in turn order: South, North; or South, East, North (§4.7).
+    fn turn_order(&self) -> &'static [Player] {
+        if self.seats == 3 {
+            &TURN_ORDER_OF_THREE
+        } else {
+            &Player::BOTH
+        }
+    }
+
+    /// Whether `seat` plays in this match and has not been eliminated (§4.7).
+    fn still_in(&self, seat: Player) -> bool {
+        seat.index() < self.seats as usize && self.eliminated_in[seat.index()] == 0
+    }
+
+    /// The seats still in, in turn order after `seat`, ending with `seat` itself when it is still in. With two
+    /// seats: the opponent, then `seat`.
+    fn in_turn_after(&self, seat: Player) -> impl Iterator<Item = Player> + '_ {
+        let order = self.turn_order();
+        let at = order.iter().position(|&s| s == seat).unwrap_or(0);
+        (1..=order.len())
+            .map(move |step| order[(at + step) % order.len()])
+            .filter(move |&s| self.still_in(s))
     }
 
     fn seeds_on_board(&self) -> u8 {
@@ -86,14 +124,12 @@ impl BaAwa {
     }
 
     /// The match standing: pits owned while a game is played, pits won (fours ÷ 4) once it is over.
-    fn match_score(&self) -> [u8; 2] {
-        match self.status {
-            Status::InProgress => {
-                let north = self.north_owned.count_ones() as u8;
-                [PITS as u8 - north, north]
-            }
-            _ => [self.stores[0] / FOUR, self.stores[1] / FOUR],
-        }
+    fn match_score(&self) -> PerSeat {
+        let score = match self.status {
+            Status::InProgress => Player::ALL.map(|seat| self.owned_by(seat).count_ones() as u8),
+            _ => self.stores.map(|won| won / FOUR),
+        };
+        PerSeat::of(score, self.seats as usize)
     }
 
     /// §4.2: lift the pit and sow; a non-final seed that makes a four gives it to the pit's owner at once, a
@@ -119,7 +155,7 @@ impl BaAwa {
                 seeds: hand,
                 source: LapSource::Pit,
             });
-            let north_owned = self.north_owned;
+            let (north_owned, east_owned) = (self.north_owned, self.east_owned);
             let stores = &mut self.stores;
             let last = sow_lap(
                 &mut self.pits,
@@ -129,11 +165,7 @@ impl BaAwa {
                 trace,
                 |pits, pos, in_hand, trace| {
                     if in_hand > 0 && pits[pos as usize] == FOUR {
-                        let owner = if north_owned >> pos & 1 == 1 {
-                            Player::North
-                        } else {
-                            Player::South
-                        };
+                        let owner = owner_of(north_owned, east_owned, pos);
                         capture_four(pits, stores, pos, owner, trace);
                     }
                 },
@@ -178,48 +210,148 @@ impl BaAwa {
         })
     }
 
-    /// After a move: the game ends with ≤ 8 seeds left (§4.3, R-4.2); otherwise the opponent moves, or passes
-    /// when he cannot (R-4.6), and when neither can the game ends too (§4.3).
+    /// After a move: the game ends with ≤ 8 seeds left (§4.3, R-4.2); otherwise the next player in turn order
+    /// moves, or passes when he cannot (R-4.6, §4.7).
     fn finish_move<T: Trace>(&mut self, mover: Player, trace: &mut T) {
         if self.seeds_on_board() <= LAST_SEEDS {
             self.end_game(EndReason::FewSeedsLeft, trace);
             return;
         }
-        let opponent = mover.opponent();
-        if self.can_move(opponent) {
-            self.to_move = Some(opponent);
-            return;
-        }
-        trace.record(Event::Pass { player: opponent });
-        if self.can_move(mover) {
-            self.to_move = Some(mover);
-        } else {
-            self.end_game(EndReason::BothStuck, trace);
-        }
+        self.pass_to_first_who_can_move(mover, trace);
     }
 
-    /// §4.3: the starter takes every seed left; then §4.4 step 2 decides whether the match is over.
+    /// The players still in after `last`, in turn order and `last` himself at the end: the first who can move
+    /// is to move, each one before him passes (R-4.6); when nobody can, the game ends as with few seeds (§4.3,
+    /// §4.7). `last` himself never passes: when he cannot move either, the game is over.
+    fn pass_to_first_who_can_move<T: Trace>(&mut self, last: Player, trace: &mut T) {
+        let order: arrayvec::ArrayVec<Player, 3> = self.in_turn_after(last).collect();
+        for (i, &seat) in order.iter().enumerate() {
+            if self.can_move(seat) {
+                self.to_move = Some(seat);
+                return;
+            }
+            if i + 1 < order.len() || seat != last {
+                trace.record(Event::Pass { player: seat });
+            }
+        }
+        self.end_game(EndReason::BothStuck, trace);
+    }
+
+    /// §4.3: the starter takes every seed left; then §4.4 step 2 (§4.7 steps 2–3 with three players) decides
+    /// who is out and whether the match is over.
     fn end_game<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
         let collected = self.seeds_on_board();
         self.pits = [0; PITS];
         self.stores[self.starter.index()] += collected;
         self.to_move = None;
-        let (status, winner) = outcome_of_game(self.stores, self.target);
-        self.status = status;
-        self.winner = winner;
+        let outcome = self.outcome_of_game();
+        self.status = outcome.status;
+        self.winner = outcome.winner;
         trace.record(Event::GameEnd {
             reason,
-            winner: game_winner(self.stores),
+            winner: self.game_winner(),
             collector: Some(self.starter),
             collected,
-            stores: self.stores,
+            stores: self.stores(),
         });
-        if status == Status::MatchOver {
+        for seat in Player::ALL {
+            if outcome.eliminated >> seat.index() & 1 == 1 {
+                self.eliminated_in[seat.index()] = self.game_number;
+                trace.record(Event::Elimination { player: seat });
+            }
+        }
+        if self.status == Status::MatchOver {
             trace.record(Event::MatchEnd {
-                winner,
+                winner: self.winner,
                 score: self.match_score(),
+                placing: self.placing(),
             });
         }
+    }
+
+    /// The player with the most winnings in the game just ended, `None` when the most are shared.
+    fn game_winner(&self) -> Option<Player> {
+        let stores = self.stores();
+        let best = stores.as_slice().iter().copied().max().unwrap_or(0);
+        let mut leaders = Player::seated(self.seats as usize)
+            .iter()
+            .filter(|&&seat| stores.get(seat) == best);
+        match (leaders.next(), leaders.next()) {
+            (Some(&leader), None) => Some(leader),
+            _ => None,
+        }
+    }
+
+    /// §4.4 step 2 (§4.7 steps 2–3): where the match stands after a game with these final winnings. A match
+    /// needs all 48 seeds to share out pits; a custom position with fewer ends the match with its one game.
+    fn outcome_of_game(&self) -> Outcome {
+        let seats = Player::seated(self.seats as usize);
+        let total: u16 = seats.iter().map(|s| self.stores[s.index()] as u16).sum();
+        if total != SEEDS as u16 {
+            return Outcome::over(self.game_winner());
+        }
+        let pits_won = self.stores.map(|won| won / FOUR);
+        if self.seats == 2 {
+            for player in Player::BOTH {
+                let (mine, theirs) = (
+                    pits_won[player.index()],
+                    pits_won[player.opponent().index()],
+                );
+                if mine >= self.target || theirs == 0 {
+                    return Outcome::over(Some(player));
+                }
+            }
+            return Outcome::going_on(self.game_winner(), 0);
+        }
+        let eliminated = seats
+            .iter()
+            .filter(|&&seat| self.still_in(seat) && pits_won[seat.index()] == 0)
+            .fold(0u8, |set, seat| set | 1 << seat.index());
+        match seats
+            .iter()
+            .find(|&&seat| pits_won[seat.index()] >= self.target)
+        {
+            Some(&winner) => Outcome {
+                status: Status::MatchOver,
+                winner: Some(winner),
+                eliminated,
+            },
+            None => Outcome::going_on(self.game_winner(), eliminated),
+        }
+    }
+
+    /// §4.7 "placing", once a three-player match is over: the winner first, then whoever still holds pits, then
+    /// the eliminated, the later out above the earlier; equals share a place. Empty with two players. A custom
+    /// position with fewer than 48 seeds ends its match after one game and is placed by winnings.
+    fn placing(&self) -> PerSeat {
+        if self.seats != 3 {
+            return PerSeat::NONE;
+        }
+        let full = Player::ALL
+            .iter()
+            .map(|s| self.stores[s.index()] as u16)
+            .sum::<u16>()
+            == SEEDS as u16;
+        // How long each seat stayed in: the higher, the better placed.
+        let standing = Player::ALL.map(|seat| {
+            if self.winner == Some(seat) {
+                u32::MAX
+            } else if !full {
+                self.stores[seat.index()] as u32
+            } else {
+                match self.eliminated_in[seat.index()] {
+                    0 => u32::MAX - 1,
+                    game => game,
+                }
+            }
+        });
+        let place = |seat: Player| {
+            1 + standing
+                .iter()
+                .filter(|&&other| other > standing[seat.index()])
+                .count() as u8
+        };
+        PerSeat::of(Player::ALL.map(place), 3)
     }
 
     /// §4.4: ownership from the fours won (the player with more than six keeps his row and takes the rest from
@@ -234,11 +366,23 @@ impl BaAwa {
             self.status,
             "the game is still being played; the next game starts when it is over",
         )?;
-        self.north_owned = allocate_pits(self.stores, choice)?;
+        if self.seats == 3 {
+            if !choice.is_empty() {
+                return Err(IllegalMove::new(
+                    Reason::InvalidChoice,
+                    "three-player Ba-awa shares out pits in blocks with no choice; NextGame takes no pits (§4.7)",
+                ));
+            }
+            (self.north_owned, self.east_owned) = allocate_blocks(self.stores);
+        } else {
+            self.north_owned = allocate_pits([self.stores[0], self.stores[1]], choice)?;
+        }
         self.pits = [FOUR; PITS];
-        self.stores = [0, 0];
-        self.starter = self.starter.opponent();
-        self.to_move = Some(self.starter);
+        self.stores = [0; 3];
+        // The next seat still in after the last starter's, even one just eliminated (§4.4 step 5, §4.7 step 6).
+        let last_starter = self.starter;
+        let next_starter = self.in_turn_after(last_starter).next();
+        self.starter = next_starter.unwrap_or(last_starter);
         self.status = Status::InProgress;
         self.winner = None;
         self.ply = 0;
@@ -246,9 +390,19 @@ impl BaAwa {
         self.game_number = self.game_number.saturating_add(1);
         trace.record(Event::Allocation {
             north_owned: self.north_owned,
+            east_owned: self.east_owned,
             pits_owned: self.match_score(),
             starter: self.starter,
         });
+        // Whether anyone can move is checked when a game starts too (§4.7): the starter, or the next who can.
+        self.to_move = None;
+        let order = self.turn_order();
+        let at = order.iter().position(|&s| s == self.starter).unwrap_or(0);
+        let before_starter = (1..order.len())
+            .map(|back| order[(at + order.len() - back) % order.len()])
+            .find(|&seat| self.still_in(seat))
+            .unwrap_or(self.starter);
+        self.pass_to_first_who_can_move(before_starter, trace);
         Ok(())
     }
 
@@ -284,7 +438,11 @@ impl BaAwa {
             return Err(IllegalMove::at(
                 Reason::NotYourPit,
                 pit,
-                "the pit is owned by the other player; a player moves only from pits he owns (§4.1)",
+                if self.seats == 3 {
+                    "the pit is owned by another player; a player moves only from pits he owns (§4.1, §4.7)"
+                } else {
+                    "the pit is owned by the other player; a player moves only from pits he owns (§4.1)"
+                },
             ));
         }
         if self.pits[pit as usize] == 0 {
@@ -308,10 +466,57 @@ impl BaAwa {
     }
 }
 
+/// Where the match stands after a game (§4.4 step 2, §4.7 steps 2–3).
+struct Outcome {
+    status: Status,
+    winner: Option<Player>,
+    /// Seats eliminated by this game, one bit per [`Player::index`].
+    eliminated: u8,
+}
+
+impl Outcome {
+    fn over(winner: Option<Player>) -> Outcome {
+        Outcome {
+            status: Status::MatchOver,
+            winner,
+            eliminated: 0,
+        }
+    }
+
+    fn going_on(game_winner: Option<Player>, eliminated: u8) -> Outcome {
+        Outcome {
+            status: Status::GameOver,
+            winner: game_winner,
+            eliminated,
+        }
+    }
+}
+
+/// The owner of `pit` from North's and East's pits (South owns the rest).
+fn owner_of(north_owned: u16, east_owned: u16, pit: u8) -> Player {
+    if north_owned >> pit & 1 == 1 {
+        Player::North
+    } else if east_owned >> pit & 1 == 1 {
+        Player::East
+    } else {
+        Player::South
+    }
+}
+
+/// §4.7 step 4: blocks of consecutive pits from pit 0 in seat order, South's, then East's, then North's, each
+/// as long as the fours its seat won. Returns North's and East's pits.
+fn allocate_blocks(stores: [u8; 3]) -> (u16, u16) {
+    let block = |seat: Player| (1u16 << (stores[seat.index()] / FOUR)) - 1;
+    let south = (stores[Player::South.index()] / FOUR) as u32;
+    let east = block(Player::East) << south;
+    let north = ALL_PITS & !(block(Player::South) | east);
+    (north, east)
+}
+
 /// Takes the four in `pit` for `beneficiary` (§4.2).
 fn capture_four<T: Trace>(
     pits: &mut [u8; PITS],
-    stores: &mut [u8; 2],
+    stores: &mut [u8; 3],
     pit: u8,
     beneficiary: Player,
     trace: &mut T,
@@ -325,34 +530,6 @@ fn capture_four<T: Trace>(
         kichwa: None,
         direction: None,
     });
-}
-
-/// The player with more winnings, `None` for equal winnings.
-fn game_winner(stores: [u8; 2]) -> Option<Player> {
-    match stores[0].cmp(&stores[1]) {
-        std::cmp::Ordering::Greater => Some(Player::South),
-        std::cmp::Ordering::Less => Some(Player::North),
-        std::cmp::Ordering::Equal => None,
-    }
-}
-
-/// §4.4 step 2: where the match stands after a game with these final winnings. A match needs all 48 seeds to
-/// share out pits; a custom position with fewer ends the match with its one game.
-fn outcome_of_game(stores: [u8; 2], target: u8) -> (Status, Option<Player>) {
-    if stores[0] as u16 + stores[1] as u16 != SEEDS as u16 {
-        return (Status::MatchOver, game_winner(stores));
-    }
-    let pits_won = [stores[0] / FOUR, stores[1] / FOUR];
-    for player in Player::BOTH {
-        let (mine, theirs) = (
-            pits_won[player.index()],
-            pits_won[player.opponent().index()],
-        );
-        if mine >= target || theirs == 0 {
-            return (Status::MatchOver, Some(player));
-        }
-    }
-    (Status::GameOver, game_winner(stores))
 }
 
 /// §4.4 step 3 (R-4.3): North's pits for the next game, from the final winnings and the surplus player's
@@ -371,7 +548,7 @@ fn allocate_pits(stores: [u8; 2], choice: PitSet) -> Result<u16, IllegalMove> {
     let extra = (pits_won[surplus.index()] - 6) as u32;
     let opponent_row = match surplus {
         Player::South => NORTH_ROW,
-        Player::North => SOUTH_ROW,
+        Player::North | Player::East => SOUTH_ROW,
     };
     let taken = if choice.is_empty() {
         // The opponent's pits nearest in sowing order, from his leftmost pit anticlockwise.
@@ -394,16 +571,18 @@ fn allocate_pits(stores: [u8; 2], choice: PitSet) -> Result<u16, IllegalMove> {
     };
     Ok(match surplus {
         Player::South => NORTH_ROW & !taken,
-        Player::North => NORTH_ROW | taken,
+        Player::North | Player::East => NORTH_ROW | taken,
     })
 }
 
 /// Ba-awa's own fields of a [`Setup`], as read by [`Validate::check_own_fields`].
 pub(crate) struct OwnFields {
-    /// North's pits, when every pit has an owner.
-    north_owned: Option<u16>,
+    /// North's and East's pits, when every pit has an owner.
+    owned: Option<(u16, u16)>,
     starter: Option<Player>,
     target: u32,
+    seats: u8,
+    eliminated_in: [u32; 3],
 }
 
 impl Validate<PITS> for BaAwa {
@@ -413,7 +592,7 @@ impl Validate<PITS> for BaAwa {
     /// §4.2, §4.3: Ba-awa has no reserves, its winnings are fours, and it is played in games, not rounds.
     fn check_shared_fields(check: &mut Checker, setup: &Setup) {
         if setup.reserves.iter().any(|&r| r != 0) {
-            check.fail("reserves", "Ba-awa has no reserves; both must be 0");
+            check.fail("reserves", "Ba-awa has no reserves; every entry must be 0");
         }
         // Winnings are fours (§4.2), except that at the end of a game the starter also takes the seeds left on
         // the board (§4.3): with all 48 seeds those are a multiple of 4 too, in a custom position with fewer
@@ -435,12 +614,15 @@ impl Validate<PITS> for BaAwa {
         });
     }
 
-    /// §4.1, §4.4, R-4.10: the owner of every pit, the game's starter and the match target.
+    /// §4.1, §4.4, §4.7, R-4.10: the owner of every pit, the game's starter, the match target, the number of
+    /// players and who is out.
     fn check_own_fields(check: &mut Checker, setup: &Setup) -> Option<OwnFields> {
         let VariantSetup::BaAwa {
             owners,
             starter,
             target,
+            players,
+            eliminated_in,
         } = &setup.variant
         else {
             check.fail(
@@ -449,30 +631,56 @@ impl Validate<PITS> for BaAwa {
             );
             return None;
         };
-        let north_owned = check_owners(check, owners);
+        check.require(matches!(players, 0 | 2 | 3), "ba_awa.players", || {
+            format!("Ba-awa is played by 2 or 3 players (0 means 2), not {players}")
+        });
+        let seats = setup.seats() as u8;
+        let owned = check_owners(check, owners, seats);
         check.require(starter.is_some(), "ba_awa.starter", || {
             "the player who began the game must be set".into()
         });
         check.require((10..=12).contains(target), "ba_awa.target", || {
             format!("the match target is 10, 11 or 12 pits, not {target}")
         });
+        let mut out = [0u32; 3];
+        match (seats, eliminated_in.len()) {
+            (_, 0) => {}
+            (3, 3) => out.copy_from_slice(eliminated_in),
+            (3, n) => check.fail(
+                "ba_awa.eliminated_in_game",
+                format!("one entry per seat [South, North, East] (0: still in), not {n}"),
+            ),
+            _ => check.fail(
+                "ba_awa.eliminated_in_game",
+                "only three-player Ba-awa eliminates players; leave it empty",
+            ),
+        }
         Some(OwnFields {
-            north_owned,
+            owned,
             starter: *starter,
             target: *target,
+            seats,
+            eliminated_in: out,
         })
     }
 
     fn assemble(setup: &Setup, pits: [u8; PITS], own: &OwnFields) -> Option<BaAwa> {
-        let (Some(status), Some(starter), Some(north_owned)) =
-            (setup.status, own.starter, own.north_owned)
+        let (Some(status), Some(starter), Some((north_owned, east_owned))) =
+            (setup.status, own.starter, own.owned)
         else {
             return None;
         };
+        let mut stores = [0u8; 3];
+        for (store, &value) in stores.iter_mut().zip(&setup.stores) {
+            *store = value as u8;
+        }
         Some(BaAwa {
             pits,
             north_owned,
-            stores: pair_u8(&setup.stores),
+            east_owned,
+            stores,
+            seats: own.seats,
+            eliminated_in: own.eliminated_in,
             to_move: setup.to_move,
             status,
             winner: setup.winner,
@@ -483,8 +691,11 @@ impl Validate<PITS> for BaAwa {
         })
     }
 
-    /// §4.3, §4.4: a game in play or a game that is over, then the match score either way.
+    /// §4.3, §4.4, §4.7: who is out, a game in play or a game that is over, then the match score either way.
     fn check_position(&self, check: &mut Checker, setup: &Setup, _: &OwnFields) {
+        if self.seats == 3 {
+            self.check_eliminations(check);
+        }
         match self.status {
             Status::InProgress => self.check_turn(check),
             _ => self.check_game_end(check),
@@ -493,9 +704,10 @@ impl Validate<PITS> for BaAwa {
     }
 }
 
-/// §4.1, §4.4 step 3: every pit has an owner, and the player with more pits keeps his whole row. Returns North's
-/// pits when every pit is owned.
-fn check_owners(check: &mut Checker, owners: &[Option<Player>]) -> Option<u16> {
+/// §4.1, §4.4 step 3, §4.7 step 4: every pit has an owner who plays in this game. With two players, the one with
+/// more pits keeps his whole row; with three, each owns one block of consecutive pits, South's from pit 0, then
+/// East's, then North's. Returns North's and East's pits when every pit is owned.
+fn check_owners(check: &mut Checker, owners: &[Option<Player>], seats: u8) -> Option<(u16, u16)> {
     if owners.len() != PITS {
         check.fail(
             "ba_awa.owners",
@@ -503,44 +715,121 @@ fn check_owners(check: &mut Checker, owners: &[Option<Player>]) -> Option<u16> {
         );
         return None;
     }
-    let mut north_owned = 0u16;
+    let mut owned = [0u16; 3];
     for (pit, owner) in owners.iter().enumerate() {
         match owner {
+            Some(owner) if owner.index() < seats as usize => owned[owner.index()] |= 1 << pit,
+            Some(_) => check.fail(
+                format!("ba_awa.owners[{pit}]"),
+                "East plays only in three-player Ba-awa (ba_awa.players = 3)",
+            ),
             None => check.fail(
                 format!("ba_awa.owners[{pit}]"),
-                "every pit is owned by South or North",
+                if seats == 3 {
+                    "every pit is owned by South, East or North"
+                } else {
+                    "every pit is owned by South or North"
+                },
             ),
-            Some(Player::North) => north_owned |= 1 << pit,
-            Some(Player::South) => {}
         }
     }
-    check.require(north_owned & SOUTH_ROW == 0 || north_owned & NORTH_ROW == NORTH_ROW, "ba_awa.owners", || {
-        "the player with more pits keeps his whole row and the other owns pits of his own row only (§4.4)".into()
-    });
-    owners.iter().all(Option::is_some).then_some(north_owned)
+    let [_, north_owned, east_owned] = owned;
+    if seats == 3 {
+        let blocks = allocate_blocks(owned.map(|pits| pits.count_ones() as u8 * FOUR));
+        check.require(blocks == (north_owned, east_owned), "ba_awa.owners", || {
+            "each player owns one block of consecutive pits: South's from S1 (pit 0), then East's, then North's (§4.7)".into()
+        });
+    } else {
+        check.require(north_owned & SOUTH_ROW == 0 || north_owned & NORTH_ROW == NORTH_ROW, "ba_awa.owners", || {
+            "the player with more pits keeps his whole row and the other owns pits of his own row only (§4.4)".into()
+        });
+    }
+    owners
+        .iter()
+        .all(|owner| matches!(owner, Some(o) if o.index() < seats as usize))
+        .then_some((north_owned, east_owned))
 }
 
 impl BaAwa {
-    /// §4.1, §4.3, §4.4 step 2, R-4.6: a game in play has more than 8 seeds on the board and no owner of a
-    /// winning number of pits; game 1 keeps the rows; its starter moves first, and the player to move can move.
+    /// §4.7 step 2: a player out of the match owns no pits, has won nothing, neither moves nor begins a game,
+    /// and went out at the end of this game or an earlier one.
+    fn check_eliminations(&self, check: &mut Checker) {
+        for seat in Player::ALL {
+            let game = self.eliminated_in[seat.index()];
+            if game == 0 {
+                continue;
+            }
+            let this_game = game == self.game_number && self.status != Status::InProgress;
+            check.require_at(
+                game < self.game_number || this_game,
+                || format!("ba_awa.eliminated_in_game[{}]", seat.index()),
+                || {
+                    format!(
+                        "{seat} cannot have gone out in game {game}: this is game {} and a player goes out at the end \
+                         of a game (§4.7)",
+                        self.game_number
+                    )
+                },
+            );
+            check.require_at(
+                self.owned_by(seat) == 0 || this_game,
+                || format!("ba_awa.eliminated_in_game[{}]", seat.index()),
+                || format!("{seat} is out of the match, so he owns no pits (§4.7)"),
+            );
+            check.require_at(
+                self.stores[seat.index()] == 0,
+                || format!("stores[{}]", seat.index()),
+                || format!("{seat} is out of the match, so he wins nothing (§4.7)"),
+            );
+            check.require(
+                self.to_move != Some(seat) && (self.starter != seat || this_game),
+                "ba_awa.eliminated_in_game",
+                || {
+                    format!(
+                        "{seat} is out of the match, so he neither moves nor begins a game (§4.7)"
+                    )
+                },
+            );
+        }
+    }
+
+    /// §4.1, §4.3, §4.4 step 2, R-4.6, §4.7: a game in play has more than 8 seeds on the board and no owner of a
+    /// winning number of pits; game 1 keeps its first ownership; its starter moves first, and the player to
+    /// move can move.
     fn check_turn(&self, check: &mut Checker) {
         check.require(self.seeds_on_board() > LAST_SEEDS, "pits", || {
             "with 8 or fewer seeds on the board the game is over (§4.3)".into()
         });
         let owned = self.match_score();
-        for player in Player::BOTH {
-            let pits = owned[player.index()];
-            check.require(pits > 0 && pits < self.target, "ba_awa.owners", || {
-                format!(
-                    "{player} owns {pits} pits: with a target of {} the match would be over (§4.4 step 2)",
-                    self.target
-                )
+        for &player in Player::seated(self.seats as usize) {
+            let pits = owned.get(player);
+            let out = self.eliminated_in[player.index()] != 0;
+            check.require((pits > 0 || out) && pits < self.target, "ba_awa.owners", || {
+                if pits == 0 {
+                    format!("{player} owns no pits, so he is out of the match (§4.7) or it is over (§4.4 step 2)")
+                } else {
+                    format!(
+                        "{player} owns {pits} pits: with a target of {} the match would be over (§4.4 step 2)",
+                        self.target
+                    )
+                }
             });
         }
+        let first_ownership = if self.seats == 3 {
+            allocate_blocks([16, 16, 16])
+        } else {
+            (NORTH_ROW, 0)
+        };
         check.require(
-            self.game_number > 1 || self.north_owned == NORTH_ROW,
+            self.game_number > 1 || (self.north_owned, self.east_owned) == first_ownership,
             "ba_awa.owners",
-            || "in game 1 each player owns his own row (§4.1)".into(),
+            || {
+                if self.seats == 3 {
+                    "in game 1 South owns S1–S4, East S5–N2 and North N3–N6 (§4.7)".into()
+                } else {
+                    "in game 1 each player owns his own row (§4.1)".into()
+                }
+            },
         );
         check.require(
             self.ply > 0 || self.to_move == Some(self.starter),
@@ -554,34 +843,60 @@ impl BaAwa {
         }
     }
 
-    /// §4.3, §4.4 step 2: a finished game has an empty board, and its status and winner follow from the winnings.
+    /// §4.3, §4.4 step 2, §4.7 steps 2–3: a finished game has an empty board, and its status, winner and the
+    /// players it put out follow from the winnings.
     fn check_game_end(&self, check: &mut Checker) {
         check.require(self.seeds_on_board() == 0, "pits", || {
             "at the end of a game the starter has taken every seed left (§4.3)".into()
         });
-        let (status, winner) = outcome_of_game(self.stores, self.target);
-        check.require(status == self.status, "status", || {
-            format!("with these winnings the status is {status:?}")
+        // The outcome as the game's end found it: the seats it put out were still in then.
+        let mut before = self.clone();
+        for out in &mut before.eliminated_in {
+            if *out == self.game_number {
+                *out = 0;
+            }
+        }
+        let outcome = before.outcome_of_game();
+        check.require(outcome.status == self.status, "status", || {
+            format!("with these winnings the status is {:?}", outcome.status)
         });
-        check.require(winner == self.winner, "winner", || match winner {
-            Some(p) => format!("with these winnings the winner is {p}"),
-            None => "with equal winnings there is no winner".into(),
+        check.require(outcome.winner == self.winner, "winner", || {
+            match outcome.winner {
+                Some(p) => format!("with these winnings the winner is {p}"),
+                None => "with equal winnings there is no winner".into(),
+            }
         });
+        for seat in Player::ALL {
+            let went_out = outcome.eliminated >> seat.index() & 1 == 1;
+            check.require_at(
+                went_out == (self.eliminated_in[seat.index()] == self.game_number),
+                || format!("ba_awa.eliminated_in_game[{}]", seat.index()),
+                || {
+                    if went_out {
+                        format!(
+                            "{seat} won no pits in game {}, so he went out at its end (§4.7)",
+                            self.game_number
+                        )
+                    } else {
+                        format!(
+                            "{seat} won pits in game {}, so he did not go out then",
+                            self.game_number
+                        )
+                    }
+                },
+            );
+        }
     }
 
     /// §4.4 step 1: the match score is the pits owned while a game is played, the pits won once it is over.
     fn check_match_score(&self, check: &mut Checker, claimed: &[u32]) {
         let score = self.match_score();
-        check.require(
-            claimed == [score[0] as u32, score[1] as u32],
-            "match_score",
-            || {
-                format!(
-                    "Ba-awa's match score is [{}, {}] here: pits owned in play, pits won once over",
-                    score[0], score[1]
-                )
-            },
-        );
+        let expected: Vec<u32> = score.as_slice().iter().map(|&s| s as u32).collect();
+        check.require(claimed == expected.as_slice(), "match_score", || {
+            format!(
+                "Ba-awa's match score is {expected:?} here: pits owned in play, pits won once over"
+            )
+        });
     }
 }
 
@@ -589,14 +904,28 @@ impl Game for BaAwa {
     const KIND: GameKind = GameKind::BaAwa;
 
     fn new_match(options: &Options) -> Self {
+        let seats = options.seats(GameKind::BaAwa) as u8;
+        let (north_owned, east_owned) = if seats == 3 {
+            allocate_blocks([16, 16, 16])
+        } else {
+            (NORTH_ROW, 0)
+        };
+        // East starts only where he sits; the protocol layer refuses him elsewhere.
+        let starter = match options.first_player {
+            Player::East if seats == 2 => Player::South,
+            player => player,
+        };
         BaAwa {
             pits: [FOUR; PITS],
-            north_owned: NORTH_ROW,
-            stores: [0, 0],
-            to_move: Some(options.first_player),
+            north_owned,
+            east_owned,
+            stores: [0; 3],
+            seats,
+            eliminated_in: [0; 3],
+            to_move: Some(starter),
             status: Status::InProgress,
             winner: None,
-            starter: options.first_player,
+            starter,
             // The protocol layer refuses other targets; the engine keeps to the three the rules know (R-4.10).
             target: options.ba_awa_target.clamp(10, 12),
             ply: 0,
@@ -609,25 +938,36 @@ impl Game for BaAwa {
     }
 
     fn to_setup(&self) -> Setup {
+        let seats = self.seats as usize;
         let score = self.match_score();
         Setup {
             kind: GameKind::BaAwa,
             rules_version: super::RULES_VERSION,
             pits: self.pits.iter().map(|&s| s as u32).collect(),
-            stores: self.stores.iter().map(|&s| s as u32).collect(),
-            reserves: vec![0, 0],
+            stores: self.stores[..seats].iter().map(|&s| s as u32).collect(),
+            reserves: vec![0; seats],
             to_move: self.to_move,
             status: Some(self.status),
             winner: self.winner,
             ply: self.ply,
             game_number: self.game_number,
-            match_score: score.iter().map(|&s| s as u32).collect(),
+            match_score: score.as_slice().iter().map(|&s| s as u32).collect(),
             variant: VariantSetup::BaAwa {
                 owners: (0..PITS).map(|pit| Some(self.owner(pit))).collect(),
                 starter: Some(self.starter),
                 target: self.target as u32,
+                players: if seats == 3 { 3 } else { 0 },
+                eliminated_in: if seats == 3 {
+                    self.eliminated_in.to_vec()
+                } else {
+                    Vec::new()
+                },
             },
         }
+    }
+
+    fn seats(&self) -> usize {
+        self.seats as usize
     }
 
     fn status(&self) -> Status {
@@ -676,3 +1016,6 @@ impl Game for BaAwa {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod three_player_tests;

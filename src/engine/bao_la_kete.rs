@@ -24,7 +24,7 @@ use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, Va
 use super::sow::Ring;
 use super::{
     can_move_listing, Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options,
-    PitSet, Player, Reason, Status,
+    PerSeat, PitSet, Player, Reason, StarterRule, Status,
 };
 use execute::MoveEnd;
 
@@ -82,6 +82,8 @@ pub struct BaoLaKete {
     winner: Option<Player>,
     /// Who began this game.
     game_starter: Player,
+    /// Who begins games 2 and 3: a match option the state carries from game to game.
+    starter_rule: StarterRule,
     ply: u32,
     game_number: u32,
     /// Games won, `[South, North]`.
@@ -94,7 +96,8 @@ pub struct BaoLaKete {
 const fn base(player: Player) -> u8 {
     match player {
         Player::South => 0,
-        Player::North => CIRCUIT,
+        // East sits only in three-player Ba-awa, never at this board.
+        Player::North | Player::East => CIRCUIT,
     }
 }
 
@@ -310,7 +313,12 @@ impl BaoLaKete {
     }
 
     /// §2.2: the opening position of a game begun by `starter`.
-    fn opening(starter: Player, game_number: u32, match_score: [u8; 2]) -> BaoLaKete {
+    fn opening(
+        starter: Player,
+        starter_rule: StarterRule,
+        game_number: u32,
+        match_score: [u8; 2],
+    ) -> BaoLaKete {
         let mut pits = [0u8; PITS];
         for player in Player::BOTH {
             let b = base(player) as usize;
@@ -326,6 +334,7 @@ impl BaoLaKete {
             status: Status::InProgress,
             winner: None,
             game_starter: starter,
+            starter_rule,
             ply: 0,
             game_number,
             match_score,
@@ -397,20 +406,22 @@ impl BaoLaKete {
             winner: Some(winner),
             collector: None,
             collected: 0,
-            stores: self.stores,
+            stores: self.stores.into(),
         });
         if self.match_score[winner.index()] >= WINS_FOR_MATCH {
             self.status = Status::MatchOver;
             trace.record(Event::MatchEnd {
                 winner: Some(winner),
-                score: self.match_score,
+                score: self.match_score.into(),
+                placing: PerSeat::NONE,
             });
         } else {
             self.status = Status::GameOver;
         }
     }
 
-    /// §2.9, R-2.12: the next game of the match starts from the opening position, begun by the other player.
+    /// §2.9, R-2.12: the next game of the match starts from the opening position, begun by the player the
+    /// match's starter rule names: the other player than last time (the default), the loser or the winner.
     fn start_next_game(&mut self, choice: PitSet) -> Result<(), IllegalMove> {
         check_between_games(
             self.status,
@@ -422,8 +433,16 @@ impl BaoLaKete {
                 "a Bao la Kete game always starts from the opening position; NextGame takes no pits",
             ));
         }
+        // A finished game of Bao la Kete always has a winner (§2.9: no draws).
+        let winner = self.winner.unwrap_or(self.game_starter);
+        let starter = match self.starter_rule {
+            StarterRule::Alternate => self.game_starter.opponent(),
+            StarterRule::LoserStarts => winner.opponent(),
+            StarterRule::WinnerStarts => winner,
+        };
         *self = BaoLaKete::opening(
-            self.game_starter.opponent(),
+            starter,
+            self.starter_rule,
             self.game_number + 1,
             self.match_score,
         );
@@ -477,7 +496,12 @@ impl Game for BaoLaKete {
     const KIND: GameKind = GameKind::BaoLaKete;
 
     fn new_match(options: &Options) -> Self {
-        BaoLaKete::opening(options.first_player, 1, [0, 0])
+        // East sits only in three-player Ba-awa; the protocol layer refuses him here.
+        let first = match options.first_player {
+            Player::East => Player::South,
+            player => player,
+        };
+        BaoLaKete::opening(first, options.bao_la_kete_starter, 1, [0, 0])
     }
 
     fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
@@ -508,6 +532,7 @@ impl Game for BaoLaKete {
                     .mark
                     .map(|m| (Some(m.blockee), m.pit as u32, Some(m.setter))),
                 game_starter: Some(self.game_starter),
+                starter_rule: self.starter_rule,
             },
         }
     }
@@ -558,6 +583,7 @@ pub(crate) struct OwnFields {
     kuu_alive: Option<[bool; 2]>,
     mark: Option<HiziZetuMark>,
     game_starter: Option<Player>,
+    starter_rule: StarterRule,
 }
 
 impl Validate<PITS> for BaoLaKete {
@@ -590,6 +616,7 @@ impl Validate<PITS> for BaoLaKete {
             kuu_alive,
             mark,
             game_starter,
+            starter_rule,
         } = &setup.variant
         else {
             check.fail(
@@ -618,6 +645,7 @@ impl Validate<PITS> for BaoLaKete {
             kuu_alive: kuu_known.then(|| [kuu_alive[0], kuu_alive[1]]),
             mark,
             game_starter: *game_starter,
+            starter_rule: *starter_rule,
         })
     }
 
@@ -640,6 +668,7 @@ impl Validate<PITS> for BaoLaKete {
             status,
             winner: setup.winner,
             game_starter,
+            starter_rule: own.starter_rule,
             ply: setup.ply,
             game_number: setup.game_number,
             match_score: [

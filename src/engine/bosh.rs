@@ -70,7 +70,8 @@ struct NeverEnds;
 fn row(player: Player) -> u16 {
     match player {
         Player::South => SOUTH_ROW,
-        Player::North => NORTH_ROW,
+        // East sits only in three-player Ba-awa, never at this board.
+        Player::North | Player::East => NORTH_ROW,
     }
 }
 
@@ -309,7 +310,8 @@ impl Bosh {
         if status == Status::MatchOver {
             trace.record(Event::MatchEnd {
                 winner,
-                score: self.match_score(),
+                score: self.match_score().into(),
+                placing: super::PerSeat::NONE,
             });
         }
     }
@@ -485,7 +487,7 @@ fn holes_to_open(player: Player, holes: u8, choice: PitSet) -> Result<u16, Illeg
                     "South must choose exactly as many of his holes as he can fill: one for every 4 stones he holds, \
                      at most five (§3.4); list none of his holes for the default right-to-left fill"
                 }
-                Player::North => {
+                Player::North | Player::East => {
                     "North must choose exactly as many of his holes as he can fill: one for every 4 stones he holds, \
                      at most five (§3.4); list none of his holes for the default right-to-left fill"
                 }

@@ -78,8 +78,8 @@ fn bao_la_kete_pits() -> Vec<PitInfo> {
                 let (row, column) = match (player, back) {
                     (Player::South, false) => (2, i),
                     (Player::South, true) => (3, i),
-                    (Player::North, false) => (1, 7 - i),
-                    (Player::North, true) => (0, 7 - i),
+                    (_, false) => (1, 7 - i),
+                    (_, true) => (0, 7 - i),
                 };
                 let role = match (back, i) {
                     (false, 4) => "kuu",

@@ -1,6 +1,6 @@
 //! What a move does, step by step, so that clients can animate and explain it without knowing the rules.
 
-use super::{Direction, Kichwa, Player};
+use super::{Direction, Kichwa, PerSeat, Player};
 
 /// Where the seeds of a lap came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,8 +86,8 @@ pub enum Event {
         collector: Option<Player>,
         /// How many seeds the collector took.
         collected: u8,
-        /// Final winnings of the game, `[South, North]`.
-        stores: [u8; 2],
+        /// Final winnings of the game, one per seat (`[South, North]`, East third in three-player Ba-awa).
+        stores: PerSeat,
     },
     /// Bosh: the round ended.
     RoundEnd {
@@ -104,15 +104,26 @@ pub enum Event {
     MatchEnd {
         /// The match's winner, `None` when nobody won it.
         winner: Option<Player>,
-        /// The final match score, `[South, North]`.
-        score: [u8; 2],
+        /// The final match score, one per seat.
+        score: PerSeat,
+        /// Three-player Ba-awa: each seat's place, 1 for the winner; seats that stayed in equally long share a
+        /// place (§4.7 "placing"). Empty in two-player games, where the winner says it all.
+        placing: PerSeat,
     },
-    /// Ba-awa: ownership for the next game; bit i of `north_owned` means North owns pit i.
+    /// Three-player Ba-awa: `player` won no pits in the game just ended and is out of the match (§4.7).
+    Elimination {
+        /// The player eliminated.
+        player: Player,
+    },
+    /// Ba-awa: ownership for the next game; bit i of `north_owned` means North owns pit i, of `east_owned` East
+    /// (three-player Ba-awa); South owns the rest.
     Allocation {
         /// North's pits, one bit per pit.
         north_owned: u16,
-        /// Pits owned, `[South, North]`.
-        pits_owned: [u8; 2],
+        /// East's pits, one bit per pit (0 in a two-player game).
+        east_owned: u16,
+        /// Pits owned, one per seat.
+        pits_owned: PerSeat,
         /// Who begins the next game.
         starter: Player,
     },

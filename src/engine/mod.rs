@@ -71,30 +71,40 @@ impl GameKind {
     }
 }
 
-/// One of the two seats.
+/// A seat. Every game has South and North; three-player Ba-awa (§4.7) adds East.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
     /// Moves first unless the options say otherwise.
     South,
-    /// The other seat.
+    /// The other seat of a two-player game; the third in turn order of three-player Ba-awa.
     North,
+    /// Three-player Ba-awa only: the second in turn order, between South and North (§4.7).
+    East,
 }
 
 impl Player {
-    /// Both players, South first (the order of every `[South, North]` pair).
+    /// Both players of a two-player game, South first (the order of every `[South, North]` pair).
     pub const BOTH: [Player; 2] = [Player::South, Player::North];
+    /// Every seat in index order: the order of every per-seat list (South, North, then East when seated).
+    pub const ALL: [Player; 3] = [Player::South, Player::North, Player::East];
 
-    /// The other player.
+    /// The other player of a two-player game. East sits only in three-player Ba-awa, which never asks; his
+    /// answer is South, the next seat in that game's turn order.
     pub fn opponent(self) -> Player {
         match self {
             Player::South => Player::North,
-            Player::North => Player::South,
+            Player::North | Player::East => Player::South,
         }
     }
 
-    /// 0 for South, 1 for North: the index into `[South, North]` pairs.
+    /// 0 for South, 1 for North, 2 for East: the index into per-seat lists.
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The seats of a game with `seats` players (2 or 3), in index order.
+    pub fn seated(seats: usize) -> &'static [Player] {
+        &Player::ALL[..seats.clamp(2, 3)]
     }
 }
 
@@ -103,8 +113,72 @@ impl std::fmt::Display for Player {
         f.write_str(match self {
             Player::South => "South",
             Player::North => "North",
+            Player::East => "East",
         })
     }
+}
+
+/// One small number per seat (winnings, pits, places), indexed by [`Player::index`]: two entries in a
+/// two-player game, three in three-player Ba-awa.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PerSeat {
+    values: [u8; 3],
+    seats: u8,
+}
+
+impl PerSeat {
+    /// `[South, North]`.
+    pub const fn two(values: [u8; 2]) -> PerSeat {
+        PerSeat {
+            values: [values[0], values[1], 0],
+            seats: 2,
+        }
+    }
+
+    /// The first `seats` (2 or 3) of `values`.
+    pub fn of(values: [u8; 3], seats: usize) -> PerSeat {
+        let seats = seats.clamp(2, 3);
+        let mut kept = [0; 3];
+        kept[..seats].copy_from_slice(&values[..seats]);
+        PerSeat {
+            values: kept,
+            seats: seats as u8,
+        }
+    }
+
+    /// No entries (a list a game leaves out).
+    pub const NONE: PerSeat = PerSeat {
+        values: [0; 3],
+        seats: 0,
+    };
+
+    /// The entries, South first.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.values[..self.seats as usize]
+    }
+
+    /// `seat`'s entry (0 for a seat the game does not have).
+    pub fn get(&self, seat: Player) -> u8 {
+        self.as_slice().get(seat.index()).copied().unwrap_or(0)
+    }
+}
+
+impl From<[u8; 2]> for PerSeat {
+    fn from(values: [u8; 2]) -> PerSeat {
+        PerSeat::two(values)
+    }
+}
+
+/// Bao la Kete: who begins games 2 and 3 of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum StarterRule {
+    /// The player who did not begin the game before (the default).
+    #[default]
+    Alternate,
+    /// The loser of the game before.
+    LoserStarts,
+    /// The winner of the game before.
+    WinnerStarts,
 }
 
 /// Where a game stands.
@@ -230,6 +304,10 @@ pub struct Options {
     pub first_player: Player,
     /// Ba-awa: pits that win the match (10, 11 or 12).
     pub ba_awa_target: u8,
+    /// Ba-awa: two players, or three (§4.7).
+    pub ba_awa_players: u8,
+    /// Bao la Kete: who begins games 2 and 3.
+    pub bao_la_kete_starter: StarterRule,
 }
 
 impl Default for Options {
@@ -237,6 +315,18 @@ impl Default for Options {
         Options {
             first_player: Player::South,
             ba_awa_target: ba_awa::DEFAULT_TARGET,
+            ba_awa_players: 2,
+            bao_la_kete_starter: StarterRule::Alternate,
+        }
+    }
+}
+
+impl Options {
+    /// How many seats a match of `kind` with these options has.
+    pub fn seats(&self, kind: GameKind) -> usize {
+        match kind {
+            GameKind::BaAwa if self.ba_awa_players == 3 => 3,
+            _ => 2,
         }
     }
 }
@@ -298,6 +388,11 @@ pub trait Game: Clone + Sized {
             self.legal_moves(next);
         }
         Ok(())
+    }
+
+    /// How many seats play: 2, or 3 in three-player Ba-awa.
+    fn seats(&self) -> usize {
+        2
     }
 
     /// Whether `mv` is legal here.
@@ -399,6 +494,11 @@ impl AnyGame {
     /// Where the game stands.
     pub fn status(&self) -> Status {
         dispatch!(self, g => g.status())
+    }
+
+    /// How many seats play: 2, or 3 in three-player Ba-awa.
+    pub fn seats(&self) -> usize {
+        dispatch!(self, g => g.seats())
     }
 
     /// Whose turn it is.

@@ -12,8 +12,10 @@
 //! A match that nobody played for the server's idle expiry ends with `<seat> expire`, the seat being
 //! the one whose turn it was (South between games).
 //!
-//! Header: `mancala <rules_version> <game> first=<s|n>`, plus `target=<10|11|12>` for Ba-awa. Games
-//! are `bao-la-kete`, `bosh`, `ba-awa`. Each event line is the seat (`S` South, `N` North) and:
+//! Header: `mancala <rules_version> <game> first=<s|n|e>`, plus `target=<10|11|12>` for Ba-awa, `players=3` for
+//! three-player Ba-awa and `starter=<loser|winner>` for a Bao la Kete match whose later games are not begun
+//! alternately. Games are `bao-la-kete`, `bosh`, `ba-awa`. Each event line is the seat (`S` South, `N` North,
+//! `E` East in three-player Ba-awa) and:
 //! - a sowing: the pit index (as in `GameState.pits`), then Bao la Kete's choices when made:
 //!   `cw`/`acw` (direction), `kl`/`kr` (kichwa left/right), `stop`/`safari` (kuu decision);
 //! - `next`, optionally followed by the chosen pits: the step to the next game or round;
@@ -28,8 +30,8 @@
 //! final state as the match it came from.
 
 use super::{
-    AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow, Status,
-    RULES_VERSION,
+    AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow,
+    StarterRule, Status, RULES_VERSION,
 };
 use std::fmt::Write as _;
 
@@ -80,6 +82,7 @@ fn seat_letter(player: Player) -> char {
     match player {
         Player::South => 'S',
         Player::North => 'N',
+        Player::East => 'E',
     }
 }
 
@@ -88,10 +91,21 @@ pub fn header(kind: GameKind, options: &Options) -> String {
     let first = match options.first_player {
         Player::South => 's',
         Player::North => 'n',
+        Player::East => 'e',
     };
     let mut line = format!("mancala {RULES_VERSION} {} first={first}", kind_name(kind));
     if kind == GameKind::BaAwa {
         let _ = write!(line, " target={}", options.ba_awa_target);
+        if options.ba_awa_players == 3 {
+            line.push_str(" players=3");
+        }
+    }
+    if kind == GameKind::BaoLaKete {
+        match options.bao_la_kete_starter {
+            StarterRule::Alternate => {}
+            StarterRule::LoserStarts => line.push_str(" starter=loser"),
+            StarterRule::WinnerStarts => line.push_str(" starter=winner"),
+        }
     }
     line
 }
@@ -210,7 +224,8 @@ pub fn parse_event_line(kind: GameKind, line: &str) -> Result<(Player, Action), 
     let player = match words.next() {
         Some("S") => Player::South,
         Some("N") => Player::North,
-        Some(other) => return Err(format!("{other:?} is not a seat (S or N)")),
+        Some("E") => Player::East,
+        Some(other) => return Err(format!("{other:?} is not a seat (S, N or E)")),
         None => return Err("empty event line".into()),
     };
     let pit = |word: &str| -> Result<u8, String> {
@@ -318,6 +333,14 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
         match word.split_once('=') {
             Some(("first", "s")) => options.first_player = Player::South,
             Some(("first", "n")) => options.first_player = Player::North,
+            Some(("first", "e")) => options.first_player = Player::East,
+            Some(("players", "3")) if kind == GameKind::BaAwa => options.ba_awa_players = 3,
+            Some(("starter", "loser")) if kind == GameKind::BaoLaKete => {
+                options.bao_la_kete_starter = StarterRule::LoserStarts
+            }
+            Some(("starter", "winner")) if kind == GameKind::BaoLaKete => {
+                options.bao_la_kete_starter = StarterRule::WinnerStarts
+            }
             Some(("target", t)) if kind == GameKind::BaAwa => {
                 options.ba_awa_target = t
                     .parse()
@@ -327,6 +350,9 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
             }
             _ => return Err(format!("{word:?} is not an option of {}", kind.name())),
         }
+    }
+    if options.first_player.index() >= options.seats(kind) {
+        return Err("first=e: East sits only in three-player Ba-awa (players=3)".into());
     }
     Ok((kind, options))
 }
@@ -339,6 +365,12 @@ pub(crate) fn play_event(
     action: &Action,
     trace: &mut Vec<super::Event>,
 ) -> Result<(), String> {
+    if player.index() >= game.seats() {
+        return Err(format!(
+            "{player} has no seat in a {}-player game",
+            game.seats()
+        ));
+    }
     match action {
         Action::Resign | Action::Expire | Action::Flag | Action::Abort | Action::Claim => Ok(()),
         Action::Move(mv) => {

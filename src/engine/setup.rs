@@ -1,7 +1,7 @@
 //! The untrusted, wire-shaped state ([`Setup`]) and its validation into engine types: shakmaty's
 //! `Setup` → `Position` split. A game's `from_setup` reports every violation at once.
 
-use super::{GameKind, Player, Status};
+use super::{GameKind, Player, StarterRule, Status};
 use std::fmt;
 
 /// A game state as a client sent it: nothing here has been checked yet.
@@ -34,9 +34,10 @@ pub struct Setup {
     pub rules_version: u32,
     /// Seeds per pit, in the game's pit order.
     pub pits: Vec<u32>,
-    /// `[South, North]` winnings of the current game or round.
+    /// Winnings of the current game or round, one per seat (`[South, North]`, East third in three-player
+    /// Ba-awa).
     pub stores: Vec<u32>,
-    /// `[South, North]` seeds held off the board that are not winnings.
+    /// Seeds held off the board that are not winnings, one per seat.
     pub reserves: Vec<u32>,
     /// Whose turn it is.
     pub to_move: Option<Player>,
@@ -48,10 +49,20 @@ pub struct Setup {
     pub ply: u32,
     /// 1-based game (or Bosh round) number.
     pub game_number: u32,
-    /// `[South, North]` match standing.
+    /// The match standing, one per seat.
     pub match_score: Vec<u32>,
     /// The per-game fields.
     pub variant: VariantSetup,
+}
+
+impl Setup {
+    /// How many seats the state claims: 3 for three-player Ba-awa, else 2.
+    pub fn seats(&self) -> usize {
+        match self.variant {
+            VariantSetup::BaAwa { players: 3, .. } => 3,
+            _ => 2,
+        }
+    }
 }
 
 /// The per-game fields of a [`Setup`].
@@ -67,6 +78,11 @@ pub enum VariantSetup {
         starter: Option<Player>,
         /// Pits that win the match.
         target: u32,
+        /// 3 for three-player Ba-awa (§4.7); 0 or 2 for two players.
+        players: u32,
+        /// Three-player Ba-awa: the game at whose end each seat went out (0: still in), `[South, North, East]`;
+        /// empty for none.
+        eliminated_in: Vec<u32>,
     },
     /// Bosh.
     Bosh {
@@ -85,6 +101,8 @@ pub enum VariantSetup {
         mark: Option<(Option<Player>, u32, Option<Player>)>,
         /// Who started the game.
         game_starter: Option<Player>,
+        /// Who begins games 2 and 3.
+        starter_rule: StarterRule,
     },
 }
 
@@ -232,9 +250,15 @@ impl Checker {
                 )
             },
         );
-        self.pair(&setup.stores, "stores", seed_total);
-        self.pair(&setup.reserves, "reserves", seed_total);
-        self.pair(&setup.match_score, "match_score", u32::MAX);
+        let seats = setup.seats();
+        self.per_seat(&setup.stores, "stores", seats, seed_total);
+        self.per_seat(&setup.reserves, "reserves", seats, seed_total);
+        self.per_seat(&setup.match_score, "match_score", seats, u32::MAX);
+        for (field, player) in [("to_move", setup.to_move), ("winner", setup.winner)] {
+            self.require(player.is_none_or(|p| p.index() < seats), field, || {
+                "East plays only in three-player Ba-awa (ba_awa.players = 3)".into()
+            });
+        }
         self.require(setup.game_number >= 1, "game_number", || {
             "the first game or round is number 1".into()
         });
@@ -293,15 +317,17 @@ impl Checker {
         (pits_fit && total_fits).then_some(pits)
     }
 
-    /// Checks a `[South, North]` pair.
-    fn pair(&mut self, values: &[u32], field: &str, max: u32) {
-        if values.len() != 2 {
+    /// Checks a per-seat list: `[South, North]`, or `[South, North, East]` with three seats.
+    fn per_seat(&mut self, values: &[u32], field: &str, seats: usize, max: u32) {
+        if values.len() != seats {
+            let order = if seats == 3 {
+                "[South, North, East]"
+            } else {
+                "[South, North]"
+            };
             self.fail(
                 field,
-                format!(
-                    "holds one value per player [South, North], not {}",
-                    values.len()
-                ),
+                format!("holds one value per player {order}, not {}", values.len()),
             );
             return;
         }

@@ -11,7 +11,10 @@ fn position(pits: [u8; PITS], north_owned: u16, starter: Player, to_move: Player
     BaAwa {
         pits,
         north_owned,
-        stores: [0, 0],
+        east_owned: 0,
+        stores: [0; 3],
+        seats: 2,
+        eliminated_in: [0; 3],
         to_move: Some(to_move),
         status: Status::InProgress,
         winner: None,
@@ -58,7 +61,7 @@ fn ba_1_opening_s1_relays_four_times_without_a_capture() {
     let mut game = BaAwa::new_match(&Options::default());
     let events = sow(&mut game, 0);
     assert_eq!(game.pits, [2, 7, 1, 6, 1, 6, 6, 6, 0, 1, 6, 6]);
-    assert_eq!(game.stores, [0, 0]);
+    assert_eq!(game.stores, [0, 0, 0]);
     assert!(captures(&events).is_empty());
     assert_eq!(laps(&events), vec![(0, 4), (4, 5), (9, 5), (2, 6), (8, 6)]);
     assert_eq!(game.to_move, Some(N));
@@ -76,7 +79,7 @@ fn ba_2_en_passant_four_for_the_owner_then_final_four_for_the_mover() {
     let mut game = position([2, 1, 0, 5, 3, 0, 3, 3, 0, 2, 4, 1], NORTH_ROW, S, S);
     let events = sow(&mut game, 4);
     assert_eq!(game.pits, [2, 1, 0, 5, 0, 1, 0, 0, 0, 2, 4, 1]);
-    assert_eq!(game.stores, [4, 4]);
+    assert_eq!(game.stores, [4, 4, 0]);
     assert_eq!(captures(&events), vec![(6, N), (7, S)]);
     assert_eq!(game.seeds_on_board(), 16);
 }
@@ -86,7 +89,7 @@ fn ba_3_three_en_passant_fours_in_one_lap() {
     let mut game = position([2, 1, 0, 5, 3, 0, 3, 3, 0, 2, 4, 1], NORTH_ROW, S, S);
     let events = sow(&mut game, 3);
     assert_eq!(game.pits, [2, 1, 0, 0, 0, 1, 0, 0, 1, 2, 4, 1]);
-    assert_eq!(game.stores, [4, 8]);
+    assert_eq!(game.stores, [4, 8, 0]);
     assert_eq!(captures(&events), vec![(4, S), (6, N), (7, N)]);
 }
 
@@ -95,7 +98,7 @@ fn ba_4_thirteen_seed_lap_resows_its_origin_then_relays() {
     let mut game = position([13, 1, 0, 2, 0, 0, 1, 0, 2, 0, 1, 0], NORTH_ROW, S, S);
     let events = sow(&mut game, 0);
     assert_eq!(game.pits, [2, 1, 2, 0, 0, 2, 0, 2, 0, 0, 3, 0]);
-    assert_eq!(game.stores, [4, 4]);
+    assert_eq!(game.stores, [4, 4, 0]);
     assert_eq!(
         laps(&events),
         vec![(0, 13), (1, 3), (4, 2), (6, 3), (9, 2), (11, 2)]
@@ -110,7 +113,7 @@ fn ba_4_thirteen_seed_lap_resows_its_origin_then_relays() {
 #[test]
 fn ba_5_end_of_game_ownership_and_the_next_game() {
     let mut game = position([0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3], NORTH_ROW, S, N);
-    game.stores = [20, 16];
+    game.stores = [20, 16, 0];
     let events = sow(&mut game, 10);
     assert_eq!(captures(&events), vec![(11, N)]);
     assert!(events.contains(&Event::GameEnd {
@@ -118,12 +121,12 @@ fn ba_5_end_of_game_ownership_and_the_next_game() {
         winner: Some(S),
         collector: Some(S),
         collected: 8,
-        stores: [28, 20],
+        stores: PerSeat::two([28, 20]),
     }));
-    assert_eq!(game.stores, [28, 20]);
+    assert_eq!(game.stores, [28, 20, 0]);
     assert_eq!(game.status, Status::GameOver);
     assert_eq!(game.to_move, None);
-    assert_eq!(game.match_score(), [7, 5]);
+    assert_eq!(game.match_score(), PerSeat::two([7, 5]));
 
     let mut events = Vec::new();
     game.play(&Move::NextGame(PitSet::EMPTY), &mut events)
@@ -134,11 +137,11 @@ fn ba_5_end_of_game_ownership_and_the_next_game() {
         "South owns 0-5 and 6 (N1)"
     );
     assert_eq!(game.pits, [4; PITS]);
-    assert_eq!(game.stores, [0, 0]);
+    assert_eq!(game.stores, [0, 0, 0]);
     assert_eq!(game.to_move, Some(N), "North starts the next game");
     assert_eq!(game.starter, N);
     assert_eq!(game.game_number, 2);
-    assert_eq!(game.match_score(), [7, 5]);
+    assert_eq!(game.match_score(), PerSeat::two([7, 5]));
 }
 
 #[test]
@@ -169,7 +172,7 @@ fn en_passant_four_goes_to_the_owner_of_a_pit_on_the_opponents_side() {
     );
     let events = sow(&mut game, 9);
     assert_eq!(captures(&events), vec![(10, S)]);
-    assert_eq!(game.stores, [4, 0]);
+    assert_eq!(game.stores, [4, 0, 0]);
 }
 
 /// §4.2: the final seed making 4 goes to the mover even on the opponent's side, and ends the move.
@@ -179,7 +182,7 @@ fn final_seed_four_goes_to_the_mover_and_ends_the_move() {
     let events = sow(&mut game, 5);
     assert_eq!(captures(&events), vec![(6, S)]);
     assert_eq!(game.pits[6], 0);
-    assert_eq!(game.stores, [4, 0]);
+    assert_eq!(game.stores, [4, 0, 0]);
     assert_eq!(laps(&events).len(), 1);
 }
 
@@ -217,11 +220,11 @@ fn a_final_seed_in_an_occupied_pit_relays_from_the_next_pit() {
 #[test]
 fn the_starter_takes_the_last_eight_or_fewer_seeds() {
     let mut game = position([0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 1, 4], NORTH_ROW, N, S);
-    game.stores = [20, 16];
+    game.stores = [20, 16, 0];
     let events = sow(&mut game, 5);
     assert_eq!(captures(&events), vec![(6, S)]);
     // 8 seeds are left; North began the game and takes them.
-    assert_eq!(game.stores, [24, 24]);
+    assert_eq!(game.stores, [24, 24, 0]);
     assert_eq!(game.pits, [0; PITS]);
     assert_eq!(game.status, Status::GameOver);
     assert_eq!(game.winner, None, "24-24 is a drawn game");
@@ -324,13 +327,24 @@ fn next_game_only_after_a_game() {
 }
 
 fn finished(stores: [u8; 2], starter: Player) -> BaAwa {
+    finished_with_target(stores, starter, DEFAULT_TARGET)
+}
+
+fn finished_with_target(stores: [u8; 2], starter: Player, target: u8) -> BaAwa {
     let mut game = position([0; PITS], NORTH_ROW, starter, starter);
-    game.stores = stores;
+    game.stores = [stores[0], stores[1], 0];
+    game.target = target;
     game.to_move = None;
-    let (status, winner) = outcome_of_game(stores, DEFAULT_TARGET);
-    game.status = status;
-    game.winner = winner;
+    let outcome = game.outcome_of_game();
+    game.status = outcome.status;
+    game.winner = outcome.winner;
     game
+}
+
+/// Where a two-player match stands after a game with these final winnings (§4.4 step 2).
+fn outcome_of_game(stores: [u8; 2], target: u8) -> (Status, Option<Player>) {
+    let game = finished_with_target(stores, S, target);
+    (game.status, game.winner)
 }
 
 /// §4.4 step 3: a North surplus takes South's pits from S1 on; the surplus player may choose instead.
@@ -414,7 +428,7 @@ fn a_move_or_next_game_at_the_largest_count_does_not_overflow() {
 #[test]
 fn the_end_of_a_custom_game_with_fewer_seeds_is_a_valid_state() {
     let mut game = position([1, 3, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0], NORTH_ROW, N, S);
-    game.stores = [4, 16];
+    game.stores = [4, 16, 0];
     game.ply = 13;
     assert_eq!(BaAwa::from_setup(&game.to_setup()), Ok(game.clone()));
     let mut moves = MoveList::new();

@@ -41,6 +41,7 @@ fn game(south: Side, north: Side, to_move: Player) -> BaoLaKete {
         status: Status::InProgress,
         winner: None,
         game_starter: S,
+        starter_rule: StarterRule::Alternate,
         ply: 0,
         game_number: 1,
         match_score: [0, 0],
@@ -1413,7 +1414,8 @@ fn the_match_ends_at_two_games_won() {
         events.last(),
         Some(&Event::MatchEnd {
             winner: Some(N),
-            score: [0, 2]
+            score: PerSeat::two([0, 2]),
+            placing: PerSeat::NONE,
         })
     );
     assert!(legal(&game).is_empty());
@@ -1423,6 +1425,36 @@ fn the_match_ends_at_two_games_won() {
     );
     assert_eq!(refuse(&game, sow(f(S, 6), CW)).reason, Reason::MatchOver);
     assert!(BaoLaKete::from_setup(&game.to_setup()).is_ok());
+}
+
+/// who begins games 2 and 3 is a match option: alternately (the default), the loser, or the winner. The
+/// state carries it, so a stateless caller's `NextGame` follows it too.
+#[test]
+fn the_starter_of_later_games_follows_the_match_option() {
+    let cases = [
+        (StarterRule::Alternate, S, N),
+        (StarterRule::Alternate, N, N),
+        (StarterRule::LoserStarts, S, N),
+        (StarterRule::LoserStarts, N, S),
+        (StarterRule::WinnerStarts, S, S),
+        (StarterRule::WinnerStarts, N, N),
+    ];
+    for (rule, winner, next) in cases {
+        let mut game = BaoLaKete::new_match(&Options {
+            bao_la_kete_starter: rule,
+            ..Options::default()
+        });
+        game.end_game(winner, EndReason::NoLegalMove, &mut NoTrace);
+        let game = BaoLaKete::from_setup(&game.to_setup()).expect("a finished game");
+        let mut next_game = game.clone();
+        play(&mut next_game, Move::NextGame(PitSet::EMPTY));
+        assert_eq!(
+            (next_game.game_starter, next_game.to_move),
+            (next, Some(next)),
+            "{rule:?}, {winner} won game 1 (begun by South)"
+        );
+        assert_eq!(next_game.starter_rule, rule, "kept for game 3");
+    }
 }
 
 /// the options choose who begins game 1.
@@ -1463,6 +1495,7 @@ fn states_round_trip_through_the_wire_shape() {
             kuu_alive: vec![false, false],
             mark: Some((Some(N), f(N, 4) as u32, Some(S))),
             game_starter: Some(S),
+            starter_rule: StarterRule::Alternate,
         }
     );
     for game in [bk_2(), bk_3(), won_game(S)] {
@@ -1486,6 +1519,7 @@ fn variant(
             kuu_alive,
             mark,
             game_starter,
+            ..
         } => (mtaji, kuu_alive, mark, game_starter),
         _ => unreachable!("a Bao la Kete state"),
     }
@@ -1594,7 +1628,7 @@ fn random_untrusted_states_never_panic() {
         let to_move = if rand(2) == 0 { S } else { N };
         let reserves = match to_move {
             Player::South => vec![reserve, reserve],
-            Player::North => vec![reserve.saturating_sub(1), reserve],
+            Player::North | Player::East => vec![reserve.saturating_sub(1), reserve],
         };
         let mark = (rand(4) == 0).then(|| {
             let blockee = if rand(2) == 0 { S } else { N };
@@ -1621,6 +1655,7 @@ fn random_untrusted_states_never_panic() {
                 kuu_alive,
                 mark,
                 game_starter: Some(S),
+                starter_rule: StarterRule::Alternate,
             },
         };
         let Ok(game) = BaoLaKete::from_setup(&setup) else {

@@ -1,6 +1,7 @@
 //! Bosh rule tests: the worked examples B-1..B-5 of docs/bosh.md §3.6 and one test per rule clause.
 
 use super::*;
+use crate::engine::PerSeat;
 
 const S: Player = Player::South;
 const N: Player = Player::North;
@@ -262,7 +263,8 @@ fn b_5_a_total_below_four_loses_the_match() {
             },
             Event::MatchEnd {
                 winner: Some(S),
-                score: [5, 5]
+                score: PerSeat::two([5, 5]),
+                placing: PerSeat::NONE,
             },
         ]
     );

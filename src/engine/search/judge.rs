@@ -74,6 +74,7 @@ fn mover_code(mover: Option<Player>) -> u64 {
         None => 0,
         Some(Player::South) => 1,
         Some(Player::North) => 2,
+        Some(Player::East) => 3,
     }
 }
 
@@ -83,7 +84,8 @@ fn mover_code(mover: Option<Player>) -> u64 {
 fn bao_side(player: Player) -> std::ops::Range<usize> {
     match player {
         Player::South => 0..16,
-        Player::North => 16..32,
+        // East sits only in three-player Ba-awa.
+        Player::North | Player::East => 16..32,
     }
 }
 
@@ -152,7 +154,8 @@ const BOSH_STONES: u32 = 40;
 fn bosh_row(player: Player) -> u32 {
     match player {
         Player::South => BOSH_SOUTH_ROW,
-        Player::North => BOSH_NORTH_ROW,
+        // East sits only in three-player Ba-awa.
+        Player::North | Player::East => BOSH_NORTH_ROW,
     }
 }
 
@@ -251,13 +254,12 @@ impl Judge for BaAwa {
         if self.status() == Status::MatchOver {
             return match_result(self.winner(), side);
         }
-        // The game is over: every four seeds won are a pit for the next game (§4.4 step 1).
+        // The game is over: every four seeds won are a pit for the next game (§4.4 step 1). With three players
+        // the searched side plays against the other two together (a paranoid search).
         let stores = self.stores();
-        share(
-            stores[side.index()] as u32,
-            stores[side.opponent().index()] as u32,
-            BA_AWA_SEEDS,
-        )
+        let mine = stores.get(side) as u32;
+        let all: u32 = stores.as_slice().iter().map(|&s| s as u32).sum();
+        share(mine, all - mine, BA_AWA_SEEDS)
     }
 
     fn estimate(&self, side: Player) -> f64 {
@@ -269,9 +271,14 @@ impl Judge for BaAwa {
                 .filter(|&i| self.owner(i) == p)
                 .map(|i| pits[i] as u32)
                 .sum();
-            2 * self.stores()[p.index()] as u32 + owned
+            2 * self.stores().get(p) as u32 + owned
         };
-        share(strength(side), strength(side.opponent()), 2 * BA_AWA_SEEDS)
+        let others: u32 = Player::seated(self.seats())
+            .iter()
+            .filter(|&&p| p != side)
+            .map(|&p| strength(p))
+            .sum();
+        share(strength(side), others, 2 * BA_AWA_SEEDS)
     }
 
     fn choices(&self, chooser: Player, out: &mut MoveList) {
@@ -281,15 +288,16 @@ impl Judge for BaAwa {
             return;
         }
         out.push(Move::NextGame(PitSet::EMPTY));
-        // §4.4 step 3: only a player who won more than six pits chooses which of the opponent's he takes.
-        let won = self.stores()[chooser.index()] as u32 / 4;
-        if won <= 6 || won >= 12 {
+        // §4.4 step 3: only a player who won more than six pits chooses which of the opponent's he takes; three
+        // players share out pits in blocks, with no choice (§4.7).
+        let won = self.stores().get(chooser) as u32 / 4;
+        if won <= 6 || won >= 12 || self.seats() == 3 {
             return;
         }
         let extra = won - 6;
         let row = match chooser {
             Player::South => BA_AWA_NORTH_ROW,
-            Player::North => BA_AWA_SOUTH_ROW,
+            Player::North | Player::East => BA_AWA_SOUTH_ROW,
         };
         let shift = row.trailing_zeros();
         let default = (1u32 << extra) - 1;
@@ -303,7 +311,8 @@ impl Judge for BaAwa {
     fn default_chooser(&self) -> Player {
         let stores = self.stores();
         if self.status() == Status::GameOver {
-            if let Some(surplus) = Player::BOTH.into_iter().find(|p| stores[p.index()] / 4 > 6) {
+            let surplus = Player::BOTH.into_iter().find(|&p| stores.get(p) / 4 > 6);
+            if let (Some(surplus), 2) = (surplus, self.seats()) {
                 return surplus;
             }
         }
@@ -312,12 +321,17 @@ impl Judge for BaAwa {
 
     fn key(&self) -> u64 {
         let mut h = KeyHasher::new();
-        let north = (0..12)
-            .filter(|&i| self.owner(i) == Player::North)
-            .fold(0u64, |acc, i| acc | 1 << i);
-        h.bytes(self.pits())
-            .bytes(&self.stores())
-            .word(north | status_code(self.status()) << 12 | mover_code(self.to_move()) << 14);
+        let owned_by = |seat: Player| {
+            (0..12)
+                .filter(|&i| self.owner(i) == seat)
+                .fold(0u64, |acc, i| acc | 1 << i)
+        };
+        h.bytes(self.pits()).bytes(self.stores().as_slice()).word(
+            owned_by(Player::North)
+                | status_code(self.status()) << 12
+                | mover_code(self.to_move()) << 14
+                | owned_by(Player::East) << 16,
+        );
         h.finish()
     }
 }

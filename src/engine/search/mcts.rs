@@ -57,7 +57,9 @@ impl Node {
         let south = self.south_total as f64 / self.visits as f64;
         match player {
             Player::South => south,
-            Player::North => 1.0 - south,
+            // Monte Carlo search keeps South's value, which is the other side's with two players; three-player
+            // games are searched by alpha-beta only (the search service refuses Monte Carlo for them).
+            Player::North | Player::East => 1.0 - south,
         }
     }
 
