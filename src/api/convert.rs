@@ -4,7 +4,8 @@
 use super::pb;
 use crate::engine::{
     self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision,
-    LapSource, Move, PitSet, Player, Setup, Sow, Status, VariantSetup, Violation,
+    LapSource, Move, PerSeat, PitSet, Player, Setup, Sow, StarterRule, Status, VariantSetup,
+    Violation,
 };
 
 /// Why a request could not be turned into engine values.
@@ -45,11 +46,12 @@ impl<'a> Fields<'a> {
         match pb::Player::try_from(value) {
             Ok(pb::Player::South) => Some(Player::South),
             Ok(pb::Player::North) => Some(Player::North),
+            Ok(pb::Player::East) => Some(Player::East),
             Ok(pb::Player::Unspecified) => None,
             Err(_) => {
                 self.fail(
                     &field(),
-                    format!("{value} is not a Player (1 South, 2 North)"),
+                    format!("{value} is not a Player (1 South, 2 North, 3 East)"),
                 );
                 None
             }
@@ -98,6 +100,7 @@ pub fn player_from_pb(value: i32) -> Option<Player> {
     match pb::Player::try_from(value) {
         Ok(pb::Player::South) => Some(Player::South),
         Ok(pb::Player::North) => Some(Player::North),
+        Ok(pb::Player::East) => Some(Player::East),
         _ => None,
     }
 }
@@ -108,6 +111,20 @@ pub fn player_to_pb(player: Option<Player>) -> i32 {
         None => pb::Player::Unspecified as i32,
         Some(Player::South) => pb::Player::South as i32,
         Some(Player::North) => pb::Player::North as i32,
+        Some(Player::East) => pb::Player::East as i32,
+    }
+}
+
+/// A per-seat list, South first.
+fn per_seat_to_pb(values: PerSeat) -> Vec<u32> {
+    values.as_slice().iter().map(|&v| v as u32).collect()
+}
+
+fn starter_rule_from_pb(rule: pb::StarterRule) -> StarterRule {
+    match rule {
+        pb::StarterRule::Unspecified | pb::StarterRule::Alternate => StarterRule::Alternate,
+        pb::StarterRule::LoserStarts => StarterRule::LoserStarts,
+        pb::StarterRule::WinnerStarts => StarterRule::WinnerStarts,
     }
 }
 
@@ -226,6 +243,8 @@ pub fn state_setup(
                 .collect(),
             starter: fields.player("ba_awa.starter", v.starter),
             target: v.target,
+            players: v.players,
+            eliminated_in: v.eliminated_in_game,
         },
         Some(pb::game_state::Variant::Bosh(v)) => VariantSetup::Bosh {
             closed: v.closed,
@@ -248,6 +267,13 @@ pub fn state_setup(
                 )
             }),
             game_starter: fields.player("bao_la_kete.game_starter", v.game_starter),
+            starter_rule: fields
+                .enum_value::<pb::StarterRule>(
+                    "bao_la_kete.starter_rule",
+                    v.starter_rule,
+                    "StarterRule",
+                )
+                .map_or(StarterRule::Alternate, starter_rule_from_pb),
         },
     };
     let setup = Setup {
@@ -280,10 +306,14 @@ pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
             owners,
             starter,
             target,
+            players,
+            eliminated_in,
         } => Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
             owners: owners.into_iter().map(player_to_pb).collect(),
             starter: player_to_pb(starter),
             target,
+            players,
+            eliminated_in_game: eliminated_in,
         })),
         VariantSetup::Bosh {
             closed,
@@ -297,6 +327,7 @@ pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
             kuu_alive,
             mark,
             game_starter,
+            starter_rule,
         } => Some(pb::game_state::Variant::BaoLaKete(pb::BaoLaKeteState {
             stage: match mtaji {
                 None => pb::bao_la_kete_state::Stage::Unspecified,
@@ -310,6 +341,12 @@ pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
                 setter: player_to_pb(setter),
             }),
             game_starter: player_to_pb(game_starter),
+            // The default is written as unset, so that a match without the option encodes as before it existed.
+            starter_rule: match starter_rule {
+                StarterRule::Alternate => pb::StarterRule::Unspecified,
+                StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
+                StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
+            } as i32,
         })),
     };
     pb::GameState {
@@ -518,7 +555,7 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 winner: player_to_pb(winner),
                 collector: player_to_pb(collector),
                 collected: collected as u32,
-                stores: stores.iter().map(|&s| s as u32).collect(),
+                stores: per_seat_to_pb(stores),
             }),
             Event::RoundEnd {
                 reason,
@@ -531,20 +568,31 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 collected: collected as u32,
                 totals: totals.iter().map(|&s| s as u32).collect(),
             }),
-            Event::MatchEnd { winner, score } => Kind::MatchEnd(pb::MatchEnd {
+            Event::MatchEnd {
+                winner,
+                score,
+                placing,
+            } => Kind::MatchEnd(pb::MatchEnd {
                 winner: player_to_pb(winner),
-                match_score: score.iter().map(|&s| s as u32).collect(),
+                match_score: per_seat_to_pb(score),
+                placing: per_seat_to_pb(placing),
+            }),
+            Event::Elimination { player } => Kind::Elimination(pb::Elimination {
+                player: player_to_pb(Some(player)),
             }),
             Event::Allocation {
                 north_owned,
+                east_owned,
                 pits_owned,
                 starter,
             } => Kind::Allocation(pb::Allocation {
-                pits_owned: pits_owned.iter().map(|&s| s as u32).collect(),
+                pits_owned: per_seat_to_pb(pits_owned),
                 owners: (0..12)
                     .map(|p| {
                         player_to_pb(Some(if north_owned >> p & 1 == 1 {
                             Player::North
+                        } else if east_owned >> p & 1 == 1 {
+                            Player::East
                         } else {
                             Player::South
                         }))
@@ -635,11 +683,27 @@ pub fn description_to_pb(d: &Description) -> pb::DescribeGameResponse {
         // Every game this server knows is implemented.
         implemented: true,
         summary: d.summary.to_string(),
+        players: d.players.iter().map(|&n| n as u32).collect(),
+        options: d
+            .options
+            .iter()
+            .map(|o| pb::GameOption {
+                name: o.name.into(),
+                values: o.values.iter().map(|&v| v.into()).collect(),
+                default_value: o.default_value.into(),
+                clause: o.clause.into(),
+                description: o.description.into(),
+            })
+            .collect(),
     }
 }
 
-/// Decodes new-match options.
-pub fn options(options: Option<&pb::GameOptions>) -> Result<engine::Options, Vec<Violation>> {
+/// Decodes new-match options for a game of `kind` (`None` when the request's kind is itself wrong: then only
+/// what every game shares is checked).
+pub fn options(
+    kind: Option<GameKind>,
+    options: Option<&pb::GameOptions>,
+) -> Result<engine::Options, Vec<Violation>> {
     let mut fields = Fields::new("options");
     let mut decoded = engine::Options::default();
     if let Some(o) = options {
@@ -654,6 +718,42 @@ pub fn options(options: Option<&pb::GameOptions>) -> Result<engine::Options, Vec
                 format!("the Ba-awa match target is 10, 11 or 12 pits (or 0 for 10), not {t}"),
             ),
         }
+        match (o.ba_awa_players, kind) {
+            (0 | 2, _) => {}
+            (3, Some(GameKind::BaAwa) | None) => decoded.ba_awa_players = 3,
+            (3, Some(other)) => fields.fail(
+                "ba_awa_players",
+                format!(
+                    "only Ba-awa has a three-player game; {} is played by two",
+                    other.name()
+                ),
+            ),
+            (n, _) => fields.fail(
+                "ba_awa_players",
+                format!("Ba-awa is played by 2 or 3 players (or 0 for 2), not {n}"),
+            ),
+        }
+        if let Some(rule) = fields.enum_value::<pb::StarterRule>(
+            "bao_la_kete_starter",
+            o.bao_la_kete_starter,
+            "StarterRule",
+        ) {
+            decoded.bao_la_kete_starter = starter_rule_from_pb(rule);
+            if rule != pb::StarterRule::Unspecified
+                && kind.is_some_and(|k| k != GameKind::BaoLaKete)
+            {
+                fields.fail(
+                    "bao_la_kete_starter",
+                    "who begins later games is an option of Bao la Kete only (R-2.12)",
+                );
+            }
+        }
+        if decoded.first_player == Player::East && decoded.ba_awa_players != 3 {
+            fields.fail(
+                "first_player",
+                "East sits only in three-player Ba-awa (ba_awa_players = 3)",
+            );
+        }
     }
     if fields.violations.is_empty() {
         Ok(decoded)
@@ -667,6 +767,13 @@ pub fn options_to_pb(options: &engine::Options) -> pb::GameOptions {
     pb::GameOptions {
         first_player: player_to_pb(Some(options.first_player)),
         ba_awa_target: options.ba_awa_target as u32,
+        // Defaults are written as unset, so that options without them encode as before they existed.
+        ba_awa_players: if options.ba_awa_players == 3 { 3 } else { 0 },
+        bao_la_kete_starter: match options.bao_la_kete_starter {
+            StarterRule::Alternate => pb::StarterRule::Unspecified,
+            StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
+            StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
+        } as i32,
     }
 }
 

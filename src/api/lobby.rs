@@ -50,7 +50,8 @@ fn seat_pb(choice: SeatChoice) -> i32 {
     let preference = match choice {
         SeatChoice::Random => pb::SeatPreference::Random,
         SeatChoice::Seat(Player::South) => pb::SeatPreference::South,
-        SeatChoice::Seat(Player::North) => pb::SeatPreference::North,
+        // `SeatPreference` has no East: the lobby pairs two players.
+        SeatChoice::Seat(Player::North | Player::East) => pb::SeatPreference::North,
     };
     preference as i32
 }

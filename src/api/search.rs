@@ -69,9 +69,10 @@ impl SearchRequest {
             Ok(pb::Player::Unspecified) => Ok(None),
             Ok(pb::Player::South) => Ok(Some(Player::South)),
             Ok(pb::Player::North) => Ok(Some(Player::North)),
+            Ok(pb::Player::East) => Ok(Some(Player::East)),
             Err(_) => Err(Violation {
                 field: "seat".into(),
-                description: format!("{seat} is not a Player (1 South, 2 North)"),
+                description: format!("{seat} is not a Player (1 South, 2 North, 3 East)"),
             }),
         };
         SearchRequest {
@@ -113,6 +114,23 @@ impl SearchRequest {
         else {
             return Err(SearchRefusal::Invalid(violations));
         };
+        if game.seats() == 3 && strength.thinker.algorithm == Algorithm::Mcts {
+            return Err(SearchRefusal::Invalid(vec![Violation {
+                field: "budget.algorithm".into(),
+                description: "Monte Carlo search is for two-player games; three-player Ba-awa is searched by \
+                              ALPHA_BETA (each player against the other two together), RANDOM or GREEDY"
+                    .into(),
+            }]));
+        }
+        if let Some(seat) = seat.filter(|seat| seat.index() >= game.seats()) {
+            return Err(SearchRefusal::Invalid(vec![Violation {
+                field: "seat".into(),
+                description: format!(
+                    "{} has no seat in this two-player game (East sits only in three-player Ba-awa)",
+                    name(seat)
+                ),
+            }]));
+        }
         match (game.status(), game.to_move(), *seat) {
             (Status::MatchOver, ..) => return Err(SearchRefusal::MatchOver),
             (Status::InProgress, Some(mover), Some(seat)) if seat != mover => {
@@ -167,6 +185,7 @@ fn name(player: Player) -> &'static str {
     match player {
         Player::South => "South",
         Player::North => "North",
+        Player::East => "East",
     }
 }
 

@@ -40,6 +40,80 @@ pub struct Description {
     pub rules_version: u32,
     /// A one-paragraph summary of the rules.
     pub summary: &'static str,
+    /// How many players a match may have.
+    pub players: &'static [u8],
+    /// Every option of a new match.
+    pub options: Vec<OptionInfo>,
+}
+
+/// One option of a new match (a field of [`super::Options`]), as `DescribeGame` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionInfo {
+    /// The protocol's name of the field.
+    pub name: &'static str,
+    /// Every value it takes, as a request writes it.
+    pub values: &'static [&'static str],
+    /// The value when unset.
+    pub default_value: &'static str,
+    /// The rules page and anchor that define it.
+    pub clause: &'static str,
+    /// What it chooses.
+    pub description: &'static str,
+}
+
+/// Who begins the match's first game or round; every game has it.
+fn first_player(values: &'static [&'static str], clause: &'static str) -> OptionInfo {
+    OptionInfo {
+        name: "first_player",
+        values,
+        default_value: "PLAYER_SOUTH",
+        clause,
+        description: "who begins the first game (Bosh: the first round)",
+    }
+}
+
+/// The options of a new match of `kind`.
+fn options(kind: GameKind) -> Vec<OptionInfo> {
+    match kind {
+        GameKind::BaAwa => vec![
+            first_player(
+                &["PLAYER_SOUTH", "PLAYER_NORTH", "PLAYER_EAST"],
+                "docs/ba-awa.md#s4.1",
+            ),
+            OptionInfo {
+                name: "ba_awa_target",
+                values: &["10", "11", "12"],
+                default_value: "10",
+                clause: "docs/ba-awa.md#r-4.10",
+                description: "the pits a player must win to win the match",
+            },
+            OptionInfo {
+                name: "ba_awa_players",
+                values: &["2", "3"],
+                default_value: "2",
+                clause: "docs/ba-awa.md#s4.7",
+                description: "two players, or three (East, second in turn order; PLAYER_EAST may begin only then)",
+            },
+        ],
+        GameKind::Bosh => vec![first_player(
+            &["PLAYER_SOUTH", "PLAYER_NORTH"],
+            "docs/bosh.md#s3.1",
+        )],
+        GameKind::BaoLaKete => vec![
+            first_player(&["PLAYER_SOUTH", "PLAYER_NORTH"], "docs/bao-la-kete.md#r-2.12"),
+            OptionInfo {
+                name: "bao_la_kete_starter",
+                values: &[
+                    "STARTER_RULE_ALTERNATE",
+                    "STARTER_RULE_LOSER_STARTS",
+                    "STARTER_RULE_WINNER_STARTS",
+                ],
+                default_value: "STARTER_RULE_ALTERNATE",
+                clause: "docs/bao-la-kete.md#r-2.12",
+                description: "who begins games 2 and 3: the other player than last time, the loser or the winner",
+            },
+        ],
+    }
 }
 
 /// The two-row games: South's row left to right, then North's row from North's left (which is above South's
@@ -124,7 +198,10 @@ pub(crate) fn describe(kind: GameKind) -> Description {
                       last seed in an occupied pit relays it. A pit made to hold exactly 4 is captured: by its owner \
                       when a seed is still in hand, by the mover for the last seed (which ends the move). With 8 or \
                       fewer seeds left the game's starter takes them. Fours won become pits owned in the next game; \
-                      the match is won at the target (10 by default).",
+                      the match is won at the target (10 by default). Three may play: each starts with four pits, and \
+                      a player who wins none is out.",
+            players: &[2, 3],
+            options: options(kind),
         },
         GameKind::Bosh => Description {
             kind,
@@ -139,6 +216,8 @@ pub(crate) fn describe(kind: GameKind) -> Description {
                       the last stone holds stones, lift it and go on; if it is empty, capture the hole beyond it. A \
                       player with no stones at his turn forfeits the rest; between rounds holes that cannot be filled \
                       with 4 are closed. A player left with fewer than 4 stones loses the match.",
+            players: &[2],
+            options: options(kind),
         },
         GameKind::BaoLaKete => Description {
             kind,
@@ -154,6 +233,8 @@ pub(crate) fn describe(kind: GameKind) -> Description {
                       (mtaji) moves lift a hole. Captures from the opponent's front row are mandatory and are sown \
                       back from a kichwa. The kuu (f5) has special powers. Emptying the opponent's front row \
                       wins (Bao hamna).",
+            players: &[2],
+            options: options(kind),
         },
     }
 }

@@ -25,7 +25,7 @@ mod work;
 pub use ba_awa::BaAwa;
 pub use bao_la_kete::{BaoLaKete, HiziZetuMark};
 pub use bosh::Bosh;
-pub use describe::{Description, PitInfo};
+pub use describe::{Description, OptionInfo, PitInfo};
 pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
 pub use playout::{random_playout, Rng, Until};

@@ -6,7 +6,9 @@
 //! keep off its async workers and bound by its budget (README "Security and limits").
 
 use crate::api::{convert, pb};
-use crate::engine::{AnyGame, GameKind, Player, Setup, Status, VariantSetup, RULES_VERSION};
+use crate::engine::{
+    AnyGame, GameKind, Player, Setup, StarterRule, Status, VariantSetup, RULES_VERSION,
+};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -48,6 +50,7 @@ pub fn crafted_relay() -> pb::GameState {
             kuu_alive: vec![false, false],
             mark: None,
             game_starter: Some(Player::South),
+            starter_rule: StarterRule::Alternate,
         },
     };
     let game = AnyGame::from_setup(&setup).expect("the crafted position is a valid one");

@@ -5,7 +5,8 @@ use super::ratings::Glicko;
 use crate::clock::TimeControl;
 use crate::engine::{notation, GameKind, Options, Player};
 use crate::store::codec::{
-    code_player, player_code, stored_time_control, time_control, StoredTimeControl,
+    code_player, code_starter, player_code, starter_code, stored_time_control, time_control,
+    StoredTimeControl,
 };
 use crate::store::{Finished, MatchId, StoreError};
 use prost::Message;
@@ -359,6 +360,9 @@ struct StoredGame {
     /// Absent: untimed (and in entries written before clocks).
     #[prost(message, optional, tag = "4")]
     time_control: Option<StoredTimeControl>,
+    /// Bao la Kete's starter of later games (`starter_code`); 0 in entries written before the option.
+    #[prost(uint32, tag = "5")]
+    bao_la_kete_starter: u32,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -492,6 +496,7 @@ fn stored_game(kind: GameKind, options: &Options, control: TimeControl) -> Optio
         first_player: player_code(Some(options.first_player)),
         ba_awa_target: options.ba_awa_target.into(),
         time_control: stored_time_control(control),
+        bao_la_kete_starter: starter_code(options.bao_la_kete_starter),
     })
 }
 
@@ -503,6 +508,9 @@ fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options, TimeControl),
         Options {
             first_player: code_player(game.first_player)?.unwrap_or(Player::South),
             ba_awa_target: u8::try_from(game.ba_awa_target).map_err(|_| bad("target"))?,
+            // The lobby pairs two players only.
+            ba_awa_players: 2,
+            bao_la_kete_starter: code_starter(game.bao_la_kete_starter)?,
         },
         time_control(game.time_control)?,
     ))
@@ -825,6 +833,7 @@ mod tests {
             Options {
                 first_player: Player::North,
                 ba_awa_target: 11,
+                ..Options::default()
             },
         )
     }

@@ -59,7 +59,8 @@ impl Glicko {
 pub fn after_match(south: Glicko, north: Glicko, winner: Option<Player>) -> [Glicko; 2] {
     let outcome = match winner {
         Some(Player::South) => Outcomes::WIN,
-        Some(Player::North) => Outcomes::LOSS,
+        // The lobby pairs two players only.
+        Some(Player::North | Player::East) => Outcomes::LOSS,
         None => Outcomes::DRAW,
     };
     let (s, n) = glicko2(

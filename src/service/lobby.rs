@@ -45,6 +45,19 @@ pub(super) fn player_of<T>(request: &Request<T>) -> Result<(String, String), Sta
     }
 }
 
+/// The lobby pairs two players: a three-player match is made with `Matches/CreateMatch`.
+fn two_players_only(options: crate::engine::Options) -> Result<crate::engine::Options, Violation> {
+    if options.ba_awa_players == 3 {
+        return Err(Violation {
+            field: "options.ba_awa_players".into(),
+            description:
+                "the lobby pairs two players; create a three-player match with Matches/CreateMatch"
+                    .into(),
+        });
+    }
+    Ok(options)
+}
+
 fn invalid(violations: Vec<Violation>) -> Status {
     error::invalid_argument(violations)
 }
@@ -91,7 +104,9 @@ impl pb::lobby_server::Lobby for LobbyService {
             });
         }
         let kind = convert::game_kind("kind", r.kind).map_err(|v| violations.extend(v));
-        let options = convert::options(r.options.as_ref()).map_err(|v| violations.extend(v));
+        let options = convert::options(kind.ok(), r.options.as_ref())
+            .map_err(|v| violations.extend(v))
+            .and_then(|o| two_players_only(o).map_err(|v| violations.push(v)));
         let seat = seat_choice(r.seat).map_err(|v| violations.extend(v));
         let (Ok(kind), Ok(options), Ok(seat), true) = (kind, options, seat, violations.is_empty())
         else {
@@ -222,7 +237,9 @@ impl pb::lobby_server::Lobby for LobbyService {
         let r = request.into_inner();
         let mut violations = Vec::new();
         let kind = convert::game_kind("kind", r.kind).map_err(|v| violations.extend(v));
-        let options = convert::options(r.options.as_ref()).map_err(|v| violations.extend(v));
+        let options = convert::options(kind.ok(), r.options.as_ref())
+            .map_err(|v| violations.extend(v))
+            .and_then(|o| two_players_only(o).map_err(|v| violations.push(v)));
         if r.fallback_bot_level == 0 && r.fallback_after_ms > 0 {
             violations.push(Violation {
                 field: "fallback_after_ms".into(),

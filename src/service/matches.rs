@@ -159,13 +159,32 @@ fn access(caller: &Caller) -> Access<'_> {
     }
 }
 
+/// A seat of a server-held match: South or North (server-held matches seat two players; three-player Ba-awa is
+/// played through the Rules service).
+fn two_player_seat(value: i32) -> Option<crate::engine::Player> {
+    convert::player_from_pb(value).filter(|seat| seat.index() < 2)
+}
+
+/// A server-held match seats two: a three-player Ba-awa match is refused with the field that asks for it.
+fn two_players_only(options: &crate::engine::Options) -> Result<(), Vec<Violation>> {
+    if options.ba_awa_players == 3 {
+        return Err(vec![Violation {
+            field: "options.ba_awa_players".into(),
+            description: "server-held matches seat two players on this server; play three-player Ba-awa through \
+                          the Rules service (NewGame with ba_awa_players = 3)"
+                .into(),
+        }]);
+    }
+    Ok(())
+}
+
 /// The seats to bind, `[South, North]`, from `CreateMatchRequest.players`.
 fn seat_players(players: &[pb::SeatPlayer]) -> Result<[Option<String>; 2], Vec<Violation>> {
     let mut seats: [Option<String>; 2] = [None, None];
     let mut violations = Vec::new();
     for (i, binding) in players.iter().enumerate() {
         let field = |name: &str| format!("players[{i}].{name}");
-        let seat = match convert::player_from_pb(binding.player) {
+        let seat = match two_player_seat(binding.player) {
             Some(seat) => seat,
             None => {
                 violations.push(Violation {
@@ -215,7 +234,7 @@ fn seat_bots(
     let mut violations = Vec::new();
     for (i, bot) in bots.iter().enumerate() {
         let field = |name: &str| format!("bots[{i}].{name}");
-        let Some(seat) = convert::player_from_pb(bot.player) else {
+        let Some(seat) = two_player_seat(bot.player) else {
             violations.push(Violation {
                 field: field("player"),
                 description: "must be PLAYER_SOUTH or PLAYER_NORTH".into(),
@@ -320,7 +339,8 @@ impl pb::matches_server::Matches for MatchesService {
             }]));
         }
         let kind = convert::game_kind("kind", request.kind);
-        let options = convert::options(request.options.as_ref());
+        let options = convert::options(kind.as_ref().ok().copied(), request.options.as_ref())
+            .and_then(|options| two_players_only(&options).map(|()| options));
         let players = seat_players(&request.players);
         let bots = seat_bots(
             &request.bots,

@@ -284,7 +284,7 @@ impl pb::rules_server::Rules for RulesService {
     ) -> Result<Response<pb::NewGameResponse>, Status> {
         let request = request.into_inner();
         let kind = convert::game_kind("kind", request.kind);
-        let options = convert::options(request.options.as_ref());
+        let options = convert::options(kind.as_ref().ok().copied(), request.options.as_ref());
         let (kind, options) = match (kind, options) {
             (Ok(kind), Ok(options)) => (kind, options),
             (kind, options) => {

@@ -443,7 +443,7 @@ pub mod codec {
     };
     use crate::clock::TimeControl;
     use crate::engine::notation;
-    use crate::engine::{Options, Player};
+    use crate::engine::{Options, Player, StarterRule};
     use prost::Message;
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -497,6 +497,12 @@ pub mod codec {
         /// When the server must next act on the match's clocks (a flag, an abort), ms since the epoch; 0: never.
         #[prost(uint64, tag = "21")]
         deadline_ms: u64,
+        /// Ba-awa's players: 3, or 0 for two (and in records written before three-player Ba-awa).
+        #[prost(uint32, tag = "22")]
+        ba_awa_players: u32,
+        /// Bao la Kete's starter of later games ([`starter_code`]); 0 (alternately) in older records.
+        #[prost(uint32, tag = "23")]
+        bao_la_kete_starter: u32,
     }
 
     /// A time control as stored (the lobby's entries keep it too).
@@ -615,6 +621,49 @@ pub mod codec {
             None => 0,
             Some(Player::South) => 1,
             Some(Player::North) => 2,
+            Some(Player::East) => 3,
+        }
+    }
+
+    /// Bao la Kete's starter rule in the stored records (the lobby's too): 0 alternately, 1 the loser, 2 the
+    /// winner.
+    pub fn starter_code(rule: StarterRule) -> u32 {
+        match rule {
+            StarterRule::Alternate => 0,
+            StarterRule::LoserStarts => 1,
+            StarterRule::WinnerStarts => 2,
+        }
+    }
+
+    /// The rule [`starter_code`] wrote; an error for any other number.
+    pub fn code_starter(code: u32) -> Result<StarterRule, StoreError> {
+        match code {
+            0 => Ok(StarterRule::Alternate),
+            1 => Ok(StarterRule::LoserStarts),
+            2 => Ok(StarterRule::WinnerStarts),
+            other => Err(StoreError::Failed(format!(
+                "stored starter rule {other} is unknown"
+            ))),
+        }
+    }
+
+    /// Ba-awa's number of players in the stored records: 3, or 0 for two.
+    pub fn players_code(options: &Options) -> u32 {
+        if options.ba_awa_players == 3 {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// The number of players [`players_code`] wrote; an error for any other number.
+    pub fn code_players(code: u32) -> Result<u8, StoreError> {
+        match code {
+            0 | 2 => Ok(2),
+            3 => Ok(3),
+            other => Err(StoreError::Failed(format!(
+                "stored number of players {other} is unknown"
+            ))),
         }
     }
 
@@ -624,6 +673,7 @@ pub mod codec {
             0 => Ok(None),
             1 => Ok(Some(Player::South)),
             2 => Ok(Some(Player::North)),
+            3 => Ok(Some(Player::East)),
             other => Err(StoreError::Failed(format!(
                 "stored player code {other} is unknown"
             ))),
@@ -654,6 +704,8 @@ pub mod codec {
             end_reason: record.finished.map_or(0, |f| f.reason.code()),
             time_control: stored_time_control(record.time_control),
             deadline_ms: record.deadline_ms.unwrap_or(0),
+            ba_awa_players: players_code(&record.options),
+            bao_la_kete_starter: starter_code(record.options.bao_la_kete_starter),
         }
         .encode_to_vec()
     }
@@ -676,6 +728,8 @@ pub mod codec {
                 first_player: code_player(h.first_player)?.unwrap_or(Player::South),
                 ba_awa_target: u8::try_from(h.ba_awa_target)
                     .map_err(|_| StoreError::Failed(format!("match {id}: bad target")))?,
+                ba_awa_players: code_players(h.ba_awa_players)?,
+                bao_la_kete_starter: code_starter(h.bao_la_kete_starter)?,
             },
             created_ms: h.created_ms,
             token_hashes: [hash(&h.south_token_hash)?, hash(&h.north_token_hash)?],
@@ -759,6 +813,7 @@ mod tests {
             options: Options {
                 first_player: Player::North,
                 ba_awa_target: 11,
+                ..Options::default()
             },
             created_ms: 1_700_000_000_000,
             token_hashes: [[1; 32], [2; 32]],

@@ -138,6 +138,7 @@ fn seat_field(seat: Player) -> &'static str {
     match seat {
         Player::South => "S",
         Player::North => "N",
+        Player::East => "E",
     }
 }
 

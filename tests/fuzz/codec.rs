@@ -74,6 +74,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                     options: Options {
                         first_player,
                         ba_awa_target: target,
+                        ..Options::default()
                     },
                     created_ms,
                     token_hashes,
@@ -162,6 +163,7 @@ fn sample_record(kind: GameKind) -> MatchRecord {
         options: Options {
             first_player: Player::North,
             ba_awa_target: 11,
+            ..Options::default()
         },
         created_ms: 1_700_000_000_000,
         token_hashes: [[1; 32], [2; 32]],

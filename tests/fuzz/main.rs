@@ -108,6 +108,7 @@ pub fn reachable(
     let options = Options {
         first_player,
         ba_awa_target: target,
+        ..Options::default()
     };
     let start = AnyGame::new_match(kind, &options);
     budgeted(|| {

@@ -46,6 +46,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
                 Player::North
             },
             ba_awa_target: 12,
+            ..Options::default()
         };
         let (text, _) = exported(kind, &options, 11 + i as u64, 60);
         out.push((
@@ -229,6 +230,7 @@ proptest! {
         let options = Options {
             first_player: if north { Player::North } else { Player::South },
             ba_awa_target: target,
+            ..Options::default()
         };
         let (text, game) = exported(kind, &options, seed, plies);
         if let Ok(replayed) = budgeted(|| notation::replay(&text)) {

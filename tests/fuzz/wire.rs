@@ -103,6 +103,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         let options = Some(pb::GameOptions {
             first_player: pb::Player::North as i32,
             ba_awa_target: 11,
+            ..Default::default()
         });
         let short = mancala::engine::notation::kind_name(game);
         add(

@@ -32,6 +32,7 @@ fn request(
         options: Some(pb::GameOptions {
             first_player: first as i32,
             ba_awa_target: 0,
+            ..Default::default()
         }),
         players: vec![],
         bots,

@@ -1619,6 +1619,7 @@ async fn a_challenges_options_reach_the_match_and_the_streams() {
     let options = pb::GameOptions {
         first_player: pb::Player::North as i32,
         ba_awa_target: 12,
+        ..Default::default()
     };
     let made = create_challenge(
         &world,
@@ -1673,6 +1674,7 @@ async fn a_challenges_options_reach_the_match_and_the_streams() {
             options: Some(pb::GameOptions {
                 first_player: pb::Player::South as i32,
                 ba_awa_target: 10,
+                ..Default::default()
             }),
             ..seek_request(pb::GameKind::BaAwa, false)
         },

@@ -267,6 +267,7 @@ async fn create_get_and_list_with_filters_and_paging() {
             options: Some(pb::GameOptions {
                 first_player: 0,
                 ba_awa_target: 9,
+                ..Default::default()
             }),
             players: vec![],
             bots: vec![],

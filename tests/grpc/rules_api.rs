@@ -45,6 +45,8 @@ pub(crate) fn ba_awa(
             owners,
             starter,
             target: 10,
+            players: 0,
+            eliminated_in_game: Vec::new(),
         })),
     }
 }
@@ -161,6 +163,7 @@ async fn new_game_takes_options() {
         options: Some(pb::GameOptions {
             first_player: NORTH,
             ba_awa_target: 12,
+            ..Default::default()
         }),
     }))
     .await
@@ -183,6 +186,7 @@ async fn new_game_rejects_bad_requests_listing_every_field() {
         options: Some(pb::GameOptions {
             first_player: 7,
             ba_awa_target: 9,
+            ..Default::default()
         }),
     }))
     .await

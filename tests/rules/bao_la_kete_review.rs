@@ -52,6 +52,7 @@ fn setup_with(
             kuu_alive: vec![south.kuu, north.kuu],
             mark,
             game_starter: Some(S),
+            starter_rule: mancala::engine::StarterRule::Alternate,
         },
     }
 }
@@ -381,6 +382,7 @@ fn review_validation_of_impossible_and_huge_states() {
         kuu_alive: vec![true, true],
         mark: Some((Some(N), f(N, 5) as u32, Some(S))),
         game_starter: Some(S),
+        starter_rule: mancala::engine::StarterRule::Alternate,
     };
     s.pits[16 + 4] = 6;
     assert!(AnyGame::from_setup(&s).is_err());

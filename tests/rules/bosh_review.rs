@@ -646,6 +646,7 @@ fn row(p: Player) -> std::ops::Range<usize> {
     match p {
         Player::South => 0..5,
         Player::North => 5..10,
+        Player::East => unreachable!("Bosh has two players"),
     }
 }
 
@@ -653,6 +654,7 @@ fn ix(p: Player) -> usize {
     match p {
         Player::South => 0,
         Player::North => 1,
+        Player::East => unreachable!("Bosh has two players"),
     }
 }
 

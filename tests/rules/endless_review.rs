@@ -724,6 +724,7 @@ fn bao_setup(st: &Bao, mover: Player) -> Setup {
                 .mark
                 .map(|m| (Some(m.blockee), m.pit as u32, Some(m.setter))),
             game_starter: Some(S),
+            starter_rule: mancala::engine::StarterRule::Alternate,
         },
     }
 }
@@ -914,7 +915,7 @@ fn set_reserves(st: &mut Bao, mover: Player, nemo: bool, rng: &mut Rng) {
     let r = 1 + rng.below(max.max(1) as u64) as u8;
     st.reserves = match mover {
         S => [r, r],
-        N => [r - 1, r],
+        _ => [r - 1, r],
     };
     if st.total() > 64 {
         st.reserves = [0, 0];

@@ -54,6 +54,7 @@ fn setup(c: &Candidate) -> Setup {
                 kuu_alive: vec![false, false],
                 mark: None,
                 game_starter: Some(Player::South),
+                starter_rule: mancala::engine::StarterRule::Alternate,
             },
             vec![0, 0],
         ),
@@ -80,6 +81,8 @@ fn setup(c: &Candidate) -> Setup {
                         .collect(),
                     starter: Some(Player::South),
                     target: 10,
+                    players: 0,
+                    eliminated_in: Vec::new(),
                 },
                 vec![6, 6],
             )

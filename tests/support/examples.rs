@@ -18,7 +18,7 @@
 use mancala::api::pb;
 use mancala::engine::{
     Direction, Event, GameKind, Kichwa, KuuDecision, LapSource, Move, PitSet, Player, Setup, Sow,
-    Status, VariantSetup, RULES_VERSION,
+    StarterRule, Status, VariantSetup, RULES_VERSION,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -259,6 +259,7 @@ pub fn player(name: &str) -> Player {
     match name {
         "S" => Player::South,
         "N" => Player::North,
+        "E" => Player::East,
         other => panic!("not a player: {other}"),
     }
 }
@@ -274,6 +275,7 @@ fn letter(p: Option<Player>) -> String {
     match p {
         Some(Player::South) => "S",
         Some(Player::North) => "N",
+        Some(Player::East) => "E",
         None => "none",
     }
     .to_string()
@@ -556,6 +558,7 @@ impl State {
                         }) => Some((who(blockee), pit.index(kind), who(setter))),
                     },
                     game_starter: Some(starter.unwrap_or(Player::South)),
+                    starter_rule: StarterRule::Alternate,
                 },
             ),
             GameKind::Bosh => {
@@ -576,6 +579,8 @@ impl State {
                         owners,
                         starter: Some(starter.unwrap_or(Player::South)),
                         target: self.target.unwrap_or(10),
+                        players: 0,
+                        eliminated_in: Vec::new(),
                     },
                 )
             }
@@ -614,6 +619,7 @@ fn wire_player(p: Option<Player>) -> i32 {
         None => 0,
         Some(Player::South) => pb::Player::South as i32,
         Some(Player::North) => pb::Player::North as i32,
+        Some(Player::East) => pb::Player::East as i32,
     }
 }
 
@@ -647,6 +653,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
                 kuu_alive,
                 mark,
                 game_starter,
+                ..
             } => Variant::BaoLaKete(pb::BaoLaKeteState {
                 stage: if mtaji.expect("a stage") {
                     pb::bao_la_kete_state::Stage::Mtaji
@@ -660,6 +667,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
                     setter: wire_player(setter),
                 }),
                 game_starter: wire_player(*game_starter),
+                starter_rule: 0,
             }),
             VariantSetup::Bosh {
                 closed,
@@ -672,10 +680,14 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
                 owners,
                 starter,
                 target,
+                players,
+                eliminated_in,
             } => Variant::BaAwa(pb::BaAwaState {
                 owners: owners.iter().map(|&o| wire_player(o)).collect(),
                 starter: wire_player(*starter),
                 target: *target,
+                players: *players,
+                eliminated_in_game: eliminated_in.clone(),
             }),
             VariantSetup::Missing => panic!("a state without its game's fields"),
         }),
@@ -731,6 +743,7 @@ impl Observed {
                 owners: o,
                 starter: s,
                 target: t,
+                ..
             } => {
                 owners = o.iter().map(|&p| letter(p)).collect();
                 starter = *s;
@@ -764,6 +777,7 @@ impl Observed {
             match pb::Player::try_from(i) {
                 Ok(pb::Player::South) => "S".into(),
                 Ok(pb::Player::North) => "N".into(),
+                Ok(pb::Player::East) => "E".into(),
                 _ => "none".into(),
             }
         };
@@ -956,9 +970,10 @@ impl Ev {
                     collected: collected as u32,
                     totals: totals.iter().map(|&t| t as u32).collect(),
                 },
-                Event::MatchEnd { winner, score } => {
-                    Ev::MatchEnd(letter(winner), score.iter().map(|&s| s as u32).collect())
-                }
+                Event::MatchEnd { winner, score, .. } => Ev::MatchEnd(
+                    letter(winner),
+                    score.as_slice().iter().map(|&s| s as u32).collect(),
+                ),
                 Event::Refill {
                     player,
                     opened,
@@ -988,6 +1003,7 @@ impl Ev {
             match pb::Player::try_from(i) {
                 Ok(pb::Player::South) => "S".into(),
                 Ok(pb::Player::North) => "N".into(),
+                Ok(pb::Player::East) => "E".into(),
                 _ => "none".into(),
             }
         };
@@ -1042,6 +1058,7 @@ impl Ev {
                 },
                 Kind::Pass(_) => Ev::Other("pass".into()),
                 Kind::Allocation(_) => Ev::Other("allocation".into()),
+                Kind::Elimination(_) => Ev::Other("elimination".into()),
                 Kind::KuuDestroyed(_) => Ev::Other("kuu_destroyed".into()),
                 Kind::Safari(_) => Ev::Other("safari".into()),
                 Kind::MarkCleared(_) => Ev::Other("mark_cleared".into()),

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mancala/v1/game.proto.
  */
 export const file_mancala_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChVtYW5jYWxhL3YxL2dhbWUucHJvdG8SCm1hbmNhbGEudjEiqQMKCUdhbWVTdGF0ZRIiCgRraW5kGAEgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIVCg1ydWxlc192ZXJzaW9uGAIgASgNEgwKBHBpdHMYAyADKA0SDgoGc3RvcmVzGAQgAygNEhAKCHJlc2VydmVzGAUgAygNEiMKB3RvX21vdmUYBiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIiCgZzdGF0dXMYByABKA4yEi5tYW5jYWxhLnYxLlN0YXR1cxIiCgZ3aW5uZXIYCCABKA4yEi5tYW5jYWxhLnYxLlBsYXllchILCgNwbHkYCSABKA0SEwoLZ2FtZV9udW1iZXIYCiABKA0SEwoLbWF0Y2hfc2NvcmUYCyADKA0SKAoGYmFfYXdhGBQgASgLMhYubWFuY2FsYS52MS5CYUF3YVN0YXRlSAASJQoEYm9zaBgVIAEoCzIVLm1hbmNhbGEudjEuQm9zaFN0YXRlSAASMQoLYmFvX2xhX2tldGUYFiABKAsyGi5tYW5jYWxhLnYxLkJhb0xhS2V0ZVN0YXRlSABCCQoHdmFyaWFudCJlCgpCYUF3YVN0YXRlEiIKBm93bmVycxgBIAMoDjISLm1hbmNhbGEudjEuUGxheWVyEiMKB3N0YXJ0ZXIYAiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIOCgZ0YXJnZXQYAyABKA0iRgoJQm9zaFN0YXRlEg4KBmNsb3NlZBgBIAMoCBIpCg1yb3VuZF9zdGFydGVyGAIgASgOMhIubWFuY2FsYS52MS5QbGF5ZXIi5wEKDkJhb0xhS2V0ZVN0YXRlEi8KBXN0YWdlGAEgASgOMiAubWFuY2FsYS52MS5CYW9MYUtldGVTdGF0ZS5TdGFnZRIRCglrdXVfYWxpdmUYAiADKAgSJgoEbWFyaxgDIAEoCzIYLm1hbmNhbGEudjEuSGl6aVpldHVNYXJrEigKDGdhbWVfc3RhcnRlchgEIAEoDjISLm1hbmNhbGEudjEuUGxheWVyIj8KBVN0YWdlEhUKEVNUQUdFX1VOU1BFQ0lGSUVEEAASDgoKU1RBR0VfTkVNTxABEg8KC1NUQUdFX01UQUpJEAIiZAoMSGl6aVpldHVNYXJrEiMKB2Jsb2NrZWUYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchILCgNwaXQYAiABKA0SIgoGc2V0dGVyGAMgASgOMhIubWFuY2FsYS52MS5QbGF5ZXIiWwoETW92ZRIeCgNzb3cYASABKAsyDy5tYW5jYWxhLnYxLlNvd0gAEikKCW5leHRfZ2FtZRgCIAEoCzIULm1hbmNhbGEudjEuTmV4dEdhbWVIAEIICgZhY3Rpb24ijwEKA1NvdxILCgNwaXQYASABKA0SKAoJZGlyZWN0aW9uGAIgASgOMhUubWFuY2FsYS52MS5EaXJlY3Rpb24SIgoGa2ljaHdhGAMgASgOMhIubWFuY2FsYS52MS5LaWNod2ESLQoMa3V1X2RlY2lzaW9uGAQgASgOMhcubWFuY2FsYS52MS5LdXVEZWNpc2lvbiIYCghOZXh0R2FtZRIMCgRwaXRzGAEgAygNIv8ECgVFdmVudBIeCgNsYXAYASABKAsyDy5tYW5jYWxhLnYxLkxhcEgAEiYKB2NhcHR1cmUYAiABKAsyEy5tYW5jYWxhLnYxLkNhcHR1cmVIABIrCgpub19jYXB0dXJlGAMgASgLMhUubWFuY2FsYS52MS5Ob0NhcHR1cmVIABIgCgRwYXNzGAQgASgLMhAubWFuY2FsYS52MS5QYXNzSAASJwoIZ2FtZV9lbmQYBSABKAsyEy5tYW5jYWxhLnYxLkdhbWVFbmRIABIpCgltYXRjaF9lbmQYBiABKAsyFC5tYW5jYWxhLnYxLk1hdGNoRW5kSAASLAoKYWxsb2NhdGlvbhgHIAEoCzIWLm1hbmNhbGEudjEuQWxsb2NhdGlvbkgAEiQKBnJlZmlsbBgIIAEoCzISLm1hbmNhbGEudjEuUmVmaWxsSAASKAoIdGF4YXRpb24YCSABKAsyFC5tYW5jYWxhLnYxLlRheGF0aW9uSAASMQoNa3V1X2Rlc3Ryb3llZBgKIAEoCzIYLm1hbmNhbGEudjEuS3V1RGVzdHJveWVkSAASJwoIa3V1X3N0b3AYCyABKAsyEy5tYW5jYWxhLnYxLkt1dVN0b3BIABIkCgZzYWZhcmkYDCABKAsyEi5tYW5jYWxhLnYxLlNhZmFyaUgAEicKCG1hcmtfc2V0GA0gASgLMhMubWFuY2FsYS52MS5NYXJrU2V0SAASLwoMbWFya19jbGVhcmVkGA4gASgLMhcubWFuY2FsYS52MS5NYXJrQ2xlYXJlZEgAEikKCXJvdW5kX2VuZBgPIAEoCzIULm1hbmNhbGEudjEuUm91bmRFbmRIAEIGCgRraW5kIn4KA0xhcBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIOCgZvcmlnaW4YAiABKA0SDQoFc2VlZHMYAyABKA0SDQoFZHJvcHMYBCADKA0SJQoGc291cmNlGAUgASgOMhUubWFuY2FsYS52MS5MYXBTb3VyY2UisAEKB0NhcHR1cmUSCwoDcGl0GAEgASgNEg0KBXNlZWRzGAIgASgNEicKC2JlbmVmaWNpYXJ5GAMgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEgoKYWZ0ZXJfZHJvcBgEIAEoDRIiCgZraWNod2EYBSABKA4yEi5tYW5jYWxhLnYxLktpY2h3YRIoCglkaXJlY3Rpb24YBiABKA4yFS5tYW5jYWxhLnYxLkRpcmVjdGlvbiIyCglOb0NhcHR1cmUSEQoJZW1wdHlfcGl0GAEgASgNEhIKCmJleW9uZF9waXQYAiABKA0iKgoEUGFzcxIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllciKeAQoHR2FtZUVuZBIlCgZyZWFzb24YASABKA4yFS5tYW5jYWxhLnYxLkVuZFJlYXNvbhIiCgZ3aW5uZXIYAiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIlCgljb2xsZWN0b3IYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCgljb2xsZWN0ZWQYBCABKA0SDgoGc3RvcmVzGAUgAygNInsKCFJvdW5kRW5kEiUKBnJlYXNvbhgBIAEoDjIVLm1hbmNhbGEudjEuRW5kUmVhc29uEiUKCWNvbGxlY3RvchgCIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhEKCWNvbGxlY3RlZBgDIAEoDRIOCgZ0b3RhbHMYBCADKA0iQwoITWF0Y2hFbmQSIgoGd2lubmVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEwoLbWF0Y2hfc2NvcmUYAiADKA0iaQoKQWxsb2NhdGlvbhISCgpwaXRzX293bmVkGAEgAygNEiIKBm93bmVycxgCIAMoDjISLm1hbmNhbGEudjEuUGxheWVyEiMKB3N0YXJ0ZXIYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllciJdCgZSZWZpbGwSIgoGcGxheWVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISDgoGb3BlbmVkGAIgAygNEg4KBmNsb3NlZBgDIAMoDRIPCgdyZXNlcnZlGAQgASgNIj0KCFRheGF0aW9uEgsKA3BpdBgBIAEoDRINCgVzZWVkcxgCIAEoDRIVCg1zaXhfc2VlZF9ydWxlGAMgASgIIj4KDEt1dURlc3Ryb3llZBIhCgVvd25lchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEgsKA3BpdBgCIAEoDSIWCgdLdXVTdG9wEgsKA3BpdBgBIAEoDSIkCgZTYWZhcmkSCwoDcGl0GAEgASgNEg0KBXNlZWRzGAIgASgNIjEKB01hcmtTZXQSJgoEbWFyaxgBIAEoCzIYLm1hbmNhbGEudjEuSGl6aVpldHVNYXJrIjUKC01hcmtDbGVhcmVkEiYKBG1hcmsYASABKAsyGC5tYW5jYWxhLnYxLkhpemlaZXR1TWFyaypqCghHYW1lS2luZBIZChVHQU1FX0tJTkRfVU5TUEVDSUZJRUQQABIZChVHQU1FX0tJTkRfQkFPX0xBX0tFVEUQARISCg5HQU1FX0tJTkRfQk9TSBACEhQKEEdBTUVfS0lORF9CQV9BV0EQAypECgZQbGF5ZXISFgoSUExBWUVSX1VOU1BFQ0lGSUVEEAASEAoMUExBWUVSX1NPVVRIEAESEAoMUExBWUVSX05PUlRIEAIqfAoGU3RhdHVzEhYKElNUQVRVU19VTlNQRUNJRklFRBAAEhYKElNUQVRVU19JTl9QUk9HUkVTUxABEhUKEVNUQVRVU19ST1VORF9PVkVSEAISFAoQU1RBVFVTX0dBTUVfT1ZFUhADEhUKEVNUQVRVU19NQVRDSF9PVkVSEAQqXAoJRGlyZWN0aW9uEhkKFURJUkVDVElPTl9VTlNQRUNJRklFRBAAEhcKE0RJUkVDVElPTl9DTE9DS1dJU0UQARIbChdESVJFQ1RJT05fQU5USUNMT0NLV0lTRRACKkMKBktpY2h3YRIWChJLSUNIV0FfVU5TUEVDSUZJRUQQABIPCgtLSUNIV0FfTEVGVBABEhAKDEtJQ0hXQV9SSUdIVBACKlsKC0t1dURlY2lzaW9uEhwKGEtVVV9ERUNJU0lPTl9VTlNQRUNJRklFRBAAEhUKEUtVVV9ERUNJU0lPTl9TVE9QEAESFwoTS1VVX0RFQ0lTSU9OX1NBRkFSSRACKmsKCUxhcFNvdXJjZRIaChZMQVBfU09VUkNFX1VOU1BFQ0lGSUVEEAASEgoOTEFQX1NPVVJDRV9QSVQQARIWChJMQVBfU09VUkNFX1JFU0VSVkUQAhIWChJMQVBfU09VUkNFX0NBUFRVUkUQAyr4AQoJRW5kUmVhc29uEhoKFkVORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlFTkRfUkVBU09OX0ZFV19TRUVEU19MRUZUEAESGQoVRU5EX1JFQVNPTl9CT1RIX1NUVUNLEAISGwoXRU5EX1JFQVNPTl9QTEFZRVJfRU1QVFkQAxIYChRFTkRfUkVBU09OX0JBT19IQU1OQRAEEhwKGEVORF9SRUFTT05fTk9fTEVHQUxfTU9WRRAFEiQKIEVORF9SRUFTT05fT1dOX0ZST05UX1JPV19FTVBUSUVEEAYSGgoWRU5EX1JFQVNPTl9SRVNJR05BVElPThAHQn4KDmNvbS5tYW5jYWxhLnYxQglHYW1lUHJvdG9QAVojbWFuY2FsYS9nZW4vZ28vbWFuY2FsYS92MTttYW5jYWxhdjGiAgNNWFiqAgpNYW5jYWxhLlYxugILTWFuY2FsYV9WMV/KAgpNYW5jYWxhXFYx6gILTWFuY2FsYTo6VjFiBnByb3RvMw");
+  fileDesc("ChVtYW5jYWxhL3YxL2dhbWUucHJvdG8SCm1hbmNhbGEudjEiqQMKCUdhbWVTdGF0ZRIiCgRraW5kGAEgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIVCg1ydWxlc192ZXJzaW9uGAIgASgNEgwKBHBpdHMYAyADKA0SDgoGc3RvcmVzGAQgAygNEhAKCHJlc2VydmVzGAUgAygNEiMKB3RvX21vdmUYBiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIiCgZzdGF0dXMYByABKA4yEi5tYW5jYWxhLnYxLlN0YXR1cxIiCgZ3aW5uZXIYCCABKA4yEi5tYW5jYWxhLnYxLlBsYXllchILCgNwbHkYCSABKA0SEwoLZ2FtZV9udW1iZXIYCiABKA0SEwoLbWF0Y2hfc2NvcmUYCyADKA0SKAoGYmFfYXdhGBQgASgLMhYubWFuY2FsYS52MS5CYUF3YVN0YXRlSAASJQoEYm9zaBgVIAEoCzIVLm1hbmNhbGEudjEuQm9zaFN0YXRlSAASMQoLYmFvX2xhX2tldGUYFiABKAsyGi5tYW5jYWxhLnYxLkJhb0xhS2V0ZVN0YXRlSABCCQoHdmFyaWFudCKSAQoKQmFBd2FTdGF0ZRIiCgZvd25lcnMYASADKA4yEi5tYW5jYWxhLnYxLlBsYXllchIjCgdzdGFydGVyGAIgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISDgoGdGFyZ2V0GAMgASgNEg8KB3BsYXllcnMYBCABKA0SGgoSZWxpbWluYXRlZF9pbl9nYW1lGAUgAygNIkYKCUJvc2hTdGF0ZRIOCgZjbG9zZWQYASADKAgSKQoNcm91bmRfc3RhcnRlchgCIAEoDjISLm1hbmNhbGEudjEuUGxheWVyIpYCCg5CYW9MYUtldGVTdGF0ZRIvCgVzdGFnZRgBIAEoDjIgLm1hbmNhbGEudjEuQmFvTGFLZXRlU3RhdGUuU3RhZ2USEQoJa3V1X2FsaXZlGAIgAygIEiYKBG1hcmsYAyABKAsyGC5tYW5jYWxhLnYxLkhpemlaZXR1TWFyaxIoCgxnYW1lX3N0YXJ0ZXIYBCABKA4yEi5tYW5jYWxhLnYxLlBsYXllchItCgxzdGFydGVyX3J1bGUYBSABKA4yFy5tYW5jYWxhLnYxLlN0YXJ0ZXJSdWxlIj8KBVN0YWdlEhUKEVNUQUdFX1VOU1BFQ0lGSUVEEAASDgoKU1RBR0VfTkVNTxABEg8KC1NUQUdFX01UQUpJEAIiZAoMSGl6aVpldHVNYXJrEiMKB2Jsb2NrZWUYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchILCgNwaXQYAiABKA0SIgoGc2V0dGVyGAMgASgOMhIubWFuY2FsYS52MS5QbGF5ZXIiWwoETW92ZRIeCgNzb3cYASABKAsyDy5tYW5jYWxhLnYxLlNvd0gAEikKCW5leHRfZ2FtZRgCIAEoCzIULm1hbmNhbGEudjEuTmV4dEdhbWVIAEIICgZhY3Rpb24ijwEKA1NvdxILCgNwaXQYASABKA0SKAoJZGlyZWN0aW9uGAIgASgOMhUubWFuY2FsYS52MS5EaXJlY3Rpb24SIgoGa2ljaHdhGAMgASgOMhIubWFuY2FsYS52MS5LaWNod2ESLQoMa3V1X2RlY2lzaW9uGAQgASgOMhcubWFuY2FsYS52MS5LdXVEZWNpc2lvbiIYCghOZXh0R2FtZRIMCgRwaXRzGAEgAygNIq8FCgVFdmVudBIeCgNsYXAYASABKAsyDy5tYW5jYWxhLnYxLkxhcEgAEiYKB2NhcHR1cmUYAiABKAsyEy5tYW5jYWxhLnYxLkNhcHR1cmVIABIrCgpub19jYXB0dXJlGAMgASgLMhUubWFuY2FsYS52MS5Ob0NhcHR1cmVIABIgCgRwYXNzGAQgASgLMhAubWFuY2FsYS52MS5QYXNzSAASJwoIZ2FtZV9lbmQYBSABKAsyEy5tYW5jYWxhLnYxLkdhbWVFbmRIABIpCgltYXRjaF9lbmQYBiABKAsyFC5tYW5jYWxhLnYxLk1hdGNoRW5kSAASLAoKYWxsb2NhdGlvbhgHIAEoCzIWLm1hbmNhbGEudjEuQWxsb2NhdGlvbkgAEiQKBnJlZmlsbBgIIAEoCzISLm1hbmNhbGEudjEuUmVmaWxsSAASKAoIdGF4YXRpb24YCSABKAsyFC5tYW5jYWxhLnYxLlRheGF0aW9uSAASMQoNa3V1X2Rlc3Ryb3llZBgKIAEoCzIYLm1hbmNhbGEudjEuS3V1RGVzdHJveWVkSAASJwoIa3V1X3N0b3AYCyABKAsyEy5tYW5jYWxhLnYxLkt1dVN0b3BIABIkCgZzYWZhcmkYDCABKAsyEi5tYW5jYWxhLnYxLlNhZmFyaUgAEicKCG1hcmtfc2V0GA0gASgLMhMubWFuY2FsYS52MS5NYXJrU2V0SAASLwoMbWFya19jbGVhcmVkGA4gASgLMhcubWFuY2FsYS52MS5NYXJrQ2xlYXJlZEgAEikKCXJvdW5kX2VuZBgPIAEoCzIULm1hbmNhbGEudjEuUm91bmRFbmRIABIuCgtlbGltaW5hdGlvbhgQIAEoCzIXLm1hbmNhbGEudjEuRWxpbWluYXRpb25IAEIGCgRraW5kIn4KA0xhcBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIOCgZvcmlnaW4YAiABKA0SDQoFc2VlZHMYAyABKA0SDQoFZHJvcHMYBCADKA0SJQoGc291cmNlGAUgASgOMhUubWFuY2FsYS52MS5MYXBTb3VyY2UisAEKB0NhcHR1cmUSCwoDcGl0GAEgASgNEg0KBXNlZWRzGAIgASgNEicKC2JlbmVmaWNpYXJ5GAMgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEgoKYWZ0ZXJfZHJvcBgEIAEoDRIiCgZraWNod2EYBSABKA4yEi5tYW5jYWxhLnYxLktpY2h3YRIoCglkaXJlY3Rpb24YBiABKA4yFS5tYW5jYWxhLnYxLkRpcmVjdGlvbiIyCglOb0NhcHR1cmUSEQoJZW1wdHlfcGl0GAEgASgNEhIKCmJleW9uZF9waXQYAiABKA0iKgoEUGFzcxIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllciKeAQoHR2FtZUVuZBIlCgZyZWFzb24YASABKA4yFS5tYW5jYWxhLnYxLkVuZFJlYXNvbhIiCgZ3aW5uZXIYAiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIlCgljb2xsZWN0b3IYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCgljb2xsZWN0ZWQYBCABKA0SDgoGc3RvcmVzGAUgAygNInsKCFJvdW5kRW5kEiUKBnJlYXNvbhgBIAEoDjIVLm1hbmNhbGEudjEuRW5kUmVhc29uEiUKCWNvbGxlY3RvchgCIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhEKCWNvbGxlY3RlZBgDIAEoDRIOCgZ0b3RhbHMYBCADKA0iVAoITWF0Y2hFbmQSIgoGd2lubmVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEwoLbWF0Y2hfc2NvcmUYAiADKA0SDwoHcGxhY2luZxgDIAMoDSIxCgtFbGltaW5hdGlvbhIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllciJpCgpBbGxvY2F0aW9uEhIKCnBpdHNfb3duZWQYASADKA0SIgoGb3duZXJzGAIgAygOMhIubWFuY2FsYS52MS5QbGF5ZXISIwoHc3RhcnRlchgDIAEoDjISLm1hbmNhbGEudjEuUGxheWVyIl0KBlJlZmlsbBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIOCgZvcGVuZWQYAiADKA0SDgoGY2xvc2VkGAMgAygNEg8KB3Jlc2VydmUYBCABKA0iPQoIVGF4YXRpb24SCwoDcGl0GAEgASgNEg0KBXNlZWRzGAIgASgNEhUKDXNpeF9zZWVkX3J1bGUYAyABKAgiPgoMS3V1RGVzdHJveWVkEiEKBW93bmVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISCwoDcGl0GAIgASgNIhYKB0t1dVN0b3ASCwoDcGl0GAEgASgNIiQKBlNhZmFyaRILCgNwaXQYASABKA0SDQoFc2VlZHMYAiABKA0iMQoHTWFya1NldBImCgRtYXJrGAEgASgLMhgubWFuY2FsYS52MS5IaXppWmV0dU1hcmsiNQoLTWFya0NsZWFyZWQSJgoEbWFyaxgBIAEoCzIYLm1hbmNhbGEudjEuSGl6aVpldHVNYXJrKmoKCEdhbWVLaW5kEhkKFUdBTUVfS0lORF9VTlNQRUNJRklFRBAAEhkKFUdBTUVfS0lORF9CQU9fTEFfS0VURRABEhIKDkdBTUVfS0lORF9CT1NIEAISFAoQR0FNRV9LSU5EX0JBX0FXQRADKlUKBlBsYXllchIWChJQTEFZRVJfVU5TUEVDSUZJRUQQABIQCgxQTEFZRVJfU09VVEgQARIQCgxQTEFZRVJfTk9SVEgQAhIPCgtQTEFZRVJfRUFTVBADKnwKBlN0YXR1cxIWChJTVEFUVVNfVU5TUEVDSUZJRUQQABIWChJTVEFUVVNfSU5fUFJPR1JFU1MQARIVChFTVEFUVVNfUk9VTkRfT1ZFUhACEhQKEFNUQVRVU19HQU1FX09WRVIQAxIVChFTVEFUVVNfTUFUQ0hfT1ZFUhAEKlwKCURpcmVjdGlvbhIZChVESVJFQ1RJT05fVU5TUEVDSUZJRUQQABIXChNESVJFQ1RJT05fQ0xPQ0tXSVNFEAESGwoXRElSRUNUSU9OX0FOVElDTE9DS1dJU0UQAipDCgZLaWNod2ESFgoSS0lDSFdBX1VOU1BFQ0lGSUVEEAASDwoLS0lDSFdBX0xFRlQQARIQCgxLSUNIV0FfUklHSFQQAipbCgtLdXVEZWNpc2lvbhIcChhLVVVfREVDSVNJT05fVU5TUEVDSUZJRUQQABIVChFLVVVfREVDSVNJT05fU1RPUBABEhcKE0tVVV9ERUNJU0lPTl9TQUZBUkkQAiqGAQoLU3RhcnRlclJ1bGUSHAoYU1RBUlRFUl9SVUxFX1VOU1BFQ0lGSUVEEAASGgoWU1RBUlRFUl9SVUxFX0FMVEVSTkFURRABEh0KGVNUQVJURVJfUlVMRV9MT1NFUl9TVEFSVFMQAhIeChpTVEFSVEVSX1JVTEVfV0lOTkVSX1NUQVJUUxADKmsKCUxhcFNvdXJjZRIaChZMQVBfU09VUkNFX1VOU1BFQ0lGSUVEEAASEgoOTEFQX1NPVVJDRV9QSVQQARIWChJMQVBfU09VUkNFX1JFU0VSVkUQAhIWChJMQVBfU09VUkNFX0NBUFRVUkUQAyr4AQoJRW5kUmVhc29uEhoKFkVORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlFTkRfUkVBU09OX0ZFV19TRUVEU19MRUZUEAESGQoVRU5EX1JFQVNPTl9CT1RIX1NUVUNLEAISGwoXRU5EX1JFQVNPTl9QTEFZRVJfRU1QVFkQAxIYChRFTkRfUkVBU09OX0JBT19IQU1OQRAEEhwKGEVORF9SRUFTT05fTk9fTEVHQUxfTU9WRRAFEiQKIEVORF9SRUFTT05fT1dOX0ZST05UX1JPV19FTVBUSUVEEAYSGgoWRU5EX1JFQVNPTl9SRVNJR05BVElPThAHQn4KDmNvbS5tYW5jYWxhLnYxQglHYW1lUHJvdG9QAVojbWFuY2FsYS9nZW4vZ28vbWFuY2FsYS92MTttYW5jYWxhdjGiAgNNWFiqAgpNYW5jYWxhLlYxugILTWFuY2FsYV9WMV/KAgpNYW5jYWxhXFYx6gILTWFuY2FsYTo6VjFiBnByb3RvMw");
 
 /**
  * The complete, self-describing state of one game and of the match it belongs to. The service is stateless:
@@ -56,7 +56,8 @@ export type GameState = Message<"mancala.v1.GameState"> & {
   pits: number[];
 
   /**
-   * Seeds captured and kept off the board in the current game or round, [South, North].
+   * Seeds captured and kept off the board in the current game or round, one per seat ([South, North] or
+   * [South, North, East]).
    * Ba-awa: the fours won. Bosh: stones won this round. Bao la Kete: 0 except after a winning capture (§2.7 B2).
    *
    * @generated from field: repeated uint32 stores = 4;
@@ -64,7 +65,7 @@ export type GameState = Message<"mancala.v1.GameState"> & {
   stores: number[];
 
   /**
-   * Seeds held off the board that are not winnings, [South, North].
+   * Seeds held off the board that are not winnings, one per seat.
    * Bao la Kete: the reserve still to be placed (22 at the start). Bosh: stones carried over from earlier
    * rounds. Ba-awa: always 0.
    *
@@ -109,8 +110,8 @@ export type GameState = Message<"mancala.v1.GameState"> & {
   gameNumber: number;
 
   /**
-   * The match standing, [South, North]. Ba-awa: pits owned in the current game. Bosh: open holes in the
-   * current round. Bao la Kete: games won.
+   * The match standing, one per seat. Ba-awa: pits owned in the current game (pits won once it is over). Bosh:
+   * open holes in the current round. Bao la Kete: games won.
    *
    * @generated from field: repeated uint32 match_score = 11;
    */
@@ -157,7 +158,8 @@ export const GameStateSchema: GenMessage<GameState> = /*@__PURE__*/
 export type BaAwaState = Message<"mancala.v1.BaAwaState"> & {
   /**
    * The owner of each of the 12 pits, in `GameState.pits` order. A player moves only from pits he owns and
-   * takes the fours made en passant in them. Game 1: each player owns his own row; later games: §4.4.
+   * takes the fours made en passant in them. Game 1: each player owns his own row (three players: S1–S4 South,
+   * S5–N2 East, N3–N6 North); later games: §4.4 (three players: blocks, §4.7).
    *
    * @generated from field: repeated mancala.v1.Player owners = 1;
    */
@@ -176,6 +178,21 @@ export type BaAwaState = Message<"mancala.v1.BaAwaState"> & {
    * @generated from field: uint32 target = 3;
    */
   target: number;
+
+  /**
+   * 3 for three-player Ba-awa (§4.7); 0 (or 2) for the two-player game.
+   *
+   * @generated from field: uint32 players = 4;
+   */
+  players: number;
+
+  /**
+   * Three-player Ba-awa: for each seat [South, North, East], the game at whose end it was eliminated (0: still
+   * in the match). Empty in the two-player game; may be left empty when nobody is out.
+   *
+   * @generated from field: repeated uint32 eliminated_in_game = 5;
+   */
+  eliminatedInGame: number[];
 };
 
 /**
@@ -241,11 +258,18 @@ export type BaoLaKeteState = Message<"mancala.v1.BaoLaKeteState"> & {
   mark?: HiziZetuMark | undefined;
 
   /**
-   * The player who started the current game; games alternate (R-2.12).
+   * The player who started the current game (R-2.12).
    *
    * @generated from field: mancala.v1.Player game_starter = 4;
    */
   gameStarter: Player;
+
+  /**
+   * Who begins games 2 and 3, a match option kept in the state (R-2.12).
+   *
+   * @generated from field: mancala.v1.StarterRule starter_rule = 5;
+   */
+  starterRule: StarterRule;
 };
 
 /**
@@ -522,6 +546,12 @@ export type Event = Message<"mancala.v1.Event"> & {
      */
     value: RoundEnd;
     case: "roundEnd";
+  } | {
+    /**
+     * @generated from field: mancala.v1.Elimination elimination = 16;
+     */
+    value: Elimination;
+    case: "elimination";
   } | { case: undefined; value?: undefined };
 };
 
@@ -772,9 +802,19 @@ export type MatchEnd = Message<"mancala.v1.MatchEnd"> & {
   winner: Player;
 
   /**
+   * One per seat.
+   *
    * @generated from field: repeated uint32 match_score = 2;
    */
   matchScore: number[];
+
+  /**
+   * Three-player Ba-awa: each seat's place, [South, North, East]; 1 for the winner, and seats that stayed in
+   * equally long share a place (§4.7 "placing"). Empty in two-player games.
+   *
+   * @generated from field: repeated uint32 placing = 3;
+   */
+  placing: number[];
 };
 
 /**
@@ -785,13 +825,33 @@ export const MatchEndSchema: GenMessage<MatchEnd> = /*@__PURE__*/
   messageDesc(file_mancala_v1_game, 15);
 
 /**
- * Ba-awa: pit ownership for the next game (§4.4).
+ * Three-player Ba-awa: a player won no pits in the game just ended and is out of the match (§4.7). Comes after
+ * the `GameEnd`, before any `MatchEnd`.
+ *
+ * @generated from message mancala.v1.Elimination
+ */
+export type Elimination = Message<"mancala.v1.Elimination"> & {
+  /**
+   * @generated from field: mancala.v1.Player player = 1;
+   */
+  player: Player;
+};
+
+/**
+ * Describes the message mancala.v1.Elimination.
+ * Use `create(EliminationSchema)` to create a new message.
+ */
+export const EliminationSchema: GenMessage<Elimination> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_game, 16);
+
+/**
+ * Ba-awa: pit ownership for the next game (§4.4, §4.7).
  *
  * @generated from message mancala.v1.Allocation
  */
 export type Allocation = Message<"mancala.v1.Allocation"> & {
   /**
-   * Pits owned, [South, North].
+   * Pits owned, one per seat.
    *
    * @generated from field: repeated uint32 pits_owned = 1;
    */
@@ -817,7 +877,7 @@ export type Allocation = Message<"mancala.v1.Allocation"> & {
  * Use `create(AllocationSchema)` to create a new message.
  */
 export const AllocationSchema: GenMessage<Allocation> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 16);
+  messageDesc(file_mancala_v1_game, 17);
 
 /**
  * Bosh: one player's refill between rounds (§3.4).
@@ -857,7 +917,7 @@ export type Refill = Message<"mancala.v1.Refill"> & {
  * Use `create(RefillSchema)` to create a new message.
  */
 export const RefillSchema: GenMessage<Refill> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 17);
+  messageDesc(file_mancala_v1_game, 18);
 
 /**
  * Bao la Kete: 2 seeds were taken from the kuu instead of all (§2.5 N-2), or the six-seed rule lifted all 7.
@@ -888,7 +948,7 @@ export type Taxation = Message<"mancala.v1.Taxation"> & {
  * Use `create(TaxationSchema)` to create a new message.
  */
 export const TaxationSchema: GenMessage<Taxation> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 18);
+  messageDesc(file_mancala_v1_game, 19);
 
 /**
  * Bao la Kete: a kuu stopped being a kuu.
@@ -912,7 +972,7 @@ export type KuuDestroyed = Message<"mancala.v1.KuuDestroyed"> & {
  * Use `create(KuuDestroyedSchema)` to create a new message.
  */
 export const KuuDestroyedSchema: GenMessage<KuuDestroyed> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 19);
+  messageDesc(file_mancala_v1_game, 20);
 
 /**
  * Bao la Kete: a nemo lap ended in the mover's kuu and the move stopped there (§2.7 step D).
@@ -931,7 +991,7 @@ export type KuuStop = Message<"mancala.v1.KuuStop"> & {
  * Use `create(KuuStopSchema)` to create a new message.
  */
 export const KuuStopSchema: GenMessage<KuuStop> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 20);
+  messageDesc(file_mancala_v1_game, 21);
 
 /**
  * Bao la Kete: the mover lifted his kuu to go on sowing (§2.7 step D).
@@ -955,7 +1015,7 @@ export type Safari = Message<"mancala.v1.Safari"> & {
  * Use `create(SafariSchema)` to create a new message.
  */
 export const SafariSchema: GenMessage<Safari> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 21);
+  messageDesc(file_mancala_v1_game, 22);
 
 /**
  * Bao la Kete: a hizi-zetu mark was set (§2.8).
@@ -974,7 +1034,7 @@ export type MarkSet = Message<"mancala.v1.MarkSet"> & {
  * Use `create(MarkSetSchema)` to create a new message.
  */
 export const MarkSetSchema: GenMessage<MarkSet> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 22);
+  messageDesc(file_mancala_v1_game, 23);
 
 /**
  * Bao la Kete: the hizi-zetu mark was cleared (§2.8).
@@ -993,7 +1053,7 @@ export type MarkCleared = Message<"mancala.v1.MarkCleared"> & {
  * Use `create(MarkClearedSchema)` to create a new message.
  */
 export const MarkClearedSchema: GenMessage<MarkCleared> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_game, 23);
+  messageDesc(file_mancala_v1_game, 24);
 
 /**
  * The three games this service knows.
@@ -1037,7 +1097,12 @@ export const GameKindSchema: GenEnum<GameKind> = /*@__PURE__*/
   enumDesc(file_mancala_v1_game, 0);
 
 /**
- * The two seats. South sits at the bottom of every diagram and moves first unless the options say otherwise.
+ * The seats. South sits at the bottom of every diagram and moves first unless the options say otherwise. Every
+ * game has South and North; three-player Ba-awa (docs/ba-awa.md §4.7) adds East, second in turn order.
+ *
+ * Per-seat lists (`stores`, `reserves`, `match_score`, and the lists of events and matches) hold one entry per
+ * seat in the order of this enum: [South, North] in a two-player game, [South, North, East] in three-player
+ * Ba-awa (which is not the turn order South, East, North).
  *
  * @generated from enum mancala.v1.Player
  */
@@ -1058,6 +1123,13 @@ export enum Player {
    * @generated from enum value: PLAYER_NORTH = 2;
    */
   NORTH = 2,
+
+  /**
+   * Three-player Ba-awa only.
+   *
+   * @generated from enum value: PLAYER_EAST = 3;
+   */
+  EAST = 3,
 }
 
 /**
@@ -1218,6 +1290,47 @@ export const KuuDecisionSchema: GenEnum<KuuDecision> = /*@__PURE__*/
   enumDesc(file_mancala_v1_game, 5);
 
 /**
+ * Bao la Kete: who begins games 2 and 3 of a match (R-2.12).
+ *
+ * @generated from enum mancala.v1.StarterRule
+ */
+export enum StarterRule {
+  /**
+   * The default: as STARTER_RULE_ALTERNATE.
+   *
+   * @generated from enum value: STARTER_RULE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The player who did not begin the game before.
+   *
+   * @generated from enum value: STARTER_RULE_ALTERNATE = 1;
+   */
+  ALTERNATE = 1,
+
+  /**
+   * The loser of the game before.
+   *
+   * @generated from enum value: STARTER_RULE_LOSER_STARTS = 2;
+   */
+  LOSER_STARTS = 2,
+
+  /**
+   * The winner of the game before.
+   *
+   * @generated from enum value: STARTER_RULE_WINNER_STARTS = 3;
+   */
+  WINNER_STARTS = 3,
+}
+
+/**
+ * Describes the enum mancala.v1.StarterRule.
+ */
+export const StarterRuleSchema: GenEnum<StarterRule> = /*@__PURE__*/
+  enumDesc(file_mancala_v1_game, 6);
+
+/**
  * Where the seeds of a lap came from.
  *
  * @generated from enum mancala.v1.LapSource
@@ -1254,7 +1367,7 @@ export enum LapSource {
  * Describes the enum mancala.v1.LapSource.
  */
 export const LapSourceSchema: GenEnum<LapSource> = /*@__PURE__*/
-  enumDesc(file_mancala_v1_game, 6);
+  enumDesc(file_mancala_v1_game, 7);
 
 /**
  * Why a game or round ended.
@@ -1321,5 +1434,5 @@ export enum EndReason {
  * Describes the enum mancala.v1.EndReason.
  */
 export const EndReasonSchema: GenEnum<EndReason> = /*@__PURE__*/
-  enumDesc(file_mancala_v1_game, 7);
+  enumDesc(file_mancala_v1_game, 8);
 

@@ -18,7 +18,7 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Event, GameKind, GameState, Move, Player } from "./game_pb";
+import type { Event, GameKind, GameState, Move, Player, StarterRule } from "./game_pb";
 import { file_mancala_v1_game } from "./game_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mancala/v1/rules.proto.
  */
 export const file_mancala_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("ChZtYW5jYWxhL3YxL3J1bGVzLnByb3RvEgptYW5jYWxhLnYxIk4KC0dhbWVPcHRpb25zEigKDGZpcnN0X3BsYXllchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhUKDWJhX2F3YV90YXJnZXQYAiABKA0iXgoOTmV3R2FtZVJlcXVlc3QSIgoEa2luZBgBIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgCIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMiNwoPTmV3R2FtZVJlc3BvbnNlEiQKBXN0YXRlGAEgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUiVAoVTGlzdExlZ2FsTW92ZXNSZXF1ZXN0EiQKBXN0YXRlGAEgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSFQoNc2tpcF9wcmV2aWV3cxgCIAEoCCKEAQoJTGVnYWxNb3ZlEh4KBG1vdmUYASABKAsyEC5tYW5jYWxhLnYxLk1vdmUSJQoGcmVzdWx0GAIgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSIQoGZXZlbnRzGAMgAygLMhEubWFuY2FsYS52MS5FdmVudBINCgVsYWJlbBgEIAEoCSI+ChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEiQKBW1vdmVzGAEgAygLMhUubWFuY2FsYS52MS5MZWdhbE1vdmUiWwoTVmFsaWRhdGVNb3ZlUmVxdWVzdBIkCgVzdGF0ZRgBIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEh4KBG1vdmUYAiABKAsyEC5tYW5jYWxhLnYxLk1vdmUiZQoUVmFsaWRhdGVNb3ZlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLQoGcmVhc29uGAIgASgOMh0ubWFuY2FsYS52MS5JbGxlZ2FsTW92ZVJlYXNvbhIPCgdtZXNzYWdlGAMgASgJIm0KEEFwcGx5TW92ZVJlcXVlc3QSJAoFc3RhdGUYASABKAsyFS5tYW5jYWxhLnYxLkdhbWVTdGF0ZRIeCgRtb3ZlGAIgASgLMhAubWFuY2FsYS52MS5Nb3ZlEhMKC3NraXBfZXZlbnRzGAMgASgIIlwKEUFwcGx5TW92ZVJlc3BvbnNlEiQKBXN0YXRlGAEgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSIQoGZXZlbnRzGAIgAygLMhEubWFuY2FsYS52MS5FdmVudCI5ChNEZXNjcmliZUdhbWVSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kInsKDlBpdERlc2NyaXB0aW9uEg0KBWluZGV4GAEgASgNEgsKA3JvdxgCIAEoDRIOCgZjb2x1bW4YAyABKA0SIAoEc2lkZRgEIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEg0KBWxhYmVsGAUgASgJEgwKBHJvbGUYBiABKAkikwIKFERlc2NyaWJlR2FtZVJlc3BvbnNlEiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEgwKBG5hbWUYAiABKAkSDAoEcm93cxgDIAEoDRIUCgxwaXRzX3Blcl9yb3cYBCABKA0SKAoEcGl0cxgFIAMoCzIaLm1hbmNhbGEudjEuUGl0RGVzY3JpcHRpb24SFAoMc293aW5nX29yZGVyGAYgAygNEhIKCnNlZWRfdG90YWwYByABKA0SFAoMcnVsZXNfc291cmNlGAggASgJEhUKDXJ1bGVzX3ZlcnNpb24YCSABKA0SEwoLaW1wbGVtZW50ZWQYCiABKAgSDwoHc3VtbWFyeRgLIAEoCSJ8CgxTZWFyY2hCdWRnZXQSLgoJYWxnb3JpdGhtGAEgASgOMhsubWFuY2FsYS52MS5TZWFyY2hBbGdvcml0aG0SEgoKaXRlcmF0aW9ucxgCIAEoBBIRCgltYXhfZGVwdGgYAyABKA0SFQoNdGltZV9saW1pdF9tcxgEIAEoDSJFCgpTZWFyY2hVc2VkEg0KBWxldmVsGAEgASgNEigKBmJ1ZGdldBgCIAEoCzIYLm1hbmNhbGEudjEuU2VhcmNoQnVkZ2V0ImEKClNlYXJjaFdvcmsSEgoKaXRlcmF0aW9ucxgBIAEoBBINCgVub2RlcxgCIAEoBBINCgVwbGllcxgDIAEoBBINCgVkZXB0aBgEIAEoDRISCgplbGFwc2VkX3VzGAUgASgEIskBChJTdWdnZXN0TW92ZVJlcXVlc3QSJAoFc3RhdGUYASABKAsyFS5tYW5jYWxhLnYxLkdhbWVTdGF0ZRIPCgVsZXZlbBgCIAEoDUgAEioKBmJ1ZGdldBgDIAEoCzIYLm1hbmNhbGEudjEuU2VhcmNoQnVkZ2V0SAASDAoEc2VlZBgEIAEoBBIgCgRzZWF0GAUgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISFAoMc2tpcF9wcmV2aWV3GAYgASgIQgoKCHN0cmVuZ3RoIq0CChNTdWdnZXN0TW92ZVJlc3BvbnNlEh4KBG1vdmUYASABKAsyEC5tYW5jYWxhLnYxLk1vdmUSDQoFdmFsdWUYAiABKAESIAoEc2lkZRgDIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEi0KE3ByaW5jaXBhbF92YXJpYXRpb24YBCADKAsyEC5tYW5jYWxhLnYxLk1vdmUSJAoEd29yaxgFIAEoCzIWLm1hbmNhbGEudjEuU2VhcmNoV29yaxImCgZzZWFyY2gYBiABKAsyFi5tYW5jYWxhLnYxLlNlYXJjaFVzZWQSJQoGcmVzdWx0GAcgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSIQoGZXZlbnRzGAggAygLMhEubWFuY2FsYS52MS5FdmVudCLOAQoWQW5hbHl6ZVBvc2l0aW9uUmVxdWVzdBIkCgVzdGF0ZRgBIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEg8KBWxldmVsGAIgASgNSAASKgoGYnVkZ2V0GAMgASgLMhgubWFuY2FsYS52MS5TZWFyY2hCdWRnZXRIABIMCgRzZWVkGAQgASgEEiAKBHNlYXQYBSABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIVCg1za2lwX3ByZXZpZXdzGAYgASgIQgoKCHN0cmVuZ3RoIpkBCg5Nb3ZlRXZhbHVhdGlvbhIeCgRtb3ZlGAEgASgLMhAubWFuY2FsYS52MS5Nb3ZlEiUKBnJlc3VsdBgCIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEiEKBmV2ZW50cxgDIAMoCzIRLm1hbmNhbGEudjEuRXZlbnQSDQoFdmFsdWUYBCABKAESDgoGdmlzaXRzGAUgASgEIuMBChdBbmFseXplUG9zaXRpb25SZXNwb25zZRIgCgRzaWRlGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISKQoFbW92ZXMYAiADKAsyGi5tYW5jYWxhLnYxLk1vdmVFdmFsdWF0aW9uEi0KE3ByaW5jaXBhbF92YXJpYXRpb24YAyADKAsyEC5tYW5jYWxhLnYxLk1vdmUSJAoEd29yaxgEIAEoCzIWLm1hbmNhbGEudjEuU2VhcmNoV29yaxImCgZzZWFyY2gYBSABKAsyFi5tYW5jYWxhLnYxLlNlYXJjaFVzZWQqogcKEUlsbGVnYWxNb3ZlUmVhc29uEiMKH0lMTEVHQUxfTU9WRV9SRUFTT05fVU5TUEVDSUZJRUQQABIhCh1JTExFR0FMX01PVkVfUkVBU09OX1BJVF9FTVBUWRABEiQKIElMTEVHQUxfTU9WRV9SRUFTT05fTk9UX1lPVVJfUElUEAISIQodSUxMRUdBTF9NT1ZFX1JFQVNPTl9HQU1FX09WRVIQAxIpCiVJTExFR0FMX01PVkVfUkVBU09OX05FVkVSX0VORElOR19NT1ZFEAQSKAokSUxMRUdBTF9NT1ZFX1JFQVNPTl9HQU1FX0lOX1BST0dSRVNTEAUSIgoeSUxMRUdBTF9NT1ZFX1JFQVNPTl9NQVRDSF9PVkVSEAYSJgoiSUxMRUdBTF9NT1ZFX1JFQVNPTl9JTlZBTElEX0NIT0lDRRAHEiMKH0lMTEVHQUxfTU9WRV9SRUFTT05fSE9MRV9DTE9TRUQQCBInCiNJTExFR0FMX01PVkVfUkVBU09OX0NIT0lDRV9SRVFVSVJFRBAJEioKJklMTEVHQUxfTU9WRV9SRUFTT05fQ0hPSUNFX05PVF9PRkZFUkVEEAoSLAooSUxMRUdBTF9NT1ZFX1JFQVNPTl9DQVBUVVJFX0lTX01BTkRBVE9SWRALEi0KKUlMTEVHQUxfTU9WRV9SRUFTT05fS1VVX01VU1RfU1RBUlRfVEFLQVRBEAwSQgo+SUxMRUdBTF9NT1ZFX1JFQVNPTl9LVVVfTk9UX0FMTE9XRURfV0hJTEVfT1RIRVJfSE9MRVNfT0NDVVBJRUQQDRItCilJTExFR0FMX01PVkVfUkVBU09OX1NJTkdMRVRPTl9OT1RfQUxMT1dFRBAOEi4KKklMTEVHQUxfTU9WRV9SRUFTT05fTVVTVF9TT1dfVE9XQVJEX0NFTlRSRRAPEi0KKUlMTEVHQUxfTU9WRV9SRUFTT05fSE9MRV9NQVJLRURfSElaSV9aRVRVEBASMAosSUxMRUdBTF9NT1ZFX1JFQVNPTl9NVVNUX0NBUFRVUkVfTUFSS0VEX0hPTEUQERIxCi1JTExFR0FMX01PVkVfUkVBU09OX1RPT19NQU5ZX1NFRURTX1RPX0NBUFRVUkUQEhIoCiRJTExFR0FMX01PVkVfUkVBU09OX0hPTEVfTk9UX0FMTE9XRUQQExIjCh9JTExFR0FMX01PVkVfUkVBU09OX05PX1NVQ0hfUElUEBQqqQEKD1NlYXJjaEFsZ29yaXRobRIgChxTRUFSQ0hfQUxHT1JJVEhNX1VOU1BFQ0lGSUVEEAASGwoXU0VBUkNIX0FMR09SSVRITV9SQU5ET00QARIbChdTRUFSQ0hfQUxHT1JJVEhNX0dSRUVEWRACEh8KG1NFQVJDSF9BTEdPUklUSE1fQUxQSEFfQkVUQRADEhkKFVNFQVJDSF9BTEdPUklUSE1fTUNUUxAEMsAECgVSdWxlcxJCCgdOZXdHYW1lEhoubWFuY2FsYS52MS5OZXdHYW1lUmVxdWVzdBobLm1hbmNhbGEudjEuTmV3R2FtZVJlc3BvbnNlElcKDkxpc3RMZWdhbE1vdmVzEiEubWFuY2FsYS52MS5MaXN0TGVnYWxNb3Zlc1JlcXVlc3QaIi5tYW5jYWxhLnYxLkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USUQoMVmFsaWRhdGVNb3ZlEh8ubWFuY2FsYS52MS5WYWxpZGF0ZU1vdmVSZXF1ZXN0GiAubWFuY2FsYS52MS5WYWxpZGF0ZU1vdmVSZXNwb25zZRJICglBcHBseU1vdmUSHC5tYW5jYWxhLnYxLkFwcGx5TW92ZVJlcXVlc3QaHS5tYW5jYWxhLnYxLkFwcGx5TW92ZVJlc3BvbnNlElEKDERlc2NyaWJlR2FtZRIfLm1hbmNhbGEudjEuRGVzY3JpYmVHYW1lUmVxdWVzdBogLm1hbmNhbGEudjEuRGVzY3JpYmVHYW1lUmVzcG9uc2USTgoLU3VnZ2VzdE1vdmUSHi5tYW5jYWxhLnYxLlN1Z2dlc3RNb3ZlUmVxdWVzdBofLm1hbmNhbGEudjEuU3VnZ2VzdE1vdmVSZXNwb25zZRJaCg9BbmFseXplUG9zaXRpb24SIi5tYW5jYWxhLnYxLkFuYWx5emVQb3NpdGlvblJlcXVlc3QaIy5tYW5jYWxhLnYxLkFuYWx5emVQb3NpdGlvblJlc3BvbnNlQn8KDmNvbS5tYW5jYWxhLnYxQgpSdWxlc1Byb3RvUAFaI21hbmNhbGEvZ2VuL2dvL21hbmNhbGEvdjE7bWFuY2FsYXYxogIDTVhYqgIKTWFuY2FsYS5WMboCC01hbmNhbGFfVjFfygIKTWFuY2FsYVxWMeoCC01hbmNhbGE6OlYxYgZwcm90bzM", [file_mancala_v1_game]);
+  fileDesc("ChZtYW5jYWxhL3YxL3J1bGVzLnByb3RvEgptYW5jYWxhLnYxIpwBCgtHYW1lT3B0aW9ucxIoCgxmaXJzdF9wbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIVCg1iYV9hd2FfdGFyZ2V0GAIgASgNEhYKDmJhX2F3YV9wbGF5ZXJzGAMgASgNEjQKE2Jhb19sYV9rZXRlX3N0YXJ0ZXIYBCABKA4yFy5tYW5jYWxhLnYxLlN0YXJ0ZXJSdWxlIl4KDk5ld0dhbWVSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zIjcKD05ld0dhbWVSZXNwb25zZRIkCgVzdGF0ZRgBIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlIlQKFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIkCgVzdGF0ZRgBIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEhUKDXNraXBfcHJldmlld3MYAiABKAgihAEKCUxlZ2FsTW92ZRIeCgRtb3ZlGAEgASgLMhAubWFuY2FsYS52MS5Nb3ZlEiUKBnJlc3VsdBgCIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEiEKBmV2ZW50cxgDIAMoCzIRLm1hbmNhbGEudjEuRXZlbnQSDQoFbGFiZWwYBCABKAkiPgoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIkCgVtb3ZlcxgBIAMoCzIVLm1hbmNhbGEudjEuTGVnYWxNb3ZlIlsKE1ZhbGlkYXRlTW92ZVJlcXVlc3QSJAoFc3RhdGUYASABKAsyFS5tYW5jYWxhLnYxLkdhbWVTdGF0ZRIeCgRtb3ZlGAIgASgLMhAubWFuY2FsYS52MS5Nb3ZlImUKFFZhbGlkYXRlTW92ZVJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEi0KBnJlYXNvbhgCIAEoDjIdLm1hbmNhbGEudjEuSWxsZWdhbE1vdmVSZWFzb24SDwoHbWVzc2FnZRgDIAEoCSJtChBBcHBseU1vdmVSZXF1ZXN0EiQKBXN0YXRlGAEgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSHgoEbW92ZRgCIAEoCzIQLm1hbmNhbGEudjEuTW92ZRITCgtza2lwX2V2ZW50cxgDIAEoCCJcChFBcHBseU1vdmVSZXNwb25zZRIkCgVzdGF0ZRgBIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEiEKBmV2ZW50cxgCIAMoCzIRLm1hbmNhbGEudjEuRXZlbnQiOQoTRGVzY3JpYmVHYW1lUmVxdWVzdBIiCgRraW5kGAEgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZCJ7Cg5QaXREZXNjcmlwdGlvbhINCgVpbmRleBgBIAEoDRILCgNyb3cYAiABKA0SDgoGY29sdW1uGAMgASgNEiAKBHNpZGUYBCABKA4yEi5tYW5jYWxhLnYxLlBsYXllchINCgVsYWJlbBgFIAEoCRIMCgRyb2xlGAYgASgJIs0CChREZXNjcmliZUdhbWVSZXNwb25zZRIiCgRraW5kGAEgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIMCgRuYW1lGAIgASgJEgwKBHJvd3MYAyABKA0SFAoMcGl0c19wZXJfcm93GAQgASgNEigKBHBpdHMYBSADKAsyGi5tYW5jYWxhLnYxLlBpdERlc2NyaXB0aW9uEhQKDHNvd2luZ19vcmRlchgGIAMoDRISCgpzZWVkX3RvdGFsGAcgASgNEhQKDHJ1bGVzX3NvdXJjZRgIIAEoCRIVCg1ydWxlc192ZXJzaW9uGAkgASgNEhMKC2ltcGxlbWVudGVkGAogASgIEg8KB3N1bW1hcnkYCyABKAkSDwoHcGxheWVycxgMIAMoDRInCgdvcHRpb25zGA0gAygLMhYubWFuY2FsYS52MS5HYW1lT3B0aW9uImYKCkdhbWVPcHRpb24SDAoEbmFtZRgBIAEoCRIOCgZ2YWx1ZXMYAiADKAkSFQoNZGVmYXVsdF92YWx1ZRgDIAEoCRIOCgZjbGF1c2UYBCABKAkSEwoLZGVzY3JpcHRpb24YBSABKAkifAoMU2VhcmNoQnVkZ2V0Ei4KCWFsZ29yaXRobRgBIAEoDjIbLm1hbmNhbGEudjEuU2VhcmNoQWxnb3JpdGhtEhIKCml0ZXJhdGlvbnMYAiABKAQSEQoJbWF4X2RlcHRoGAMgASgNEhUKDXRpbWVfbGltaXRfbXMYBCABKA0iRQoKU2VhcmNoVXNlZBINCgVsZXZlbBgBIAEoDRIoCgZidWRnZXQYAiABKAsyGC5tYW5jYWxhLnYxLlNlYXJjaEJ1ZGdldCJhCgpTZWFyY2hXb3JrEhIKCml0ZXJhdGlvbnMYASABKAQSDQoFbm9kZXMYAiABKAQSDQoFcGxpZXMYAyABKAQSDQoFZGVwdGgYBCABKA0SEgoKZWxhcHNlZF91cxgFIAEoBCLJAQoSU3VnZ2VzdE1vdmVSZXF1ZXN0EiQKBXN0YXRlGAEgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSDwoFbGV2ZWwYAiABKA1IABIqCgZidWRnZXQYAyABKAsyGC5tYW5jYWxhLnYxLlNlYXJjaEJ1ZGdldEgAEgwKBHNlZWQYBCABKAQSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhQKDHNraXBfcHJldmlldxgGIAEoCEIKCghzdHJlbmd0aCKtAgoTU3VnZ2VzdE1vdmVSZXNwb25zZRIeCgRtb3ZlGAEgASgLMhAubWFuY2FsYS52MS5Nb3ZlEg0KBXZhbHVlGAIgASgBEiAKBHNpZGUYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchItChNwcmluY2lwYWxfdmFyaWF0aW9uGAQgAygLMhAubWFuY2FsYS52MS5Nb3ZlEiQKBHdvcmsYBSABKAsyFi5tYW5jYWxhLnYxLlNlYXJjaFdvcmsSJgoGc2VhcmNoGAYgASgLMhYubWFuY2FsYS52MS5TZWFyY2hVc2VkEiUKBnJlc3VsdBgHIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEiEKBmV2ZW50cxgIIAMoCzIRLm1hbmNhbGEudjEuRXZlbnQizgEKFkFuYWx5emVQb3NpdGlvblJlcXVlc3QSJAoFc3RhdGUYASABKAsyFS5tYW5jYWxhLnYxLkdhbWVTdGF0ZRIPCgVsZXZlbBgCIAEoDUgAEioKBmJ1ZGdldBgDIAEoCzIYLm1hbmNhbGEudjEuU2VhcmNoQnVkZ2V0SAASDAoEc2VlZBgEIAEoBBIgCgRzZWF0GAUgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISFQoNc2tpcF9wcmV2aWV3cxgGIAEoCEIKCghzdHJlbmd0aCKZAQoOTW92ZUV2YWx1YXRpb24SHgoEbW92ZRgBIAEoCzIQLm1hbmNhbGEudjEuTW92ZRIlCgZyZXN1bHQYAiABKAsyFS5tYW5jYWxhLnYxLkdhbWVTdGF0ZRIhCgZldmVudHMYAyADKAsyES5tYW5jYWxhLnYxLkV2ZW50Eg0KBXZhbHVlGAQgASgBEg4KBnZpc2l0cxgFIAEoBCLjAQoXQW5hbHl6ZVBvc2l0aW9uUmVzcG9uc2USIAoEc2lkZRgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEikKBW1vdmVzGAIgAygLMhoubWFuY2FsYS52MS5Nb3ZlRXZhbHVhdGlvbhItChNwcmluY2lwYWxfdmFyaWF0aW9uGAMgAygLMhAubWFuY2FsYS52MS5Nb3ZlEiQKBHdvcmsYBCABKAsyFi5tYW5jYWxhLnYxLlNlYXJjaFdvcmsSJgoGc2VhcmNoGAUgASgLMhYubWFuY2FsYS52MS5TZWFyY2hVc2VkKqIHChFJbGxlZ2FsTW92ZVJlYXNvbhIjCh9JTExFR0FMX01PVkVfUkVBU09OX1VOU1BFQ0lGSUVEEAASIQodSUxMRUdBTF9NT1ZFX1JFQVNPTl9QSVRfRU1QVFkQARIkCiBJTExFR0FMX01PVkVfUkVBU09OX05PVF9ZT1VSX1BJVBACEiEKHUlMTEVHQUxfTU9WRV9SRUFTT05fR0FNRV9PVkVSEAMSKQolSUxMRUdBTF9NT1ZFX1JFQVNPTl9ORVZFUl9FTkRJTkdfTU9WRRAEEigKJElMTEVHQUxfTU9WRV9SRUFTT05fR0FNRV9JTl9QUk9HUkVTUxAFEiIKHklMTEVHQUxfTU9WRV9SRUFTT05fTUFUQ0hfT1ZFUhAGEiYKIklMTEVHQUxfTU9WRV9SRUFTT05fSU5WQUxJRF9DSE9JQ0UQBxIjCh9JTExFR0FMX01PVkVfUkVBU09OX0hPTEVfQ0xPU0VEEAgSJwojSUxMRUdBTF9NT1ZFX1JFQVNPTl9DSE9JQ0VfUkVRVUlSRUQQCRIqCiZJTExFR0FMX01PVkVfUkVBU09OX0NIT0lDRV9OT1RfT0ZGRVJFRBAKEiwKKElMTEVHQUxfTU9WRV9SRUFTT05fQ0FQVFVSRV9JU19NQU5EQVRPUlkQCxItCilJTExFR0FMX01PVkVfUkVBU09OX0tVVV9NVVNUX1NUQVJUX1RBS0FUQRAMEkIKPklMTEVHQUxfTU9WRV9SRUFTT05fS1VVX05PVF9BTExPV0VEX1dISUxFX09USEVSX0hPTEVTX09DQ1VQSUVEEA0SLQopSUxMRUdBTF9NT1ZFX1JFQVNPTl9TSU5HTEVUT05fTk9UX0FMTE9XRUQQDhIuCipJTExFR0FMX01PVkVfUkVBU09OX01VU1RfU09XX1RPV0FSRF9DRU5UUkUQDxItCilJTExFR0FMX01PVkVfUkVBU09OX0hPTEVfTUFSS0VEX0hJWklfWkVUVRAQEjAKLElMTEVHQUxfTU9WRV9SRUFTT05fTVVTVF9DQVBUVVJFX01BUktFRF9IT0xFEBESMQotSUxMRUdBTF9NT1ZFX1JFQVNPTl9UT09fTUFOWV9TRUVEU19UT19DQVBUVVJFEBISKAokSUxMRUdBTF9NT1ZFX1JFQVNPTl9IT0xFX05PVF9BTExPV0VEEBMSIwofSUxMRUdBTF9NT1ZFX1JFQVNPTl9OT19TVUNIX1BJVBAUKqkBCg9TZWFyY2hBbGdvcml0aG0SIAocU0VBUkNIX0FMR09SSVRITV9VTlNQRUNJRklFRBAAEhsKF1NFQVJDSF9BTEdPUklUSE1fUkFORE9NEAESGwoXU0VBUkNIX0FMR09SSVRITV9HUkVFRFkQAhIfChtTRUFSQ0hfQUxHT1JJVEhNX0FMUEhBX0JFVEEQAxIZChVTRUFSQ0hfQUxHT1JJVEhNX01DVFMQBDLABAoFUnVsZXMSQgoHTmV3R2FtZRIaLm1hbmNhbGEudjEuTmV3R2FtZVJlcXVlc3QaGy5tYW5jYWxhLnYxLk5ld0dhbWVSZXNwb25zZRJXCg5MaXN0TGVnYWxNb3ZlcxIhLm1hbmNhbGEudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiIubWFuY2FsYS52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlElEKDFZhbGlkYXRlTW92ZRIfLm1hbmNhbGEudjEuVmFsaWRhdGVNb3ZlUmVxdWVzdBogLm1hbmNhbGEudjEuVmFsaWRhdGVNb3ZlUmVzcG9uc2USSAoJQXBwbHlNb3ZlEhwubWFuY2FsYS52MS5BcHBseU1vdmVSZXF1ZXN0Gh0ubWFuY2FsYS52MS5BcHBseU1vdmVSZXNwb25zZRJRCgxEZXNjcmliZUdhbWUSHy5tYW5jYWxhLnYxLkRlc2NyaWJlR2FtZVJlcXVlc3QaIC5tYW5jYWxhLnYxLkRlc2NyaWJlR2FtZVJlc3BvbnNlEk4KC1N1Z2dlc3RNb3ZlEh4ubWFuY2FsYS52MS5TdWdnZXN0TW92ZVJlcXVlc3QaHy5tYW5jYWxhLnYxLlN1Z2dlc3RNb3ZlUmVzcG9uc2USWgoPQW5hbHl6ZVBvc2l0aW9uEiIubWFuY2FsYS52MS5BbmFseXplUG9zaXRpb25SZXF1ZXN0GiMubWFuY2FsYS52MS5BbmFseXplUG9zaXRpb25SZXNwb25zZUJ/Cg5jb20ubWFuY2FsYS52MUIKUnVsZXNQcm90b1ABWiNtYW5jYWxhL2dlbi9nby9tYW5jYWxhL3YxO21hbmNhbGF2MaICA01YWKoCCk1hbmNhbGEuVjG6AgtNYW5jYWxhX1YxX8oCCk1hbmNhbGFcVjHqAgtNYW5jYWxhOjpWMWIGcHJvdG8z", [file_mancala_v1_game]);
 
 /**
  * Options of a new match. Every field is optional.
@@ -47,6 +47,20 @@ export type GameOptions = Message<"mancala.v1.GameOptions"> & {
    * @generated from field: uint32 ba_awa_target = 2;
    */
   baAwaTarget: number;
+
+  /**
+   * Ba-awa: 2 or 3 players (§4.7); 0 means 2. With 3, East may be `first_player` too.
+   *
+   * @generated from field: uint32 ba_awa_players = 3;
+   */
+  baAwaPlayers: number;
+
+  /**
+   * Bao la Kete: who begins games 2 and 3 (R-2.12); unspecified means alternately.
+   *
+   * @generated from field: mancala.v1.StarterRule bao_la_kete_starter = 4;
+   */
+  baoLaKeteStarter: StarterRule;
 };
 
 /**
@@ -443,6 +457,20 @@ export type DescribeGameResponse = Message<"mancala.v1.DescribeGameResponse"> & 
    * @generated from field: string summary = 11;
    */
   summary: string;
+
+  /**
+   * How many players a match may have: [2], or [2, 3] for Ba-awa (its `ba_awa_players` option says which).
+   *
+   * @generated from field: repeated uint32 players = 12;
+   */
+  players: number[];
+
+  /**
+   * Every option a new match of this game takes (`GameOptions`), with its values, default and rules clause.
+   *
+   * @generated from field: repeated mancala.v1.GameOption options = 13;
+   */
+  options: GameOption[];
 };
 
 /**
@@ -451,6 +479,55 @@ export type DescribeGameResponse = Message<"mancala.v1.DescribeGameResponse"> & 
  */
 export const DescribeGameResponseSchema: GenMessage<DescribeGameResponse> = /*@__PURE__*/
   messageDesc(file_mancala_v1_rules, 12);
+
+/**
+ * One option of a new match: a field of `GameOptions`.
+ *
+ * @generated from message mancala.v1.GameOption
+ */
+export type GameOption = Message<"mancala.v1.GameOption"> & {
+  /**
+   * The field of `GameOptions` ("first_player", "ba_awa_target", "ba_awa_players", "bao_la_kete_starter").
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Every value it may take, as written in a request: enum value names ("PLAYER_SOUTH") or numbers ("10").
+   *
+   * @generated from field: repeated string values = 2;
+   */
+  values: string[];
+
+  /**
+   * The value used when the field is left unset.
+   *
+   * @generated from field: string default_value = 3;
+   */
+  defaultValue: string;
+
+  /**
+   * Where the rules pages define it: a docs/ page and anchor ("docs/ba-awa.md#r-4.10").
+   *
+   * @generated from field: string clause = 4;
+   */
+  clause: string;
+
+  /**
+   * What it chooses, in a sentence.
+   *
+   * @generated from field: string description = 5;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message mancala.v1.GameOption.
+ * Use `create(GameOptionSchema)` to create a new message.
+ */
+export const GameOptionSchema: GenMessage<GameOption> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_rules, 13);
 
 /**
  * An explicit search budget, for clients that want more control than a level.
@@ -494,7 +571,7 @@ export type SearchBudget = Message<"mancala.v1.SearchBudget"> & {
  * Use `create(SearchBudgetSchema)` to create a new message.
  */
 export const SearchBudgetSchema: GenMessage<SearchBudget> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 13);
+  messageDesc(file_mancala_v1_rules, 14);
 
 /**
  * The search a call ran: the level's (or the request's own) algorithm and budget.
@@ -523,7 +600,7 @@ export type SearchUsed = Message<"mancala.v1.SearchUsed"> & {
  * Use `create(SearchUsedSchema)` to create a new message.
  */
 export const SearchUsedSchema: GenMessage<SearchUsed> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 14);
+  messageDesc(file_mancala_v1_rules, 15);
 
 /**
  * The work a search did.
@@ -572,7 +649,7 @@ export type SearchWork = Message<"mancala.v1.SearchWork"> & {
  * Use `create(SearchWorkSchema)` to create a new message.
  */
 export const SearchWorkSchema: GenMessage<SearchWork> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 15);
+  messageDesc(file_mancala_v1_rules, 16);
 
 /**
  * @generated from message mancala.v1.SuggestMoveRequest
@@ -639,7 +716,7 @@ export type SuggestMoveRequest = Message<"mancala.v1.SuggestMoveRequest"> & {
  * Use `create(SuggestMoveRequestSchema)` to create a new message.
  */
 export const SuggestMoveRequestSchema: GenMessage<SuggestMoveRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 16);
+  messageDesc(file_mancala_v1_rules, 17);
 
 /**
  * @generated from message mancala.v1.SuggestMoveResponse
@@ -707,7 +784,7 @@ export type SuggestMoveResponse = Message<"mancala.v1.SuggestMoveResponse"> & {
  * Use `create(SuggestMoveResponseSchema)` to create a new message.
  */
 export const SuggestMoveResponseSchema: GenMessage<SuggestMoveResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 17);
+  messageDesc(file_mancala_v1_rules, 18);
 
 /**
  * @generated from message mancala.v1.AnalyzePositionRequest
@@ -771,7 +848,7 @@ export type AnalyzePositionRequest = Message<"mancala.v1.AnalyzePositionRequest"
  * Use `create(AnalyzePositionRequestSchema)` to create a new message.
  */
 export const AnalyzePositionRequestSchema: GenMessage<AnalyzePositionRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 18);
+  messageDesc(file_mancala_v1_rules, 19);
 
 /**
  * One move and what the search thinks of it. Fields 1–3 are those of LegalMove, so a MoveEvaluation decodes as
@@ -819,7 +896,7 @@ export type MoveEvaluation = Message<"mancala.v1.MoveEvaluation"> & {
  * Use `create(MoveEvaluationSchema)` to create a new message.
  */
 export const MoveEvaluationSchema: GenMessage<MoveEvaluation> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 19);
+  messageDesc(file_mancala_v1_rules, 20);
 
 /**
  * @generated from message mancala.v1.AnalyzePositionResponse
@@ -866,7 +943,7 @@ export type AnalyzePositionResponse = Message<"mancala.v1.AnalyzePositionRespons
  * Use `create(AnalyzePositionResponseSchema)` to create a new message.
  */
 export const AnalyzePositionResponseSchema: GenMessage<AnalyzePositionResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_rules, 20);
+  messageDesc(file_mancala_v1_rules, 21);
 
 /**
  * Why a move is illegal. The ErrorInfo reason of a FAILED_PRECONDITION is the name without `ILLEGAL_MOVE_REASON_`.
