@@ -6,6 +6,7 @@
 mod support;
 
 mod ba_awa_review;
+mod ba_awa_three_review;
 mod bao_la_kete;
 mod bao_la_kete_review;
 mod bosh;
