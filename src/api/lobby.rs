@@ -3,7 +3,7 @@
 use super::convert::{kind_to_pb, options_to_pb, player_to_pb};
 use super::matches::result_pb;
 use super::pb;
-use crate::engine::{GameKind, Player, Violation};
+use crate::engine::{GameKind, PerSeat, Player, Violation};
 use crate::lobby::{
     Challenge, ChallengeStatus, DeclineReason, LobbyId, News, Origin, PlayerRating, Profile,
     SeatChoice, SeatRecord, Seek, SeekStatus, Tiding,
@@ -259,7 +259,7 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             match_id: id.to_string(),
             kind: kind_to_pb(*kind) as i32,
             seat: player_to_pb(*seat),
-            result: Some(result_pb(finished)),
+            result: Some(result_pb(finished, PerSeat::NONE)),
             rated: *rated,
             rating_changes: rating_changes_pb(ratings),
         }),
@@ -322,7 +322,7 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
             ..
         } => Event::MatchFinished(pb::FeedMatchFinished {
             match_id: id.to_string(),
-            result: Some(result_pb(finished)),
+            result: Some(result_pb(finished, PerSeat::NONE)),
             rated: *rated,
             rating_changes: rating_changes_pb(ratings),
         }),

@@ -4,7 +4,7 @@
 use super::convert;
 use super::pb;
 use crate::clock::{Clocks, Due, TimeControl};
-use crate::engine::{Move, Player};
+use crate::engine::{Move, PerSeat};
 use crate::matches::{Encoder, MatchEvent, MatchSummary, MatchView, SnapshotReason, Update};
 use crate::store::{Action, EndReason, Finished};
 use pb::watch_match_response::Kind;
@@ -30,9 +30,13 @@ impl Encoder for Wire {
                 player: convert::player_to_pb(Some(seat)),
                 connected,
             }),
-            Update::Finished { version, finished } => Kind::Finished(pb::MatchFinished {
+            Update::Finished {
                 version,
-                result: Some(result_pb(finished)),
+                finished,
+                placing,
+            } => Kind::Finished(pb::MatchFinished {
+                version,
+                result: Some(result_pb(finished, placing)),
             }),
             Update::Heartbeat { version } => Kind::Heartbeat(pb::Heartbeat { version }),
         };
@@ -40,8 +44,8 @@ impl Encoder for Wire {
     }
 }
 
-/// A finished match's result.
-pub fn result_pb(finished: &Finished) -> pb::MatchResult {
+/// A finished match's result, with the placing of a three-player match (`PerSeat::NONE` otherwise).
+pub fn result_pb(finished: &Finished, placing: PerSeat) -> pb::MatchResult {
     pb::MatchResult {
         winner: convert::player_to_pb(finished.winner),
         reason: match finished.reason {
@@ -54,6 +58,7 @@ pub fn result_pb(finished: &Finished) -> pb::MatchResult {
         } as i32,
         resigned: convert::player_to_pb(finished.resigned),
         finished_at_ms: finished.at_ms,
+        placing: placing.as_slice().iter().map(|&p| p as u32).collect(),
     }
 }
 
@@ -78,9 +83,10 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
         state: Some(convert::state_to_pb(&view.game)),
         version: view.version,
         status: status_pb(view.finished.as_ref()),
-        seats: Player::BOTH
-            .into_iter()
-            .map(|p| pb::Seat {
+        seats: view
+            .seats()
+            .iter()
+            .map(|&p| pb::Seat {
                 player: convert::player_to_pb(Some(p)),
                 connected: view.connected[p.index()],
                 player_id: view.players[p.index()].clone().unwrap_or_default(),
@@ -89,7 +95,10 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
             })
             .collect(),
         legal_moves: moves_pb(&view.legal_moves()),
-        result: view.finished.as_ref().map(result_pb),
+        result: view
+            .finished
+            .as_ref()
+            .map(|finished| result_pb(finished, view.placing())),
         created_at_ms: view.created_ms,
         previews: Vec::new(),
         time_control: time_control_pb(view.clocks.control),
@@ -152,7 +161,7 @@ fn clocks_pb(clocks: &Clocks, as_of_ms: u64) -> Option<pb::Clocks> {
     }
     let deadline = clocks.deadline();
     Some(pb::Clocks {
-        remaining_ms: clocks.remaining_at(as_of_ms).to_vec(),
+        remaining_ms: clocks.remaining_at(as_of_ms)[..clocks.seats as usize].to_vec(),
         running: convert::player_to_pb(clocks.running),
         as_of_ms,
         flag_at_ms: match deadline {
@@ -197,6 +206,10 @@ pub fn summary_pb(summary: &MatchSummary) -> pb::MatchSummary {
         status: status_pb(summary.finished.as_ref()),
         version: summary.version,
         created_at_ms: summary.created_ms,
-        result: summary.finished.as_ref().map(result_pb),
+        // A summary is read without the board: no placing (`GetMatch` has it).
+        result: summary
+            .finished
+            .as_ref()
+            .map(|finished| result_pb(finished, PerSeat::NONE)),
     }
 }

@@ -191,14 +191,17 @@ impl Due {
 pub struct Clocks {
     /// The match's time control.
     pub control: TimeControl,
-    /// Each seat's time left, `[South, North]`, as of `since_ms` for the running one.
-    pub remaining_ms: [u64; 2],
+    /// Each seat's time left, `[South, North, East]`, as of `since_ms` for the running one (East's is unused in
+    /// a two-player match).
+    pub remaining_ms: [u64; 3],
     /// The seat whose clock runs; `None` before the clocks start, between games and once the match is over.
     pub running: Option<Player>,
     /// When the running clock started its turn (or when the match began waiting for the awaited sowing).
     pub since_ms: u64,
-    /// Whether each seat has made its first sowing.
-    pub sown: [bool; 2],
+    /// Whether each seat has made its first sowing, `[South, North, East]`.
+    pub sown: [bool; 3],
+    /// The match's seats: 2, or 3 in three-player Ba-awa.
+    pub seats: u8,
     /// The seat whose first sowing the match awaits before the clocks start; `None` once they have started or
     /// when the match waits for no sowing.
     pub awaiting_first: Option<Player>,
@@ -212,10 +215,11 @@ impl Clocks {
         let initial = control.initial_ms();
         Clocks {
             control,
-            remaining_ms: [initial; 2],
+            remaining_ms: [initial; 3],
             running: None,
             since_ms: created_ms,
-            sown: [false; 2],
+            sown: [false; 3],
+            seats: game.seats() as u8,
             awaiting_first: game.to_move(),
             abort_after_ms,
         }
@@ -223,7 +227,7 @@ impl Clocks {
 
     /// Whether the clocks have started: each seat has sown once.
     pub fn started(&self) -> bool {
-        self.sown == [true; 2]
+        self.sown[..self.seats as usize].iter().all(|&sown| sown)
     }
 
     /// The clocks after `action` by `seat` accepted at `at_ms`, `game` being the position after it.
@@ -328,8 +332,9 @@ impl Clocks {
         self.deadline().filter(|due| due.at_ms() <= now_ms)
     }
 
-    /// Each seat's time left at `now_ms`, `[South, North]`: the running clock counted down (after its delay).
-    pub fn remaining_at(&self, now_ms: u64) -> [u64; 2] {
+    /// Each seat's time left at `now_ms`, `[South, North, East]`: the running clock counted down (after its
+    /// delay). Only the first [`Clocks::seats`] entries are the match's.
+    pub fn remaining_at(&self, now_ms: u64) -> [u64; 3] {
         let mut remaining = self.remaining_ms;
         if let Some(seat) = self.running {
             remaining[seat.index()] = remaining[seat.index()].saturating_sub(self.spent_by(now_ms));

@@ -970,6 +970,14 @@ impl Game for BaAwa {
         self.seats as usize
     }
 
+    fn placing(&self) -> PerSeat {
+        if self.status == Status::MatchOver {
+            BaAwa::placing(self)
+        } else {
+            PerSeat::NONE
+        }
+    }
+
     fn status(&self) -> Status {
         self.status
     }

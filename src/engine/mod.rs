@@ -395,6 +395,11 @@ pub trait Game: Clone + Sized {
         2
     }
 
+    /// Three-player Ba-awa, once the match is over: each seat's place (§4.7). Empty otherwise.
+    fn placing(&self) -> PerSeat {
+        PerSeat::NONE
+    }
+
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: &Move) -> bool {
         self.clone().play(mv, &mut NoTrace).is_ok()
@@ -499,6 +504,11 @@ impl AnyGame {
     /// How many seats play: 2, or 3 in three-player Ba-awa.
     pub fn seats(&self) -> usize {
         dispatch!(self, g => g.seats())
+    }
+
+    /// Three-player Ba-awa, once the match is over: each seat's place (§4.7). Empty otherwise.
+    pub fn placing(&self) -> PerSeat {
+        dispatch!(self, g => g.placing())
     }
 
     /// Whose turn it is.

@@ -63,6 +63,31 @@ impl Setup {
             _ => 2,
         }
     }
+
+    /// Every seat the state names outside Ba-awa's owners (which its own check reads), with its field.
+    fn seat_fields(&self) -> Vec<(&'static str, Player)> {
+        let mut named = vec![("to_move", self.to_move), ("winner", self.winner)];
+        match &self.variant {
+            VariantSetup::BaAwa { starter, .. } => named.push(("ba_awa.starter", *starter)),
+            VariantSetup::Bosh { round_starter, .. } => {
+                named.push(("bosh.round_starter", *round_starter))
+            }
+            VariantSetup::BaoLaKete {
+                mark, game_starter, ..
+            } => {
+                named.push(("bao_la_kete.game_starter", *game_starter));
+                if let Some((blockee, _, setter)) = mark {
+                    named.push(("bao_la_kete.mark.blockee", *blockee));
+                    named.push(("bao_la_kete.mark.setter", *setter));
+                }
+            }
+            VariantSetup::Missing => {}
+        }
+        named
+            .into_iter()
+            .filter_map(|(field, player)| Some((field, player?)))
+            .collect()
+    }
 }
 
 /// The per-game fields of a [`Setup`].
@@ -254,10 +279,17 @@ impl Checker {
         self.per_seat(&setup.stores, "stores", seats, seed_total);
         self.per_seat(&setup.reserves, "reserves", seats, seed_total);
         self.per_seat(&setup.match_score, "match_score", seats, u32::MAX);
-        for (field, player) in [("to_move", setup.to_move), ("winner", setup.winner)] {
-            self.require(player.is_none_or(|p| p.index() < seats), field, || {
-                "East plays only in three-player Ba-awa (ba_awa.players = 3)".into()
-            });
+        // A seat the game does not have must not reach a game's `[South, North]` arrays: it stops the check
+        // before the game is assembled, like pits that do not fit.
+        let mut seats_fit = true;
+        for (field, player) in setup.seat_fields() {
+            if player.index() >= seats {
+                self.fail(
+                    field,
+                    "East plays only in three-player Ba-awa (ba_awa.players = 3)",
+                );
+                seats_fit = false;
+            }
         }
         self.require(setup.game_number >= 1, "game_number", || {
             "the first game or round is number 1".into()
@@ -314,7 +346,7 @@ impl Checker {
             )
         });
         // Past this point games add seeds up in `u8`; a state over the total must not reach that arithmetic.
-        (pits_fit && total_fits).then_some(pits)
+        (pits_fit && total_fits && seats_fit).then_some(pits)
     }
 
     /// Checks a per-seat list: `[South, North]`, or `[South, North, East]` with three seats.

@@ -5,8 +5,8 @@ use super::ratings::Glicko;
 use crate::clock::TimeControl;
 use crate::engine::{notation, GameKind, Options, Player};
 use crate::store::codec::{
-    code_player, code_starter, player_code, starter_code, stored_time_control, time_control,
-    StoredTimeControl,
+    code_player, code_players, code_starter, player_code, players_code, starter_code,
+    stored_time_control, time_control, StoredTimeControl,
 };
 use crate::store::{Finished, MatchId, StoreError};
 use prost::Message;
@@ -363,6 +363,9 @@ struct StoredGame {
     /// Bao la Kete's starter of later games (`starter_code`); 0 in entries written before the option.
     #[prost(uint32, tag = "5")]
     bao_la_kete_starter: u32,
+    /// Ba-awa's players (`players_code`): a three-player match made with `CreateMatch` is recorded too.
+    #[prost(uint32, tag = "6")]
+    ba_awa_players: u32,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -497,6 +500,7 @@ fn stored_game(kind: GameKind, options: &Options, control: TimeControl) -> Optio
         ba_awa_target: options.ba_awa_target.into(),
         time_control: stored_time_control(control),
         bao_la_kete_starter: starter_code(options.bao_la_kete_starter),
+        ba_awa_players: players_code(options),
     })
 }
 
@@ -508,8 +512,7 @@ fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options, TimeControl),
         Options {
             first_player: code_player(game.first_player)?.unwrap_or(Player::South),
             ba_awa_target: u8::try_from(game.ba_awa_target).map_err(|_| bad("target"))?,
-            // The lobby pairs two players only.
-            ba_awa_players: 2,
+            ba_awa_players: code_players(game.ba_awa_players)?,
             bao_la_kete_starter: code_starter(game.bao_la_kete_starter)?,
         },
         time_control(game.time_control)?,

@@ -618,10 +618,17 @@ impl<E: Encoder> Lobby<E> {
         };
         let owner = Owner {
             tenant: tenant.to_string(),
-            players: seats.clone().map(|seat| seat.player),
-            bots: seats
-                .clone()
-                .map(|seat| seat.bot_level.map(|level| BotSeat { level, seed: None })),
+            // The lobby pairs two players: East (three-player Ba-awa) stays empty.
+            players: {
+                let [south, north] = seats.clone().map(|seat| seat.player);
+                [south, north, None]
+            },
+            bots: {
+                let [south, north] = seats
+                    .clone()
+                    .map(|seat| seat.bot_level.map(|level| BotSeat { level, seed: None }));
+                [south, north, None]
+            },
             time_control: *time_control,
         };
         self.inner

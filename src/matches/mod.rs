@@ -64,7 +64,7 @@ use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
 use crate::identity::Identity;
 use crate::metrics::Metrics;
 use crate::store::{
-    Action, BotSeat, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
+    Action, BotSeat, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch, SEATS,
 };
 use error::store_failed;
 use std::collections::HashMap;
@@ -115,9 +115,9 @@ pub struct Owner {
     /// The tenant creating it.
     pub tenant: String,
     /// The player to bind each seat to, `[South, North]`; `None`: the seat gets a token (unless a bot plays it).
-    pub players: [Option<String>; 2],
+    pub players: [Option<String>; SEATS],
     /// The seats the server plays itself, `[South, North]`: no token, no player.
-    pub bots: [Option<BotSeat>; 2],
+    pub bots: [Option<BotSeat>; SEATS],
     /// How the match is timed.
     pub time_control: TimeControl,
 }
@@ -468,9 +468,9 @@ impl<E: Encoder> Matches<E> {
             return Err(MatchError::invalid("time_control", problem));
         }
         let game = AnyGame::new_match(kind, &options);
-        let mut tokens = [None, None];
-        let mut token_hashes = [[0; 32]; 2];
-        for seat in Player::BOTH {
+        let mut tokens = [None, None, None];
+        let mut token_hashes = [[0; 32]; SEATS];
+        for &seat in Player::seated(options.seats(kind)) {
             // A bot seat has no credential at all: nobody but the server acts for it.
             if owner.players[seat.index()].is_none() && owner.bots[seat.index()].is_none() {
                 let token = random_token()?;
@@ -511,7 +511,7 @@ impl<E: Encoder> Matches<E> {
             created_ms,
         )
         .map_err(MatchError::Internal)?;
-        let view = slot.view_of((game, clocks), 0, None, [0, 0], created_ms);
+        let view = slot.view_of((game, clocks), 0, None, [0; SEATS], created_ms);
         let inner = self.inner.clone();
         let tenant = record.tenant.clone();
         let slot = Arc::new(slot);
@@ -546,7 +546,7 @@ impl<E: Encoder> Matches<E> {
     /// to a player.
     fn check_bots(&self, owner: &Owner) -> Result<(), MatchError> {
         let mut violations = Vec::new();
-        for seat in Player::BOTH {
+        for seat in Player::ALL {
             let Some(bot) = owner.bots[seat.index()] else {
                 continue;
             };

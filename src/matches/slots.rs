@@ -13,7 +13,7 @@ use crate::identity::keys;
 use crate::metrics::Metrics;
 use crate::store::{
     Action, BotSeat, EndReason, EventRecord, Finished, MatchId, MatchRecord, MatchStore,
-    StoreError, StoredMatch,
+    StoreError, StoredMatch, SEATS,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -83,13 +83,26 @@ fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
         resigned: (reason == EndReason::Resignation).then_some(event.player),
         reason,
     };
-    let (seat, other) = (Some(event.player), Some(event.player.opponent()));
     match event.action {
-        Action::Resign => Some(end(other, EndReason::Resignation)),
+        Action::Resign => Some(end(
+            super::view::winner_without(game, event.player),
+            EndReason::Resignation,
+        )),
         Action::Expire => Some(end(None, EndReason::Expired)),
-        Action::Flag => Some(end(other, EndReason::TimeForfeit)),
+        Action::Flag => Some(end(
+            super::view::winner_without(game, event.player),
+            EndReason::TimeForfeit,
+        )),
         Action::Abort => Some(end(None, EndReason::Aborted)),
-        Action::Claim => Some(end(seat, EndReason::Abandoned)),
+        // The claimant wins a two-player match; in three-player Ba-awa the absent seat (the one to move) is out
+        // and the others are placed by how they stand.
+        Action::Claim => Some(end(
+            match (game.seats(), game.to_move()) {
+                (3, Some(absent)) => super::view::winner_without(game, absent),
+                _ => Some(event.player),
+            },
+            EndReason::Abandoned,
+        )),
         Action::Move(_) => (game.status() == Status::MatchOver)
             .then(|| end(game.to_setup().winner, EndReason::PlayedOut)),
     }
@@ -234,7 +247,7 @@ pub(super) struct Live {
     /// `request_id` → the event it produced, for idempotent retries.
     pub(super) requests: HashMap<String, (u64, Player, Action)>,
     /// Open seated streams, `[South, North]`.
-    pub(super) presence: [usize; 2],
+    pub(super) presence: [usize; SEATS],
     /// When the last event was accepted (the creation time before the first).
     pub(super) active_ms: u64,
 }
@@ -259,7 +272,7 @@ impl Live {
             version: record.version,
             finished: record.finished,
             requests,
-            presence: [0, 0],
+            presence: [0; SEATS],
             active_ms: events.last().map_or(record.active_ms, |e| e.at_ms),
         })
     }
@@ -272,23 +285,23 @@ pub(super) struct Slot<M> {
     pub(super) kind: GameKind,
     pub(super) options: Options,
     pub(super) created_ms: u64,
-    pub(super) token_hashes: [[u8; 32]; 2],
+    pub(super) token_hashes: [[u8; 32]; SEATS],
     pub(super) tenant: String,
-    pub(super) players: [Option<String>; 2],
+    pub(super) players: [Option<String>; SEATS],
     /// The seats the server plays itself, `[South, North]`.
-    pub(super) bots: [Option<BotSeat>; 2],
+    pub(super) bots: [Option<BotSeat>; SEATS],
     /// How the match is timed.
     pub(super) time_control: TimeControl,
     /// When each seat, `[South, North]`, last had a stream open on this server (while one is open: when its
     /// last one opened), or when this server took the match up: what an abandonment claim measures from.
-    pub(super) seen_ms: [AtomicU64; 2],
+    pub(super) seen_ms: [AtomicU64; SEATS],
     pub(super) write: Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
     /// Open spectator streams (no seat token).
     pub(super) spectators: AtomicUsize,
     /// Open streams of each seat, `[South, North]`: counted apart, so spectators never take them.
-    pub(super) seat_streams: [AtomicUsize; 2],
+    pub(super) seat_streams: [AtomicUsize; SEATS],
 }
 
 impl<M> Slot<M> {
@@ -303,7 +316,7 @@ impl<M> Slot<M> {
         let record = stored.record;
         Ok(Slot {
             time_control: record.time_control,
-            seen_ms: [AtomicU64::new(now_ms), AtomicU64::new(now_ms)],
+            seen_ms: [(); SEATS].map(|()| AtomicU64::new(now_ms)),
             id: record.id,
             kind: record.kind,
             options: record.options,
@@ -325,7 +338,8 @@ impl<M> Slot<M> {
     pub(super) fn seat(&self, access: &Access<'_>) -> Result<Option<Player>, MatchError> {
         if let Some(token) = access.seat_token {
             let hash = token_hash(token);
-            return Player::BOTH
+            // A seat the match does not have has no token (all zeros, which no token hashes to).
+            return Player::ALL
                 .into_iter()
                 .find(|p| self.token_hashes[p.index()] == hash)
                 .map(Some)
@@ -334,7 +348,7 @@ impl<M> Slot<M> {
                 ));
         }
         Ok(access.player.and_then(|player| {
-            Player::BOTH
+            Player::ALL
                 .into_iter()
                 .find(|p| self.players[p.index()].as_deref() == Some(player))
         }))
@@ -377,7 +391,7 @@ impl<M> Slot<M> {
         (game, clocks): (AnyGame, Clocks),
         version: u64,
         finished: Option<Finished>,
-        presence: [usize; 2],
+        presence: [usize; SEATS],
         now_ms: u64,
     ) -> MatchView {
         MatchView {
@@ -566,6 +580,7 @@ impl<E: Encoder> Inner<E> {
             let notice = self.encoder.encode(Update::Finished {
                 version: advance.version,
                 finished,
+                placing: super::view::placing(&live.game, finished),
             });
             let _ = slot.events.send(Arc::new(Published::Finished(notice)));
             self.metrics.matches_active_add(-1);
@@ -760,7 +775,8 @@ impl<E: Encoder> Inner<E> {
             (live.game.clone(), live.clocks, live.version, live.finished)
         };
         if let (Some(ended), Action::Move(engine::Move::Sow(_))) = (finished, action) {
-            if ended.reason == EndReason::TimeForfeit && ended.winner == Some(seat.opponent()) {
+            // The flag falls on the seat to move, which the flag event leaves as it was.
+            if ended.reason == EndReason::TimeForfeit && game.to_move() == Some(seat) {
                 // The flag fell (and was written) before this sowing came: say so, whatever version it expected.
                 return Err(out_of_time(seat, at_ms, ended.at_ms));
             }

@@ -182,7 +182,7 @@ impl<E: Encoder> Matches<E> {
             .values()
             .flat_map(|slot| {
                 let presence = lock(&slot.live).presence;
-                Player::BOTH
+                Player::ALL
                     .into_iter()
                     .filter(move |seat| presence[seat.index()] > 0)
                     .map(move |seat| (slot.id, seat))

@@ -3,8 +3,9 @@
 //! sent into the wire's messages once, for all of them.
 
 use crate::clock::Clocks;
-use crate::engine::{AnyGame, Event, GameKind, MoveList, Options, Player};
-use crate::store::{Action, BotSeat, Finished, MatchId};
+use crate::engine::{AnyGame, Event, GameKind, MoveList, Options, PerSeat, Player};
+use crate::store::EndReason;
+use crate::store::{Action, BotSeat, Finished, MatchId, SEATS};
 
 /// A match as it stands (`GetMatch`, a watcher's snapshot, a new match).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,11 +29,11 @@ pub struct MatchView {
     /// Set once the match is over.
     pub finished: Option<Finished>,
     /// Whether each seat has a stream open, `[South, North]`.
-    pub connected: [bool; 2],
+    pub connected: [bool; SEATS],
     /// The player each seat is bound to, `[South, North]` (`None`: the seat's token acts for it).
-    pub players: [Option<String>; 2],
+    pub players: [Option<String>; SEATS],
     /// The seats the server plays itself, `[South, North]`.
-    pub bots: [Option<BotSeat>; 2],
+    pub bots: [Option<BotSeat>; SEATS],
 }
 
 impl MatchView {
@@ -40,6 +41,65 @@ impl MatchView {
     pub fn legal_moves(&self) -> MoveList {
         legal_moves(&self.game, self.finished.as_ref())
     }
+
+    /// The seats of the match, in index order.
+    pub fn seats(&self) -> &'static [Player] {
+        Player::seated(self.game.seats())
+    }
+
+    /// A finished three-player match: each seat's place (empty otherwise; see [`placing`]).
+    pub fn placing(&self) -> PerSeat {
+        self.finished
+            .map_or(PerSeat::NONE, |finished| placing(&self.game, &finished))
+    }
+}
+
+/// The winner of a match that `forfeiter` leaves (he resigned, lost on time or was found absent): his opponent
+/// with two seats. With three, the rules say nothing (docs/ba-awa.md §4.7 ends matches by play only), so the
+/// match ends there and the one of the other two who stands better (owns more pits now, or won more in a
+/// finished game) wins; none when they stand level.
+pub fn winner_without(game: &AnyGame, forfeiter: Player) -> Option<Player> {
+    if game.seats() < 3 {
+        return Some(forfeiter.opponent());
+    }
+    let standing = game.to_setup().match_score;
+    let others: Vec<Player> = Player::seated(3)
+        .iter()
+        .copied()
+        .filter(|&seat| seat != forfeiter)
+        .collect();
+    let score = |seat: Player| standing.get(seat.index()).copied().unwrap_or(0);
+    match score(others[0]).cmp(&score(others[1])) {
+        std::cmp::Ordering::Greater => Some(others[0]),
+        std::cmp::Ordering::Less => Some(others[1]),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// Each seat's place in a finished three-player match: the rules' placing when it was played out (§4.7); when a
+/// seat forfeited it (resigned, lost on time, was found absent), that seat last and the other two as
+/// [`winner_without`] ranks them, sharing first place when level. Empty for two-player matches and for matches
+/// with no result (expired, aborted).
+pub fn placing(game: &AnyGame, finished: &Finished) -> PerSeat {
+    if game.seats() < 3 {
+        return PerSeat::NONE;
+    }
+    let forfeiter = match finished.reason {
+        EndReason::PlayedOut => return game.placing(),
+        EndReason::Resignation => finished.resigned,
+        // A flag falls on, and a claim is made against, the seat to move; neither changes the board.
+        EndReason::TimeForfeit | EndReason::Abandoned => game.to_move(),
+        EndReason::Expired | EndReason::Aborted => None,
+    };
+    let Some(forfeiter) = forfeiter else {
+        return PerSeat::NONE;
+    };
+    let place = |seat: Player| match finished.winner {
+        _ if seat == forfeiter => 3,
+        Some(winner) if winner != seat => 2,
+        _ => 1,
+    };
+    PerSeat::of(Player::ALL.map(place), 3)
 }
 
 /// One accepted event of a match's log, as played: the engine's trace and where it left the match.
@@ -98,7 +158,7 @@ pub struct Created {
     /// The match at version 0.
     pub view: MatchView,
     /// `[South, North]` tokens, shown once; none for a seat bound to a player or played by a bot.
-    pub tokens: [Option<String>; 2],
+    pub tokens: [Option<String>; SEATS],
 }
 
 /// A whole match read back from its log (`GetHistory`).
@@ -141,6 +201,8 @@ pub enum Update<'a> {
         version: u64,
         /// How it ended.
         finished: &'a Finished,
+        /// Three-player Ba-awa: each seat's place ([`placing`]); empty otherwise.
+        placing: PerSeat,
     },
     /// Nothing happened for a while (`version` is the watcher's position).
     Heartbeat {

@@ -313,10 +313,13 @@ impl<E: Encoder> Watcher<E> {
 
     /// The last message of a stream on a finished match.
     async fn send_finished(&mut self, version: u64, finished: &Finished) {
-        let message = self
-            .inner
-            .encoder
-            .encode(Update::Finished { version, finished });
+        // A finished match's board no longer changes: the live one is the one it ended with.
+        let placing = super::view::placing(&lock(&self.slot.live).game, finished);
+        let message = self.inner.encoder.encode(Update::Finished {
+            version,
+            finished,
+            placing,
+        });
         self.send(message).await;
     }
 

@@ -10,7 +10,7 @@ use crate::identity::Caller;
 use crate::lobby::Lobby;
 use crate::matches::{Access, MatchError, Matches, Owner};
 use crate::service::rules::RulesService;
-use crate::store::{Action, BotSeat};
+use crate::store::{Action, BotSeat, SEATS};
 use std::pin::Pin;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status};
@@ -159,37 +159,32 @@ fn access(caller: &Caller) -> Access<'_> {
     }
 }
 
-/// A seat of a server-held match: South or North (server-held matches seat two players; three-player Ba-awa is
-/// played through the Rules service).
-fn two_player_seat(value: i32) -> Option<crate::engine::Player> {
-    convert::player_from_pb(value).filter(|seat| seat.index() < 2)
-}
-
-/// A server-held match seats two: a three-player Ba-awa match is refused with the field that asks for it.
-fn two_players_only(options: &crate::engine::Options) -> Result<(), Vec<Violation>> {
-    if options.ba_awa_players == 3 {
-        return Err(vec![Violation {
-            field: "options.ba_awa_players".into(),
-            description: "server-held matches seat two players on this server; play three-player Ba-awa through \
-                          the Rules service (NewGame with ba_awa_players = 3)"
-                .into(),
-        }]);
+/// A seat of a match with `seats` seats: South or North, or East in three-player Ba-awa.
+fn seat_of(value: i32, seats: usize) -> Result<crate::engine::Player, String> {
+    match convert::player_from_pb(value) {
+        Some(seat) if seat.index() < seats => Ok(seat),
+        _ if seats == 3 => Err("must be PLAYER_SOUTH, PLAYER_EAST or PLAYER_NORTH".into()),
+        _ => Err(
+            "must be PLAYER_SOUTH or PLAYER_NORTH (East sits only in three-player Ba-awa)".into(),
+        ),
     }
-    Ok(())
 }
 
-/// The seats to bind, `[South, North]`, from `CreateMatchRequest.players`.
-fn seat_players(players: &[pb::SeatPlayer]) -> Result<[Option<String>; 2], Vec<Violation>> {
-    let mut seats: [Option<String>; 2] = [None, None];
+/// The seats to bind, `[South, North, East]`, from `CreateMatchRequest.players`, for a match of `seats` seats.
+fn seat_players(
+    players: &[pb::SeatPlayer],
+    seats_in_game: usize,
+) -> Result<[Option<String>; SEATS], Vec<Violation>> {
+    let mut seats: [Option<String>; SEATS] = [None, None, None];
     let mut violations = Vec::new();
     for (i, binding) in players.iter().enumerate() {
         let field = |name: &str| format!("players[{i}].{name}");
-        let seat = match two_player_seat(binding.player) {
-            Some(seat) => seat,
-            None => {
+        let seat = match seat_of(binding.player, seats_in_game) {
+            Ok(seat) => seat,
+            Err(description) => {
                 violations.push(Violation {
                     field: field("player"),
-                    description: "must be PLAYER_SOUTH or PLAYER_NORTH".into(),
+                    description,
                 });
                 continue;
             }
@@ -210,10 +205,11 @@ fn seat_players(players: &[pb::SeatPlayer]) -> Result<[Option<String>; 2], Vec<V
         }
         seats[seat.index()] = Some(binding.player_id.clone());
     }
-    if seats[0].is_some() && seats[0] == seats[1] {
+    let bound: Vec<&String> = seats.iter().flatten().collect();
+    if (1..bound.len()).any(|i| bound[..i].contains(&bound[i])) {
         violations.push(Violation {
             field: "players".into(),
-            description: "one player cannot hold both seats".into(),
+            description: "one player cannot hold two seats".into(),
         });
     }
     if violations.is_empty() {
@@ -223,23 +219,27 @@ fn seat_players(players: &[pb::SeatPlayer]) -> Result<[Option<String>; 2], Vec<V
     }
 }
 
-/// The seats the server plays, `[South, North]`, from `CreateMatchRequest.bots`, at most `max_level` strong;
-/// a seat also in `players` is refused.
+/// The seats the server plays, `[South, North, East]`, from `CreateMatchRequest.bots`, at most `max_level`
+/// strong, for a match of `seats_in_game` seats; a seat also in `players` is refused.
 fn seat_bots(
     bots: &[pb::SeatBot],
     players: &[pb::SeatPlayer],
     max_level: Option<u32>,
-) -> Result<[Option<BotSeat>; 2], Vec<Violation>> {
-    let mut seats = [None, None];
+    seats_in_game: usize,
+) -> Result<[Option<BotSeat>; SEATS], Vec<Violation>> {
+    let mut seats = [None, None, None];
     let mut violations = Vec::new();
     for (i, bot) in bots.iter().enumerate() {
         let field = |name: &str| format!("bots[{i}].{name}");
-        let Some(seat) = two_player_seat(bot.player) else {
-            violations.push(Violation {
-                field: field("player"),
-                description: "must be PLAYER_SOUTH or PLAYER_NORTH".into(),
-            });
-            continue;
+        let seat = match seat_of(bot.player, seats_in_game) {
+            Ok(seat) => seat,
+            Err(description) => {
+                violations.push(Violation {
+                    field: field("player"),
+                    description,
+                });
+                continue;
+            }
         };
         let Some(max_level) = max_level else {
             violations.push(Violation {
@@ -339,13 +339,17 @@ impl pb::matches_server::Matches for MatchesService {
             }]));
         }
         let kind = convert::game_kind("kind", request.kind);
-        let options = convert::options(kind.as_ref().ok().copied(), request.options.as_ref())
-            .and_then(|options| two_players_only(&options).map(|()| options));
-        let players = seat_players(&request.players);
+        let options = convert::options(kind.as_ref().ok().copied(), request.options.as_ref());
+        let seats = match (&kind, &options) {
+            (Ok(kind), Ok(options)) => options.seats(*kind),
+            _ => 2,
+        };
+        let players = seat_players(&request.players, seats);
         let bots = seat_bots(
             &request.bots,
             &request.players,
             self.matches.max_bot_level(),
+            seats,
         );
         let (kind, options, players, bots) = match (kind, options, players, bots) {
             (Ok(kind), Ok(options), Ok(players), Ok(bots)) => (kind, options, players, bots),
@@ -373,7 +377,7 @@ impl pb::matches_server::Matches for MatchesService {
             .await
             .map_err(error::match_error)?;
         record_match(&created.view.id.to_string());
-        let tokens = crate::engine::Player::BOTH
+        let tokens = crate::engine::Player::ALL
             .into_iter()
             .zip(created.tokens)
             .filter_map(|(seat, token)| {

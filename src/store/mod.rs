@@ -217,6 +217,10 @@ impl EndReason {
     }
 }
 
+/// Seats a match can have: South, North and, in three-player Ba-awa, East (per-seat arrays are indexed by
+/// `Player::index`).
+pub const SEATS: usize = 3;
+
 /// A match's header: everything but the log. Rewritten with every event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchRecord {
@@ -228,17 +232,18 @@ pub struct MatchRecord {
     pub options: Options,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: u64,
-    /// SHA-256 of each seat's token, `[South, North]`. The tokens themselves are never stored. A seat
-    /// bound to a player has no token (all zeros: no token hashes to it).
-    pub token_hashes: [[u8; 32]; 2],
+    /// SHA-256 of each seat's token, `[South, North, East]`. The tokens themselves are never stored. A seat
+    /// bound to a player, played by a bot or not in the game (East of a two-player match) has no token (all
+    /// zeros: no token hashes to it).
+    pub token_hashes: [[u8; 32]; SEATS],
     /// The tenant that created the match (`""`: the anonymous tenant of a server without required auth).
     /// Nobody else can see it.
     pub tenant: String,
-    /// The player each seat is bound to, `[South, North]`: any valid token of that player of the tenant acts
-    /// for it. `None`: the seat's token does.
-    pub players: [Option<String>; 2],
-    /// The seats the server plays itself, `[South, North]` (no token and no player acts for such a seat).
-    pub bots: [Option<BotSeat>; 2],
+    /// The player each seat is bound to, `[South, North, East]`: any valid token of that player of the tenant
+    /// acts for it. `None`: the seat's token does.
+    pub players: [Option<String>; SEATS],
+    /// The seats the server plays itself, `[South, North, East]` (no token and no player acts for such a seat).
+    pub bots: [Option<BotSeat>; SEATS],
     /// When the last event was accepted (the creation time before the first), in milliseconds since the
     /// Unix epoch: what the idle expiry measures from. 0 in a header written before the idle expiry existed:
     /// such a match is not expired until its next event writes the header again.
@@ -414,10 +419,11 @@ pub trait MatchStore: Send + Sync + 'static {
         Ok(())
     }
 
-    /// When each seat of match `id`, `[South, North]`, was last recorded by [`MatchStore::seat_seen`] (0: never).
-    fn seats_seen(&self, id: &MatchId) -> Result<[u64; 2], StoreError> {
+    /// When each seat of match `id`, `[South, North, East]`, was last recorded by [`MatchStore::seat_seen`] (0:
+    /// never).
+    fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
         let _ = id;
-        Ok([0, 0])
+        Ok([0; SEATS])
     }
 
     /// For a shared store: starts reporting every append, by any server, to `sink`, on a thread
@@ -503,6 +509,13 @@ pub mod codec {
         /// Bao la Kete's starter of later games ([`starter_code`]); 0 (alternately) in older records.
         #[prost(uint32, tag = "23")]
         bao_la_kete_starter: u32,
+        /// Three-player Ba-awa's East seat; absent (empty) in two-player matches.
+        #[prost(bytes = "vec", tag = "24")]
+        east_token_hash: Vec<u8>,
+        #[prost(string, optional, tag = "25")]
+        east_player: Option<String>,
+        #[prost(message, optional, tag = "26")]
+        east_bot: Option<StoredBot>,
     }
 
     /// A time control as stored (the lobby's entries keep it too).
@@ -706,6 +719,14 @@ pub mod codec {
             deadline_ms: record.deadline_ms.unwrap_or(0),
             ba_awa_players: players_code(&record.options),
             bao_la_kete_starter: starter_code(record.options.bao_la_kete_starter),
+            // A two-player match writes no East seat, so its header is the same bytes as before East.
+            east_token_hash: if record.token_hashes[2] == [0; 32] {
+                Vec::new()
+            } else {
+                record.token_hashes[2].to_vec()
+            },
+            east_player: record.players[2].clone(),
+            east_bot: stored_bot(&record.bots[2]),
         }
         .encode_to_vec()
     }
@@ -732,11 +753,23 @@ pub mod codec {
                 bao_la_kete_starter: code_starter(h.bao_la_kete_starter)?,
             },
             created_ms: h.created_ms,
-            token_hashes: [hash(&h.south_token_hash)?, hash(&h.north_token_hash)?],
+            token_hashes: [
+                hash(&h.south_token_hash)?,
+                hash(&h.north_token_hash)?,
+                if h.east_token_hash.is_empty() {
+                    [0; 32]
+                } else {
+                    hash(&h.east_token_hash)?
+                },
+            ],
             version: h.version,
             tenant: h.tenant,
-            players: [h.south_player, h.north_player],
-            bots: [bot_seat(h.south_bot), bot_seat(h.north_bot)],
+            players: [h.south_player, h.north_player, h.east_player],
+            bots: [
+                bot_seat(h.south_bot),
+                bot_seat(h.north_bot),
+                bot_seat(h.east_bot),
+            ],
             active_ms: h.active_ms,
             finished: if h.finished {
                 let resigned = code_player(h.resigned)?;

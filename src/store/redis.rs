@@ -35,7 +35,7 @@
 
 use super::{
     codec, Appended, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError,
-    StoredMatch,
+    StoredMatch, SEATS,
 };
 use crate::engine::Player;
 use redis::{Client, Connection, ConnectionLike, RedisError, Script};
@@ -474,16 +474,17 @@ impl MatchStore for RedisStore {
         })
     }
 
-    fn seats_seen(&self, id: &MatchId) -> Result<[u64; 2], StoreError> {
+    fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
         let key = self.seen_key(id);
-        let seen: (Option<u64>, Option<u64>) = self.with(true, |con| {
+        let seen: (Option<u64>, Option<u64>, Option<u64>) = self.with(true, |con| {
             redis::cmd("HMGET")
                 .arg(&key)
                 .arg(seat_field(Player::South))
                 .arg(seat_field(Player::North))
+                .arg(seat_field(Player::East))
                 .query(con)
         })?;
-        Ok([seen.0.unwrap_or(0), seen.1.unwrap_or(0)])
+        Ok([seen.0, seen.1, seen.2].map(|at| at.unwrap_or(0)))
     }
 
     fn shared(&self) -> bool {

@@ -2003,7 +2003,7 @@ async fn a_rated_match_left_to_expire_moves_no_rating_and_counts_in_no_record() 
     let match_id = accepted.r#match.unwrap().match_id;
     let end = finished_of(&mut ann_events, &match_id).await;
     assert_eq!(
-        end.result.unwrap().reason,
+        end.result.as_ref().unwrap().reason,
         pb::MatchEndReason::Expired as i32
     );
     assert!(end.rated && end.rating_changes.is_empty(), "{end:?}");

@@ -24,4 +24,5 @@ mod opponent_api;
 mod rules_api;
 mod server;
 mod tenants;
+mod three_players;
 mod tls;

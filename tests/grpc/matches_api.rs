@@ -347,7 +347,7 @@ async fn create_get_and_list_with_filters_and_paging() {
     .into_inner();
     assert_eq!(finished.matches.len(), 1);
     assert_eq!(finished.matches[0].match_id, ids[0]);
-    let result = finished.matches[0].result.expect("result");
+    let result = finished.matches[0].result.clone().expect("result");
     assert_eq!(result.reason, pb::MatchEndReason::Resignation as i32);
     assert_eq!(result.winner, pb::Player::North as i32);
 

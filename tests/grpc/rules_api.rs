@@ -118,7 +118,7 @@ fn laps(events: &[pb::Event]) -> Vec<pb::Lap> {
         .collect()
 }
 
-fn bad_request_fields(status: &tonic::Status) -> Vec<String> {
+pub(crate) fn bad_request_fields(status: &tonic::Status) -> Vec<String> {
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
     let details = status.get_error_details();
     let bad = details.bad_request().expect("BadRequest details");

@@ -362,3 +362,45 @@ fn random_three_player_matches_stay_valid_for_every_seat() {
         assert!(placing.as_slice().iter().all(|&p| (1..=3).contains(&p)));
     }
 }
+
+/// Found by the fuzz targets `state`, `play` and `wire`: a two-player state of any game naming East (as the game's
+/// starter, the hizi-zetu mark's players, the player to move) is refused, naming the field, before any rule reads
+/// it (Bao la Kete indexed its `[South, North]` reserves with him and panicked; Ba-awa gave him the last seeds).
+#[test]
+fn east_in_a_two_player_state_is_refused_before_any_rule_reads_it() {
+    use crate::engine::{AnyGame, GameKind};
+    for kind in GameKind::ALL {
+        let good = AnyGame::new_match(kind, &Options::default()).to_setup();
+        let mut changes: Vec<(&str, Setup)> = Vec::new();
+        let mut to_move = good.clone();
+        to_move.to_move = Some(E);
+        changes.push(("to_move", to_move));
+        let mut starter = good.clone();
+        match &mut starter.variant {
+            VariantSetup::BaAwa { starter, .. } => *starter = Some(E),
+            VariantSetup::Bosh { round_starter, .. } => *round_starter = Some(E),
+            VariantSetup::BaoLaKete { game_starter, .. } => *game_starter = Some(E),
+            VariantSetup::Missing => unreachable!(),
+        }
+        let field = match kind {
+            GameKind::BaAwa => "ba_awa.starter",
+            GameKind::Bosh => "bosh.round_starter",
+            GameKind::BaoLaKete => "bao_la_kete.game_starter",
+        };
+        changes.push((field, starter));
+        if kind == GameKind::BaoLaKete {
+            let mut mark = good.clone();
+            if let VariantSetup::BaoLaKete { mark, .. } = &mut mark.variant {
+                *mark = Some((Some(E), 20, Some(S)));
+            }
+            changes.push(("bao_la_kete.mark.blockee", mark));
+        }
+        for (field, setup) in changes {
+            let violations = AnyGame::from_setup(&setup).expect_err(field).0;
+            assert!(
+                violations.iter().any(|v| v.field == field),
+                "{kind:?} {field}: {violations:?}"
+            );
+        }
+    }
+}
