@@ -79,37 +79,44 @@ fn batch(kind: GameKind, until: Until) -> u64 {
 
 fn random_playouts(c: &mut Criterion) {
     for kind in implemented() {
-        let mut group = c.benchmark_group(label(kind));
-        group.sample_size(10);
-        for until in [Until::GameEnd, Until::MatchEnd] {
-            let name = match until {
-                Until::GameEnd => "random_games",
-                Until::MatchEnd => "random_matches",
-            };
-            let playouts = batch(kind, until);
-            group.throughput(Throughput::Elements(playouts));
-            let start = AnyGame::new_match(kind, &Options::default());
-            let play_batch = || {
-                let mut rng = Rng::new(7);
-                let mut moves = 0u64;
-                for _ in 0..playouts {
-                    let mut game = start.clone();
-                    moves += u64::from(game.random_playout(&mut rng, until, 1_000_000));
-                }
-                moves
-            };
-            // Moves per second follow from the same batch: print its size once.
-            println!(
-                "{}/{name}: {} moves in {playouts}",
-                label(kind),
-                play_batch()
-            );
-            group.bench_function(BenchmarkId::new(name, playouts), |b| {
-                b.iter(|| black_box(play_batch()))
-            });
-        }
-        group.finish();
+        playouts_of(c, label(kind), kind, &Options::default());
     }
+    // Three-player Ba-awa (docs/ba-awa.md §4.7) beside the two-player game.
+    let three = Options {
+        ba_awa_players: 3,
+        ..Options::default()
+    };
+    playouts_of(c, "ba_awa_three_players", GameKind::BaAwa, &three);
+}
+
+/// Random whole games and matches of `kind` with `options`, as criterion group `group_label`.
+fn playouts_of(c: &mut Criterion, group_label: &str, kind: GameKind, options: &Options) {
+    let mut group = c.benchmark_group(group_label);
+    group.sample_size(10);
+    for until in [Until::GameEnd, Until::MatchEnd] {
+        let name = match until {
+            Until::GameEnd => "random_games",
+            Until::MatchEnd => "random_matches",
+        };
+        let playouts = batch(kind, until);
+        group.throughput(Throughput::Elements(playouts));
+        let start = AnyGame::new_match(kind, options);
+        let play_batch = || {
+            let mut rng = Rng::new(7);
+            let mut moves = 0u64;
+            for _ in 0..playouts {
+                let mut game = start.clone();
+                moves += u64::from(game.random_playout(&mut rng, until, 1_000_000));
+            }
+            moves
+        };
+        // Moves per second follow from the same batch: print its size once.
+        println!("{group_label}/{name}: {} moves in {playouts}", play_batch());
+        group.bench_function(BenchmarkId::new(name, playouts), |b| {
+            b.iter(|| black_box(play_batch()))
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, move_generation_and_play, random_playouts);

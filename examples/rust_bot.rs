@@ -414,7 +414,7 @@ impl Bot {
     }
 
     fn report(&self, done: &pb::PlayerMatchFinished) {
-        let result = done.result.unwrap_or_default();
+        let result = done.result.clone().unwrap_or_default();
         let outcome = match result.winner() {
             pb::Player::Unspecified => "a draw",
             winner if winner == done.seat() => "won",

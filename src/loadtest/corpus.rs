@@ -67,13 +67,16 @@ fn positions(kind: GameKind, count: usize, rng: &mut Rng) -> Vec<Position> {
     let mut attempts = 0;
     while out.len() < count {
         attempts += 1;
-        let first_player = if rng.below(2) == 0 {
-            Player::South
+        // A third of Ba-awa's positions are three-player games (docs/ba-awa.md §4.7).
+        let players = if kind == GameKind::BaAwa && rng.below(3) == 0 {
+            3
         } else {
-            Player::North
+            2
         };
+        let seats = Player::seated(players);
         let options = Options {
-            first_player,
+            first_player: seats[rng.below(seats.len())],
+            ba_awa_players: players as u8,
             ..Options::default()
         };
         let mut game = AnyGame::new_match(kind, &options);

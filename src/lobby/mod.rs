@@ -1382,10 +1382,13 @@ mod tests {
             kind: GameKind::Bosh,
             options: Options::default(),
             created_ms: 1,
-            token_hashes: [[0; 32]; 2],
+            token_hashes: [[0; 32]; 3],
             tenant: "acme".into(),
-            players: players.map(|p| Some(p.to_string())),
-            bots: [None, None],
+            players: {
+                let [south, north] = players.map(|p| Some(p.to_string()));
+                [south, north, None]
+            },
+            bots: [None, None, None],
             active_ms: 1,
             version,
             finished: winner.map(|winner| Finished {

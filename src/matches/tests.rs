@@ -67,7 +67,7 @@ fn settings(buffer: usize) -> MatchSettings {
 async fn play_first(
     matches: &Matches<Plain>,
     id: &str,
-    tokens: &[Option<String>; 2],
+    tokens: &[Option<String>; crate::store::SEATS],
 ) -> Result<MatchEvent, MatchError> {
     play_nth(matches, id, tokens, 0).await
 }
@@ -76,7 +76,7 @@ async fn play_first(
 async fn play_nth(
     matches: &Matches<Plain>,
     id: &str,
-    tokens: &[Option<String>; 2],
+    tokens: &[Option<String>; crate::store::SEATS],
     n: usize,
 ) -> Result<MatchEvent, MatchError> {
     let state = matches.get(&Access::anonymous(None), id).await?;
@@ -341,7 +341,7 @@ fn fischer(initial_ms: u64, increment_ms: u64) -> TimeControl {
 async fn create_timed(
     matches: &Matches<Plain>,
     control: TimeControl,
-) -> (String, [Option<String>; 2]) {
+) -> (String, [Option<String>; crate::store::SEATS]) {
     let created = matches
         .create(
             GameKind::Bosh,

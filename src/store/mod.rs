@@ -849,15 +849,16 @@ mod tests {
                 ..Options::default()
             },
             created_ms: 1_700_000_000_000,
-            token_hashes: [[1; 32], [2; 32]],
+            token_hashes: [[1; 32], [2; 32], [0; 32]],
             tenant: "acme".into(),
-            players: [Some("ann".into()), None],
+            players: [Some("ann".into()), None, None],
             bots: [
                 None,
                 Some(BotSeat {
                     level: 3,
                     seed: Some(42),
                 }),
+                None,
             ],
             active_ms: 1_700_000_000_500,
             version: 3,

@@ -13,7 +13,7 @@ use mancala::store::{Action, BotSeat, EndReason, EventRecord, Finished, MatchId,
 use proptest::prelude::*;
 
 fn player() -> impl Strategy<Value = Player> {
-    prop_oneof![Just(Player::South), Just(Player::North)]
+    prop_oneof![Just(Player::South), Just(Player::North), Just(Player::East)]
 }
 
 fn kind() -> impl Strategy<Value = GameKind> {
@@ -36,7 +36,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
         player(),
         any::<u8>(),
         any::<u64>(),
-        any::<[[u8; 32]; 2]>(),
+        any::<[[u8; 32]; 3]>(),
         any::<u64>(),
         prop::option::of((
             any::<u64>(),
@@ -49,9 +49,10 @@ fn record() -> impl Strategy<Value = MatchRecord> {
             [
                 prop::option::of("[ -~]{1,16}"),
                 prop::option::of("[ -~]{1,16}"),
+                prop::option::of("[ -~]{1,16}"),
             ],
             1u64..,
-            [bot(), bot()],
+            [bot(), bot(), bot()],
         ),
         (time_control(), prop::option::of(1u64..)),
     )
@@ -166,14 +167,15 @@ fn sample_record(kind: GameKind) -> MatchRecord {
             ..Options::default()
         },
         created_ms: 1_700_000_000_000,
-        token_hashes: [[1; 32], [2; 32]],
+        token_hashes: [[1; 32], [2; 32], [0; 32]],
         tenant: "acme".into(),
-        players: [None, Some("bob".into())],
+        players: [None, Some("bob".into()), None],
         bots: [
             Some(BotSeat {
                 level: 2,
                 seed: None,
             }),
+            None,
             None,
         ],
         active_ms: 1_700_000_000_400,

@@ -503,3 +503,83 @@ async fn options_are_described_and_checked() {
         assert!(fields.iter().any(|f| f == field), "{field}: {fields:?}");
     }
 }
+
+/// Three of the server's own opponents play a three-player match to its end by themselves (alpha-beta, each
+/// against the other two together), and the search answers for a three-player state; Monte Carlo is refused.
+#[tokio::test]
+async fn built_in_opponents_play_three_player_ba_awa() {
+    let server = TestServer::start_with(|s| s.bots.think_delay = std::time::Duration::ZERO).await;
+    let mut client = MatchesClient::new(server.channel.clone());
+    let bot = |player: i32, level: u32| pb::SeatBot {
+        player,
+        level,
+        seed: Some(7),
+    };
+    let created = within(client.create_match(pb::CreateMatchRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: Some(three_players()),
+        bots: vec![bot(S, 2), bot(E, 3), bot(N, 1)],
+        ..Default::default()
+    }))
+    .await
+    .expect("created")
+    .into_inner();
+    assert!(created.tokens.is_empty(), "bot seats get no token");
+    let id = created.r#match.expect("the match").match_id;
+    let mut finished = None;
+    for _ in 0..600 {
+        let m = within(client.get_match(pb::GetMatchRequest {
+            match_id: id.clone(),
+        }))
+        .await
+        .expect("the match")
+        .into_inner()
+        .r#match
+        .expect("the match");
+        if let Some(result) = m.result {
+            finished = Some(result);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let result = finished.expect("the bots finished their match within a minute");
+    assert_eq!(result.reason, pb::MatchEndReason::PlayedOut as i32);
+    assert_eq!(result.placing.len(), 3);
+
+    let mut rules = server.rules();
+    let state = within(rules.new_game(pb::NewGameRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: Some(three_players()),
+    }))
+    .await
+    .expect("a new game")
+    .into_inner()
+    .state;
+    let suggested = within(rules.suggest_move(pb::SuggestMoveRequest {
+        state: state.clone(),
+        strength: Some(pb::suggest_move_request::Strength::Level(4)),
+        ..Default::default()
+    }))
+    .await
+    .expect("a suggestion")
+    .into_inner();
+    let Some(Action::Sow(sow)) = suggested.r#move.and_then(|m| m.action) else {
+        panic!("a sowing")
+    };
+    assert!(sow.pit < 4, "one of South's pits");
+    let status = within(rules.suggest_move(pb::SuggestMoveRequest {
+        state,
+        strength: Some(pb::suggest_move_request::Strength::Budget(
+            pb::SearchBudget {
+                algorithm: pb::SearchAlgorithm::Mcts as i32,
+                iterations: 100,
+                ..Default::default()
+            },
+        )),
+        ..Default::default()
+    }))
+    .await
+    .expect_err("Monte Carlo is refused for three players");
+    let fields = crate::rules_api::bad_request_fields(&status);
+    assert_eq!(fields, ["budget.algorithm"]);
+}

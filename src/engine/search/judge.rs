@@ -315,6 +315,19 @@ impl Judge for BaAwa {
             if let (Some(surplus), 2) = (surplus, self.seats()) {
                 return surplus;
             }
+            // Three players have no choice to make (§4.7): the one who starts the next game sends it, never a
+            // player who is out.
+            if self.seats() == 3 {
+                let mut next = self.clone();
+                if next
+                    .play(&Move::NextGame(PitSet::EMPTY), &mut crate::engine::NoTrace)
+                    .is_ok()
+                {
+                    if let Some(starter) = next.to_move() {
+                        return starter;
+                    }
+                }
+            }
         }
         self.to_move().unwrap_or(Player::South)
     }
