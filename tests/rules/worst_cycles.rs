@@ -13,7 +13,8 @@
 //!
 //!     cargo test --release --test rules worst_cycles -- --ignored --nocapture
 //!
-//! (`WORST_SECS=<seconds per game and objective>`, default 60; `WORST_SEED`). It prints the worst found and, with
+//! (`WORST_SECS=<seconds per game and objective>`, default 60; `WORST_SEED`; `WORST_GAME=bao_la_kete` (or `bosh`,
+//! `ba_awa`) for one game). It prints the worst found and, with
 //! `WORST_WRITE=1`, merges them into `benches/data/worst_relays.json` (an entry is replaced only by a worse one),
 //! the input of `benches/worst_relays.rs`.
 
@@ -390,9 +391,13 @@ fn search_the_worst_decisions() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(11);
+    let only = std::env::var("WORST_GAME").ok();
     let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     for kind in GameKind::ALL {
+        if only.as_deref().is_some_and(|game| game != label(kind)) {
+            continue;
+        }
         for ending in [false, true] {
             let seeds = if kind == GameKind::BaoLaKete && !ending {
                 vec![known_bao()]
@@ -420,7 +425,10 @@ fn search_the_worst_decisions() {
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or_default();
         for e in found {
-            let same = |k: &Value| k["game"] == e["game"] && k["ends"] == e["ends"];
+            // Named entries were added by hand (see BENCHMARKS.md) and are left alone.
+            let same = |k: &Value| {
+                k["game"] == e["game"] && k["ends"] == e["ends"] && k.get("name").is_none()
+            };
             match kept.iter_mut().find(|k| same(k)) {
                 Some(k) if k["laps"].as_u64() < e["laps"].as_u64() => *k = e,
                 Some(_) => {}
@@ -479,8 +487,8 @@ fn from_entry(e: &Value) -> (Candidate, Move) {
 }
 
 /// The worst positions the search found (`benches/data/worst_relays.json`, each decided lap by lap when it was
-/// found, by the engine of its day) are decided the same way now, and each within a few thousand laps: the
-/// never-ending Bao la Kete cycle of 158 million laps without any (`bao_la_kete/endless.rs`, residues mod 17).
+/// found, by the engine of its day) are decided the same way now, and each within 200,000 laps: the
+/// never-ending Bao la Kete cycle of 158 million laps with next to none (`bao_la_kete/endless.rs`, residues mod 17).
 #[test]
 fn the_worst_positions_found_are_decided_as_found_and_cheaply() {
     let data = include_str!("../../benches/data/worst_relays.json");
@@ -500,7 +508,9 @@ fn the_worst_positions_found_are_decided_as_found_and_cheaply() {
                 assert!(!ends, "{e}");
             }
         }
-        if candidate.kind == GameKind::BaoLaKete && !ends {
+        // The longest Bao la Kete cycle known is proved without laps; the entry named `…_by_repeat` is the worst
+        // found among those that still need watching for a repeat.
+        if candidate.kind == GameKind::BaoLaKete && !ends && e.get("name").is_none() {
             assert!(laps < 1_000, "{laps} laps: {e}");
         }
     }
