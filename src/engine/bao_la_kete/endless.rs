@@ -61,7 +61,7 @@ pub(super) fn relay_never_ends(pits: &[u8; PITS], base: u8, at: u8, dir: Directi
 /// `holes` in sowing order from the lap end, whose seeds (at least 2) are about to be relayed. With the lap end
 /// at time 0, the lifted hole's residue is 0, pending is `holes[0]` (`v = −16·h ≡ h`), and hole `j` (next
 /// sown at time `j`, then holding `holes[j] + 1`) has `j + holes[j] + 1`.
-pub(crate) fn residues_never_meet(holes: [u8; CIRCUIT as usize]) -> bool {
+fn residues_never_meet(holes: [u8; CIRCUIT as usize]) -> bool {
     const MOD: u32 = 17;
     let mut residues = 1u32 | 1 << (holes[0] as u32 % MOD);
     for (j, &seeds) in holes.iter().enumerate().skip(1) {
@@ -150,8 +150,8 @@ mod tests {
     }
 
     /// A ring whose residues never meet, built from a random set of residues no two consecutive: each hole
-    /// gets the fewest seeds that give it a residue of the set (or the next fewest), so that the rings hold
-    /// 30 to 90 seeds, near what a circuit holds in play.
+    /// gets the fewest seeds that give it a residue of the set (or now and then the next fewest), so that the
+    /// rings hold tens of seeds, as a circuit does in play, rather than hundreds.
     fn random_ring_apart(rand: &mut impl FnMut(u64) -> u64) -> [u8; 16] {
         loop {
             let mut set = 1u32; // the lifted hole's 0
