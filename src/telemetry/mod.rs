@@ -107,6 +107,12 @@ pub fn init(
 
 /// A tower layer giving every gRPC call a span and one log event at its end, and counting it in
 /// [`Metrics`] when it has them; see the module doc.
+///
+/// Not tower-http's `TraceLayer` (weighed for issue 19): its gRPC classifier reads the status the same way,
+/// but it has no hook for a call that never ends, a stream the client cancels or a deadline that passes,
+/// which is what `Outcome`'s `Drop` logs and counts as `CANCELLED` (most `WatchMatch` streams end so). With
+/// it, those calls would vanish from `grpc_server_handled_total` and the log; the span, the status and the
+/// counters would still need this layer's code, in callbacks.
 #[derive(Debug, Clone, Default)]
 pub struct GrpcTraceLayer {
     metrics: Option<Metrics>,
