@@ -45,21 +45,18 @@ impl Drop for Exporter {
     }
 }
 
+/// The layer that turns the server's own spans (see [`layer`]) into exported OpenTelemetry spans.
+pub(super) type SpanLayer<S> = Filtered<
+    tracing_opentelemetry::OpenTelemetryLayer<S, opentelemetry_sdk::trace::Tracer>,
+    Targets,
+    S,
+>;
+
 /// The `tracing` layer that exports spans as `settings` say, and its pipeline; `None` when no endpoint is
 /// configured. Must be called inside the tokio runtime: the exporter's gRPC channel lives on it.
 pub(super) fn layer<S>(
     settings: &TelemetrySettings,
-) -> Result<
-    Option<(
-        Filtered<
-            tracing_opentelemetry::OpenTelemetryLayer<S, opentelemetry_sdk::trace::Tracer>,
-            Targets,
-            S,
-        >,
-        Exporter,
-    )>,
-    TelemetryError,
->
+) -> Result<Option<(SpanLayer<S>, Exporter)>, TelemetryError>
 where
     S: tracing::Subscriber + for<'span> tracing_subscriber::registry::LookupSpan<'span>,
 {
