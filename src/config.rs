@@ -98,6 +98,11 @@ max_watchers = 1000
 [metrics]
 listen = ""
 
+[telemetry]
+otlp_endpoint = ""
+service_name = "mancala"
+sample_ratio = 1.0
+
 [engine]
 pool_threads = 0
 queue_limit = 64
@@ -133,6 +138,8 @@ pub struct Settings {
     pub matches: MatchSettings,
     /// `[metrics]`: the Prometheus endpoint.
     pub metrics: MetricsSettings,
+    /// `[telemetry]`: OpenTelemetry traces sent over OTLP (off unless an endpoint is given).
+    pub telemetry: TelemetrySettings,
     /// `[engine]`: how much rules work a call may do, and where it runs.
     pub engine: EngineSettings,
     /// `[search]`: what the built-in opponent's calls (`SuggestMove`, `AnalyzePosition`) may ask.
@@ -379,6 +386,25 @@ pub struct MetricsSettings {
     #[serde(deserialize_with = "optional_socket_addr")]
     pub listen: Option<SocketAddr>,
 }
+
+/// `[telemetry]`: OpenTelemetry traces, one span per gRPC call, exported over OTLP/gRPC.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetrySettings {
+    /// The collector's OTLP/gRPC endpoint, `http://host:4317`; `None` (`""` or `"off"`): no traces are
+    /// exported, and the calls' trace context is not read. Plaintext only: the collector is expected to be a
+    /// local agent or sidecar.
+    #[serde(deserialize_with = "optional_otlp_endpoint")]
+    pub otlp_endpoint: Option<String>,
+    /// The `service.name` resource attribute of every span.
+    pub service_name: String,
+    /// The share of new traces kept, 0.0 to 1.0. A call whose `traceparent` says its trace is sampled (or not)
+    /// follows the caller's decision, so a trace is never kept in part.
+    pub sample_ratio: f64,
+}
+
+// `sample_ratio` is checked to be a number between 0 and 1 (never NaN), so equality is total.
+impl Eq for TelemetrySettings {}
 
 /// `[server]`: the listener, limits and timeouts.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -854,6 +880,18 @@ impl Settings {
                 "auth.player_token_max_ttl_ms must be at least 1000",
             ));
         }
+        let telemetry = &self.telemetry;
+        if !(0.0..=1.0).contains(&telemetry.sample_ratio) {
+            return Err(ConfigError::new(format_args!(
+                "telemetry.sample_ratio must be between 0.0 and 1.0 (the share of new traces kept), not {}",
+                telemetry.sample_ratio
+            )));
+        }
+        if telemetry.service_name.trim().is_empty() {
+            return Err(ConfigError::new(
+                "telemetry.service_name must not be empty (it names this service in every trace)",
+            ));
+        }
         if let Err(error) = tracing_subscriber::EnvFilter::builder().parse(&self.log.filter) {
             return Err(ConfigError::new(format_args!(
                 "log.filter {:?} is not a valid filter: {error}",
@@ -944,6 +982,30 @@ fn optional_socket_addr<'de, D: Deserializer<'de>>(
                 "{text:?} is not a socket address (expected IP:PORT such as \"0.0.0.0:9090\", or \"off\")"
             ))
         }),
+    }
+}
+
+/// An OTLP endpoint URL (`http://`, a host and a port), or nothing for `""` and `"off"`.
+fn optional_otlp_endpoint<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    let text = text.trim();
+    if text.is_empty() || text == "off" {
+        return Ok(None);
+    }
+    let wrong = || {
+        serde::de::Error::custom(format_args!(
+            "{text:?} is not an OTLP/gRPC endpoint (expected a URL such as \"http://127.0.0.1:4317\", or \"off\")"
+        ))
+    };
+    let uri: http::Uri = text.parse().map_err(|_| wrong())?;
+    match (uri.scheme_str(), uri.host(), uri.port_u16()) {
+        (Some("https"), _, _) => Err(serde::de::Error::custom(format_args!(
+            "{text:?}: TLS to the OTLP collector is not supported; send to a local collector or agent over http://"
+        ))),
+        (Some("http"), Some(host), Some(_)) if !host.is_empty() => Ok(Some(text.to_string())),
+        _ => Err(wrong()),
     }
 }
 

@@ -85,12 +85,15 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(listen) = args.listen {
         settings.server.listen = listen;
     }
-    telemetry::init(&settings.log).map_err(|e| e.to_string())?;
-
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    // The OTLP exporter's channel lives on the runtime; dropped before it, the exporter sends its last spans.
+    let _exporter = {
+        let _entered = runtime.enter();
+        telemetry::init(&settings.log, &settings.telemetry).map_err(|e| e.to_string())?
+    };
     // Dropping the runtime on return abandons whatever outlived the shutdown grace.
     runtime.block_on(async {
         let shutdown = shutdown_signal().map_err(|e| format!("cannot listen for signals: {e}"))?;

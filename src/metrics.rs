@@ -39,8 +39,8 @@
 //! [`Metrics::serving`]), so that a client calling made-up
 //! paths cannot grow the label set: any other path is counted as `unknown`/`unknown`.
 //!
-//! The endpoint ([`serve`]) answers `GET /metrics` (and `GET /`) in the text format, one request
-//! per connection; it needs no HTTP framework and shares the server's runtime.
+//! The endpoint ([`serve`]) answers `GET /metrics` (and `GET /`) in the text format; it is an axum router
+//! (axum is already in the build through tonic) on the server's runtime, with its own listener.
 
 use prometheus::{
     HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
@@ -48,7 +48,6 @@ use prometheus::{
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 /// Latency buckets, in seconds: 100 µs to 10 s.
@@ -509,70 +508,38 @@ impl Metrics {
     }
 }
 
-/// The longest request head the endpoint reads.
-const MAX_REQUEST: usize = 8 * 1024;
-/// How long a scraper may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Serves `GET /metrics` on `listener` until the task is dropped or aborted.
-pub async fn serve(listener: TcpListener, metrics: Metrics) {
-    loop {
-        let (stream, _) = match listener.accept().await {
-            Ok(accepted) => accepted,
-            Err(error) => {
-                // Out of file descriptors, usually: let it pass rather than spin.
-                tracing::warn!(error = %error, "metrics endpoint cannot accept");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
-        let metrics = metrics.clone();
-        tokio::spawn(async move {
-            let _ = answer(stream, &metrics).await;
-        });
-    }
+/// The endpoint's routes: `GET /metrics` (and `GET /`, what a browser opens) in the text format; any other
+/// path is 404, and another method on those two is 405 (axum's method router).
+pub fn router(metrics: Metrics) -> axum::Router {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/metrics", get(scrape))
+        .route("/", get(scrape))
+        .fallback(|| async {
+            (
+                http::StatusCode::NOT_FOUND,
+                [(http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                "metrics are at /metrics\n",
+            )
+        })
+        .with_state(metrics)
 }
 
-/// Reads one request head and answers it; the connection then closes.
-async fn answer(mut stream: tokio::net::TcpStream, metrics: &Metrics) -> std::io::Result<()> {
-    let mut head = Vec::with_capacity(512);
-    let mut buf = [0u8; 1024];
-    let read_head = async {
-        while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_REQUEST {
-            let n = stream.read(&mut buf).await?;
-            if n == 0 {
-                break;
-            }
-            head.extend_from_slice(&buf[..n]);
-        }
-        Ok::<_, std::io::Error>(())
-    };
-    if tokio::time::timeout(READ_TIMEOUT, read_head).await.is_err() {
-        return Ok(());
+async fn scrape(
+    axum::extract::State(metrics): axum::extract::State<Metrics>,
+) -> impl axum::response::IntoResponse {
+    (
+        [(http::header::CONTENT_TYPE, prometheus::TEXT_FORMAT)],
+        metrics.render(),
+    )
+}
+
+/// Serves [`router`] on `listener` (HTTP/1.1, keep-alive) until the task is dropped or aborted.
+pub async fn serve(listener: TcpListener, metrics: Metrics) {
+    // axum::serve only returns on an error of the listener it could not get past.
+    if let Err(error) = axum::serve(listener, router(metrics)).await {
+        tracing::error!(error = %error, "the metrics endpoint stopped");
     }
-    let line = head.split(|&b| b == b'\r').next().unwrap_or_default();
-    let mut parts = line.split(|&b| b == b' ');
-    let (method, path) = (parts.next().unwrap_or_default(), parts.next());
-    let path = path.map(|p| p.split(|&b| b == b'?').next().unwrap_or_default());
-    let (status, content_type, body) = match (method, path) {
-        (b"GET", Some(b"/metrics" | b"/")) => ("200 OK", prometheus::TEXT_FORMAT, metrics.render()),
-        (b"GET", _) => (
-            "404 Not Found",
-            "text/plain; charset=utf-8",
-            "metrics are at /metrics\n".to_string(),
-        ),
-        _ => (
-            "405 Method Not Allowed",
-            "text/plain; charset=utf-8",
-            "only GET\n".to_string(),
-        ),
-    };
-    let response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(response.as_bytes()).await?;
-    stream.shutdown().await
 }
 
 #[cfg(test)]

@@ -249,7 +249,7 @@ impl LobbyStore for RedisStore {
         first: u64,
         entries: &[Vec<u8>],
     ) -> Result<(), StoreError> {
-        let (outcome, length): (u8, u64) = self.run(false, |con| {
+        let (outcome, length): (u8, u64) = self.with(|mut con| async move {
             let script = redis::Script::new(LOBBY_APPEND);
             let mut invocation = script.key(self.lobby_key(tenant));
             invocation
@@ -260,7 +260,7 @@ impl LobbyStore for RedisStore {
             for bytes in entries {
                 invocation.arg(bytes.as_slice());
             }
-            invocation.invoke(con)
+            invocation.invoke_async(&mut con).await
         })?;
         match outcome {
             0 => Ok(()),
@@ -279,12 +279,13 @@ impl LobbyStore for RedisStore {
             return Ok(Vec::new());
         };
         let stop = start.saturating_add(limit as isize - 1);
-        let entries: Vec<Vec<u8>> = self.run(true, |con| {
+        let entries: Vec<Vec<u8>> = self.with(|mut con| async move {
             redis::cmd("LRANGE")
                 .arg(self.lobby_key(tenant))
                 .arg(start)
                 .arg(stop)
-                .query(con)
+                .query_async(&mut con)
+                .await
         })?;
         Ok(entries
             .into_iter()
@@ -294,10 +295,11 @@ impl LobbyStore for RedisStore {
     }
 
     fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
-        self.run(true, |con| {
+        self.with(|mut con| async move {
             redis::cmd("SMEMBERS")
                 .arg(self.lobby_tenants_key())
-                .query(con)
+                .query_async(&mut con)
+                .await
         })
     }
 

@@ -11,7 +11,10 @@
 //! every append ([`MatchStore::follow`]), so that each can feed its own watchers.
 //!
 //! Every method blocks (disk or network I/O) and is called on tokio's blocking pool, never on a
-//! runtime thread; so the trait needs no async machinery and any client library fits it.
+//! runtime thread: the match manager holds a match's writer lock across the commit (`crate::matches`),
+//! which is what makes the embedded store's group commit and one-writer-per-match simple. The Redis
+//! store is async inside (one multiplexed connection that reconnects by itself) and waits for its call
+//! there; the trait needs no async machinery.
 
 mod embedded;
 mod group_commit;

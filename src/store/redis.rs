@@ -26,27 +26,34 @@
 //! Durability is Redis's own: with `appendonly yes` and `appendfsync always` an acknowledged move
 //! survives a crash of Redis too; with `everysec` up to a second of moves can be lost with it.
 //!
-//! The client is redis-rs' synchronous one: every method already runs on tokio's blocking pool.
+//! The client is redis-rs' async [`ConnectionManager`]: one multiplexed connection that every call shares
+//! (requests from many matches are pipelined on it) and that reconnects by itself, with backoff, once it
+//! finds the connection dropped. A command that was in flight when the connection dropped fails (the match
+//! manager reports it to its caller); nothing is retried here, so an append is never applied twice behind
+//! the client's back: the client's `request_id` is what makes retrying it safe. The manager's connection
+//! and I/O run on a small runtime of the store's own ([`Driver`]), so that the store works the same for the
+//! server, the CLI and plain tests. The [`MatchStore`] methods stay synchronous because the match manager
+//! holds a match's writer lock across the commit (see `crate::matches`); they wait for the async call there.
 //! `rediss://` connects with TLS (rustls), trusting the system's CA roots (`SSL_CERT_FILE` or
-//! `SSL_CERT_DIR` point elsewhere).
-//! Connections are pooled; a read that fails on a pooled connection (Redis restarted meanwhile) is
-//! tried once more on a fresh one. An append is never retried: it may have been applied, and the
-//! client's `request_id` is what makes retrying it safe.
+//! `SSL_CERT_DIR` point elsewhere). `?protocol=resp3` in the URL also lets the manager notice a dropped
+//! connection while idle, before a call fails on it.
 
 use super::{
     codec, Appended, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError,
     StoredMatch, SEATS,
 };
 use crate::engine::Player;
-use redis::{Client, Connection, ConnectionLike, RedisError, Script};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{Client, RedisError, RedisResult, Script};
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long connecting, and each command, may take before the store reports a failure.
 const IO_TIMEOUT: Duration = Duration::from_secs(5);
-/// Idle connections kept for reuse.
-const POOL_SIZE: usize = 64;
+/// The longest wait between two attempts of the connection manager to reconnect.
+const RECONNECT_BACKOFF_MAX: Duration = Duration::from_secs(2);
 /// How often the follower thread wakes to see whether it should stop.
 const FOLLOW_POLL: Duration = Duration::from_millis(250);
 /// The longest wait between attempts to reconnect the follower.
@@ -113,7 +120,9 @@ pub struct RedisStore {
     client: Client,
     prefix: String,
     request_ttl: Option<Duration>,
-    pool: Mutex<Vec<Connection>>,
+    /// Cloned for each call: the clones share the one multiplexed connection.
+    connection: ConnectionManager,
+    driver: Driver,
     append: Script,
     create: Script,
     purge: Script,
@@ -146,10 +155,6 @@ fn failed(error: RedisError) -> StoreError {
     StoreError::Failed(format!("redis: {error}"))
 }
 
-fn is_connection_error(error: &RedisError) -> bool {
-    error.is_io_error() || error.is_connection_dropped() || error.is_unrecoverable_error()
-}
-
 /// The message published for an appended event: the match id (16 bytes), then the event.
 fn published(id: &MatchId, event: &[u8]) -> Vec<u8> {
     let mut message = Vec::with_capacity(16 + event.len());
@@ -171,26 +176,36 @@ impl RedisStore {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = Client::open(url)
             .map_err(|_| StoreError::Failed("matches.redis_url is not a Redis URL".into()))?;
+        let server = client.get_connection_info().addr().to_string();
+        let driver = Driver::new()?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(IO_TIMEOUT))
+            .set_response_timeout(Some(IO_TIMEOUT))
+            .set_max_delay(RECONNECT_BACKOFF_MAX);
+        let connection = driver
+            .run(ConnectionManager::new_with_config(client.clone(), config))
+            .map_err(|e| StoreError::Failed(format!("cannot reach Redis at {server}: {e}")))?;
         let store = RedisStore {
             client,
             prefix: prefix.to_string(),
             request_ttl,
-            pool: Mutex::new(Vec::new()),
+            connection,
+            driver,
             append: Script::new(APPEND),
             create: Script::new(CREATE),
             purge: Script::new(PURGE),
         };
-        let mut con = store.connect().map_err(|e| {
-            StoreError::Failed(format!("cannot reach Redis at {}: {e}", store.server()))
-        })?;
-        redis::cmd("PING").query::<()>(&mut con).map_err(|e| {
-            StoreError::Failed(format!("Redis at {} does not answer: {e}", store.server()))
-        })?;
-        // Load the scripts once, so that appends go by EVALSHA from the start.
-        store.append.load(&mut con).map_err(failed)?;
-        store.purge.load(&mut con).map_err(failed)?;
-        store.create.load(&mut con).map_err(failed)?;
-        store.give_back(con);
+        let scripts = [&store.append, &store.purge, &store.create];
+        store
+            .with(|mut con| async move {
+                redis::cmd("PING").query_async::<()>(&mut con).await?;
+                // Load the scripts once, so that appends go by EVALSHA from the start.
+                for script in scripts {
+                    script.load_async(&mut con).await?;
+                }
+                Ok(())
+            })
+            .map_err(|e| StoreError::Failed(format!("Redis at {server} does not answer: {e}")))?;
         Ok(store)
     }
 
@@ -199,54 +214,19 @@ impl RedisStore {
         self.client.get_connection_info().addr().to_string()
     }
 
-    fn connect(&self) -> Result<Connection, RedisError> {
-        let con = self.client.get_connection_with_timeout(IO_TIMEOUT)?;
-        con.set_read_timeout(Some(IO_TIMEOUT))?;
-        con.set_write_timeout(Some(IO_TIMEOUT))?;
-        Ok(con)
-    }
-
-    fn give_back(&self, con: Connection) {
-        let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
-        if pool.len() < POOL_SIZE && con.is_open() {
-            pool.push(con);
-        }
-    }
-
-    /// Runs `work` on a pooled connection. A connection error on a pooled connection is retried
-    /// once on a fresh connection when `retry` (reads), never otherwise (appends).
-    fn with<T>(
+    /// Runs `work` on a clone of the shared connection and waits for it. Nothing is retried: the
+    /// connection manager reconnects by itself after a dropped connection, and the call that saw
+    /// it drop fails.
+    pub(super) fn with<T, F>(
         &self,
-        retry: bool,
-        work: impl Fn(&mut Connection) -> Result<T, RedisError>,
-    ) -> Result<T, StoreError> {
-        let pooled = self
-            .pool
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop();
-        let (mut con, was_pooled) = match pooled {
-            Some(con) => (con, true),
-            None => (self.connect().map_err(failed)?, false),
-        };
-        match work(&mut con) {
-            Ok(value) => {
-                self.give_back(con);
-                Ok(value)
-            }
-            Err(error) if retry && was_pooled && is_connection_error(&error) => {
-                let mut con = self.connect().map_err(failed)?;
-                let value = work(&mut con).map_err(failed)?;
-                self.give_back(con);
-                Ok(value)
-            }
-            Err(error) => {
-                if !is_connection_error(&error) {
-                    self.give_back(con);
-                }
-                Err(failed(error))
-            }
-        }
+        work: impl FnOnce(ConnectionManager) -> F,
+    ) -> Result<T, StoreError>
+    where
+        F: Future<Output = RedisResult<T>>,
+    {
+        self.driver
+            .run(work(self.connection.clone()))
+            .map_err(failed)
     }
 
     fn header_key(&self, id: &MatchId) -> String {
@@ -290,12 +270,13 @@ impl RedisStore {
     fn read(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
         // `after` may be past the log (u64::MAX: the header alone); `as isize` would wrap it to -1, the last event.
         let start = isize::try_from(after).unwrap_or(isize::MAX);
-        let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self.with(true, |con| {
+        let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self.with(|mut con| async move {
             redis::pipe()
                 .atomic()
                 .hget(self.header_key(id), "h")
                 .lrange(self.log_key(id), start, -1)
-                .query(con)
+                .query_async(&mut con)
+                .await
         })?;
         let Some(header) = header else {
             return Ok(None);
@@ -324,7 +305,7 @@ impl RedisStore {
 impl MatchStore for RedisStore {
     fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let id = record.id;
-        let (outcome, active): (u8, u64) = self.with(false, |con| {
+        let (outcome, active): (u8, u64) = self.with(|mut con| async move {
             self.create
                 .key(self.header_key(&id))
                 .key(self.ids_key())
@@ -333,7 +314,8 @@ impl MatchStore for RedisStore {
                 .arg(codec::encode_match(record))
                 .arg(id.to_string())
                 .arg(max_active.unwrap_or(0))
-                .invoke(con)
+                .invoke_async(&mut con)
+                .await
         })?;
         match outcome {
             0 => Ok(()),
@@ -342,8 +324,11 @@ impl MatchStore for RedisStore {
     }
 
     fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
-        self.run(true, |con| {
-            redis::cmd("SCARD").arg(self.active_key(tenant)).query(con)
+        self.with(|mut con| async move {
+            redis::cmd("SCARD")
+                .arg(self.active_key(tenant))
+                .query_async(&mut con)
+                .await
         })
     }
 
@@ -362,7 +347,7 @@ impl MatchStore for RedisStore {
         let finished_at = record
             .finished
             .map_or(String::new(), |f| f.at_ms.to_string());
-        let (outcome, version): (u8, u64) = self.with(false, |con| {
+        let (outcome, version): (u8, u64) = self.with(|mut con| async move {
             self.append
                 .key(self.header_key(&id))
                 .key(self.log_key(&id))
@@ -382,7 +367,8 @@ impl MatchStore for RedisStore {
                 .arg(id.to_string())
                 .arg(self.channel())
                 .arg(published(&id, &encoded))
-                .invoke(con)
+                .invoke_async(&mut con)
+                .await
         })?;
         match outcome {
             0 => Ok(()),
@@ -396,7 +382,7 @@ impl MatchStore for RedisStore {
         let mut after = query.after;
         while out.len() < query.limit {
             let start = after.map_or("-".to_string(), |id| format!("({id}"));
-            let ids: Vec<String> = self.with(true, |con| {
+            let ids: Vec<String> = self.with(|mut con| async move {
                 redis::cmd("ZRANGEBYLEX")
                     .arg(self.ids_key())
                     .arg(&start)
@@ -404,17 +390,19 @@ impl MatchStore for RedisStore {
                     .arg("LIMIT")
                     .arg(0)
                     .arg(LIST_BATCH)
-                    .query(con)
+                    .query_async(&mut con)
+                    .await
             })?;
             let ids: Vec<MatchId> = ids.iter().filter_map(|id| MatchId::parse(id)).collect();
             let Some(last) = ids.last() else { break };
             after = Some(*last);
-            let headers: Vec<Option<Vec<u8>>> = self.with(true, |con| {
+            let batch = &ids;
+            let headers: Vec<Option<Vec<u8>>> = self.with(|mut con| async move {
                 let mut pipe = redis::pipe();
-                for id in &ids {
+                for id in batch {
                     pipe.hget(self.header_key(id), "h");
                 }
-                pipe.query(con)
+                pipe.query_async(&mut con).await
             })?;
             for (id, header) in ids.iter().zip(headers) {
                 // Purged between the two reads.
@@ -429,24 +417,26 @@ impl MatchStore for RedisStore {
     }
 
     fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
-        let ids: Vec<String> = self.with(true, |con| {
+        let ids: Vec<String> = self.with(|mut con| async move {
             redis::cmd("ZRANGEBYSCORE")
                 .arg(self.finished_key())
                 .arg("-inf")
                 .arg(format!("({cutoff_ms}"))
-                .query(con)
+                .query_async(&mut con)
+                .await
         })?;
         let mut purged = Vec::new();
         for id in ids.iter().filter_map(|id| MatchId::parse(id)) {
             // Several replicas may purge at once: each match is reported by the one that deleted it.
-            let removed: u8 = self.with(false, |con| {
+            let removed: u8 = self.with(|mut con| async move {
                 self.purge
                     .key(self.header_key(&id))
                     .key(self.log_key(&id))
                     .key(self.ids_key())
                     .key(self.finished_key())
                     .arg(id.to_string())
-                    .invoke(con)
+                    .invoke_async(&mut con)
+                    .await
             })?;
             if removed == 1 {
                 purged.push(id);
@@ -457,7 +447,7 @@ impl MatchStore for RedisStore {
 
     fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
         let key = self.seen_key(id);
-        self.with(true, |con| {
+        self.with(|mut con| async move {
             // Each server writes its own "now"; one slightly behind another can set the time back by a few
             // milliseconds at most, nothing an abandonment time of seconds notices.
             redis::pipe()
@@ -470,19 +460,21 @@ impl MatchStore for RedisStore {
                 .arg(&key)
                 .arg(SEEN_TTL_MS)
                 .ignore()
-                .query::<()>(con)
+                .query_async::<()>(&mut con)
+                .await
         })
     }
 
     fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
         let key = self.seen_key(id);
-        let seen: (Option<u64>, Option<u64>, Option<u64>) = self.with(true, |con| {
+        let seen: (Option<u64>, Option<u64>, Option<u64>) = self.with(|mut con| async move {
             redis::cmd("HMGET")
                 .arg(&key)
                 .arg(seat_field(Player::South))
                 .arg(seat_field(Player::North))
                 .arg(seat_field(Player::East))
-                .query(con)
+                .query_async(&mut con)
+                .await
         })?;
         Ok([seen.0, seen.1, seen.2].map(|at| at.unwrap_or(0)))
     }
@@ -527,15 +519,6 @@ impl RedisStore {
         &self.prefix
     }
 
-    /// [`RedisStore::with`], for the tenants' methods.
-    pub(super) fn run<T>(
-        &self,
-        retry: bool,
-        work: impl Fn(&mut Connection) -> Result<T, RedisError>,
-    ) -> Result<T, StoreError> {
-        self.with(retry, work)
-    }
-
     /// Follows `channel` on a thread of its own until `stop`: `sink` gets each message's payload, and `None`
     /// whenever the subscription (re)starts (what was published meanwhile was missed).
     pub(super) fn follow_channel(
@@ -558,6 +541,48 @@ impl RedisStore {
             .spawn(move || follower.run())
             .map_err(|e| tracing::error!(error = %e, what, "cannot start a Redis follower thread"))
             .ok()
+    }
+}
+
+/// The store's own small runtime, which runs the connection manager (its connection, its reconnections)
+/// and lets the synchronous [`MatchStore`] methods wait for an async call. Its own, not the server's: the
+/// store is also opened by the CLI and by tests that have no runtime, and no caller's runtime can then be
+/// shut down under it.
+struct Driver(Option<tokio::runtime::Runtime>);
+
+impl Driver {
+    fn new() -> Result<Driver, StoreError> {
+        tokio::runtime::Builder::new_multi_thread()
+            // One thread does the connection's I/O; the callers' threads poll their own calls.
+            .worker_threads(1)
+            .thread_name("mancala-redis")
+            .enable_io()
+            .enable_time()
+            .build()
+            .map(|runtime| Driver(Some(runtime)))
+            .map_err(|e| {
+                StoreError::Failed(format!("cannot start the Redis client's runtime: {e}"))
+            })
+    }
+
+    /// Waits for `call` on this thread. Callers are off the server's async workers (tokio's blocking pool,
+    /// a thread of their own), as every store call is.
+    fn run<F: Future>(&self, call: F) -> F::Output {
+        self.0
+            .as_ref()
+            .expect("the runtime is only taken when the store is dropped")
+            .handle()
+            .block_on(call)
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // The last handle on the store may go on an async worker, where a runtime cannot be dropped by
+        // waiting for its threads.
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
     }
 }
 

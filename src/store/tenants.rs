@@ -321,8 +321,11 @@ impl RedisStore {
 
 impl TenantStore for RedisStore {
     fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
-        let all: Vec<(String, Vec<u8>)> = self.run(true, |con| {
-            redis::cmd("HGETALL").arg(self.tenants_key()).query(con)
+        let all: Vec<(String, Vec<u8>)> = self.with(|mut con| async move {
+            redis::cmd("HGETALL")
+                .arg(self.tenants_key())
+                .query_async(&mut con)
+                .await
         })?;
         all.iter()
             .filter(|(field, _)| field.starts_with("t:"))
@@ -331,14 +334,15 @@ impl TenantStore for RedisStore {
     }
 
     fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
-        let (outcome, stored): (u8, u64) = self.run(false, |con| {
+        let (outcome, stored): (u8, u64) = self.with(|mut con| async move {
             redis::Script::new(PUT_TENANT)
                 .key(self.tenants_key())
                 .arg(&record.id)
                 .arg(record.revision)
                 .arg(encode_tenant(record))
                 .arg(self.tenants_channel())
-                .invoke(con)
+                .invoke_async(&mut con)
+                .await
         })?;
         match outcome {
             0 => Ok(()),
@@ -349,7 +353,7 @@ impl TenantStore for RedisStore {
     fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
         let key = format!("{}player-token-secret", self.prefix());
         // SET NX then GET, in one transaction: the first replica's secret is everyone's.
-        let (stored,): (Vec<u8>,) = self.run(false, |con| {
+        let (stored,): (Vec<u8>,) = self.with(|mut con| async move {
             redis::pipe()
                 .atomic()
                 .cmd("SET")
@@ -358,7 +362,8 @@ impl TenantStore for RedisStore {
                 .arg("NX")
                 .ignore()
                 .get(&key)
-                .query(con)
+                .query_async(&mut con)
+                .await
         })?;
         stored
             .as_slice()

@@ -517,6 +517,24 @@ fn environment_variable_names_are_pinned() {
             "lobby",
             "max_streams_per_player",
         ),
+        (
+            "MANCALA__TELEMETRY__OTLP_ENDPOINT",
+            "http://127.0.0.1:4317",
+            "telemetry",
+            "otlp_endpoint",
+        ),
+        (
+            "MANCALA__TELEMETRY__SERVICE_NAME",
+            "mancala-eu",
+            "telemetry",
+            "service_name",
+        ),
+        (
+            "MANCALA__TELEMETRY__SAMPLE_RATIO",
+            "0.25",
+            "telemetry",
+            "sample_ratio",
+        ),
     ];
     let pinned_keys: BTreeSet<String> = pinned
         .iter()
@@ -594,6 +612,12 @@ fn environment_variable_names_are_pinned() {
         ),
         (2, 150000, Duration::from_millis(111))
     );
+    assert_eq!(
+        s.telemetry.otlp_endpoint.as_deref(),
+        Some("http://127.0.0.1:4317")
+    );
+    assert_eq!(s.telemetry.service_name, "mancala-eu");
+    assert_eq!(s.telemetry.sample_ratio, 0.25);
     assert_eq!(s.bots.think_delay, Duration::from_millis(103));
     assert_eq!(
         (s.bots.max_level, s.bots.max_thinking, s.bots.sweep_interval),
@@ -879,6 +903,67 @@ fn redis_store_and_metrics_settings_load_and_bad_ones_are_refused() {
     );
     assert!(!error.contains("hunter2"), "{error}");
     refused(None, &[("MANCALA__MATCHES__STORE", "mongo")], "redis");
+}
+
+#[test]
+fn telemetry_is_off_by_default_and_bad_settings_are_refused_naming_the_key() {
+    let defaults = Settings::default().telemetry;
+    assert_eq!(defaults.otlp_endpoint, None, "no traces unless asked");
+    assert_eq!(
+        (defaults.service_name.as_str(), defaults.sample_ratio),
+        ("mancala", 1.0)
+    );
+    for off in ["", "off"] {
+        let s = load(None, &[("MANCALA__TELEMETRY__OTLP_ENDPOINT", off)]).expect("off");
+        assert_eq!(s.telemetry.otlp_endpoint, None);
+    }
+    let s = load(
+        Some(
+            toml_file("[telemetry]\notlp_endpoint = \"http://collector:4317\"\nsample_ratio = 0\n")
+                .path(),
+        ),
+        &[],
+    )
+    .expect("an endpoint and a ratio of 0 from a file");
+    assert_eq!(
+        (
+            s.telemetry.otlp_endpoint.as_deref(),
+            s.telemetry.sample_ratio
+        ),
+        (Some("http://collector:4317"), 0.0)
+    );
+    for endpoint in [
+        "collector:4317",
+        "http://collector",
+        "grpc://collector:4317",
+        "http://:4317",
+    ] {
+        refused(
+            None,
+            &[("MANCALA__TELEMETRY__OTLP_ENDPOINT", endpoint)],
+            "telemetry.otlp_endpoint",
+        );
+    }
+    refused(
+        None,
+        &[(
+            "MANCALA__TELEMETRY__OTLP_ENDPOINT",
+            "https://collector:4317",
+        )],
+        "TLS to the OTLP collector is not supported",
+    );
+    for ratio in ["1.5", "-0.1", "NaN"] {
+        refused(
+            None,
+            &[("MANCALA__TELEMETRY__SAMPLE_RATIO", ratio)],
+            "telemetry.sample_ratio",
+        );
+    }
+    refused(
+        None,
+        &[("MANCALA__TELEMETRY__SERVICE_NAME", " ")],
+        "telemetry.service_name",
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The service from outside: the server in-process on 127.0.0.1:0 or the `mancala` binary as one process,
-//! talked to over a real channel (Rules, Matches, Diagnostics, health, reflection, `/metrics`, the load
-//! generator), and the configuration layers the binary loads before it binds.
+//! talked to over a real channel (Rules, Matches, Diagnostics, health, reflection, `/metrics`, OTLP traces, the
+//! load generator), and the configuration layers the binary loads before it binds.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -21,6 +21,7 @@ mod lobby;
 mod matches_api;
 mod metrics;
 mod opponent_api;
+mod otlp;
 mod rules_api;
 mod server;
 mod tenants;

@@ -143,7 +143,12 @@ impl Replica {
         let addr = self.metrics.expect("started with MANCALA__METRICS__LISTEN");
         let mut stream = std::net::TcpStream::connect(addr).expect("connect to /metrics");
         stream.set_read_timeout(Some(STEP)).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        // One request per connection: the server closes it after the answer, and the body ends there.
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).expect("a response");
         let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");

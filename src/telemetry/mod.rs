@@ -1,4 +1,5 @@
-//! Logging: the `tracing` subscriber (plain or JSON lines on stdout) and one span per gRPC call.
+//! Logging: the `tracing` subscriber (plain or JSON lines on stdout, and OpenTelemetry spans over OTLP when
+//! `[telemetry]` names a collector: [`otlp`]) and one span per gRPC call.
 //!
 //! [`GrpcTraceLayer`] wraps every service of the server. For each call it opens a span `grpc` with
 //! the fields `rpc.service`, `rpc.method`, and an empty `match_id` and `tenant` that a handler (or the
@@ -30,8 +31,10 @@ use tonic::Code;
 use tracing::{field::Empty, Span};
 use tracing_subscriber::EnvFilter;
 
-use crate::config::{LogFormat, LogSettings};
+use crate::config::{LogFormat, LogSettings, TelemetrySettings};
 use crate::metrics::Metrics;
+
+pub mod otlp;
 
 /// The target of the one event logged per call.
 pub const REQUEST_TARGET: &str = "mancala::request";
@@ -49,9 +52,18 @@ impl fmt::Display for TelemetryError {
 impl std::error::Error for TelemetryError {}
 
 /// Installs the global `tracing` subscriber: `settings.format` lines on stdout, filtered by
-/// `RUST_LOG` when it is set and non-empty, by `settings.filter` otherwise. Fails on a bad
-/// `RUST_LOG` or when a subscriber is already installed.
-pub fn init(settings: &LogSettings) -> Result<(), TelemetryError> {
+/// `RUST_LOG` when it is set and non-empty, by `settings.filter` otherwise; and, when `telemetry` names an
+/// OTLP collector, the export of spans to it (the same filter decides which spans). Fails on a bad
+/// `RUST_LOG` or when a subscriber is already installed. Must be called inside the tokio runtime when spans
+/// are exported; the [`otlp::Exporter`] returned then must be kept until the server has stopped.
+pub fn init(
+    settings: &LogSettings,
+    telemetry: &TelemetrySettings,
+) -> Result<Option<otlp::Exporter>, TelemetryError> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+
     let filter = match std::env::var(EnvFilter::DEFAULT_ENV) {
         Ok(directives) if !directives.trim().is_empty() => {
             EnvFilter::builder().parse(&directives).map_err(|e| {
@@ -64,28 +76,43 @@ pub fn init(settings: &LogSettings) -> Result<(), TelemetryError> {
             .parse(&settings.filter)
             .map_err(|e| TelemetryError(format!("log.filter is not a valid filter: {e}")))?,
     };
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stdout);
-    let installed = match settings.format {
+    let lines = tracing_subscriber::fmt::layer().with_writer(std::io::stdout);
+    let lines = match settings.format {
         LogFormat::Plain => {
             use std::io::IsTerminal;
-            builder
-                .with_ansi(std::io::stdout().is_terminal())
-                .try_init()
+            lines.with_ansi(std::io::stdout().is_terminal()).boxed()
         }
-        LogFormat::Json => builder
+        LogFormat::Json => lines
             .json()
             .flatten_event(true)
             .with_current_span(true)
             .with_span_list(false)
-            .try_init(),
+            .boxed(),
     };
-    installed.map_err(|e| TelemetryError(format!("cannot install the log subscriber: {e}")))
+    let (spans, exporter) = match otlp::layer(telemetry)? {
+        Some((layer, exporter)) => (Some(layer), Some(exporter)),
+        None => (None, None),
+    };
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(lines)
+        .with(spans)
+        .try_init()
+        .map_err(|e| TelemetryError(format!("cannot install the log subscriber: {e}")))?;
+    if let Some(endpoint) = &telemetry.otlp_endpoint {
+        tracing::info!(%endpoint, service_name = %telemetry.service_name, sample_ratio = telemetry.sample_ratio, "exporting traces over OTLP");
+    }
+    Ok(exporter)
 }
 
 /// A tower layer giving every gRPC call a span and one log event at its end, and counting it in
 /// [`Metrics`] when it has them; see the module doc.
+///
+/// Not tower-http's `TraceLayer` (weighed for issue 19): its gRPC classifier reads the status the same way,
+/// but it has no hook for a call that never ends, a stream the client cancels or a deadline that passes,
+/// which is what `Outcome`'s `Drop` logs and counts as `CANCELLED` (most `WatchMatch` streams end so). With
+/// it, those calls would vanish from `grpc_server_handled_total` and the log; the span, the status and the
+/// counters would still need this layer's code, in callbacks.
 #[derive(Debug, Clone, Default)]
 pub struct GrpcTraceLayer {
     metrics: Option<Metrics>,
@@ -140,7 +167,13 @@ where
             rpc.method = method,
             match_id = Empty,
             tenant = Empty,
+            // Filled in only when spans are exported (`otlp`): OpenTelemetry's name, kind and status.
+            otel.name = Empty,
+            otel.kind = Empty,
+            otel.status_code = Empty,
+            rpc.grpc.status_code = Empty,
         );
+        otlp::continue_trace(&span, path, request.headers());
         let counted = self.metrics.as_ref().map(|metrics| {
             let (service, method) = metrics.rpc_labels(service, method);
             metrics.call_started(&service, &method);
@@ -293,15 +326,12 @@ impl Drop for Outcome {
             Some(End::Status(code)) => {
                 let grpc_status = code_name(code);
                 let grpc_code = code as i32;
+                otlp::record_status(span, grpc_code, is_server_error(code));
                 match code {
                     Code::Ok => {
                         tracing::debug!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call finished")
                     }
-                    Code::Unknown
-                    | Code::Unimplemented
-                    | Code::Internal
-                    | Code::Unavailable
-                    | Code::DataLoss => {
+                    code if is_server_error(code) => {
                         tracing::warn!(target: REQUEST_TARGET, parent: span, grpc_status, grpc_code, latency_ms, "call failed")
                     }
                     _ => {
@@ -326,6 +356,15 @@ impl fmt::Debug for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Outcome").field("end", &self.end).finish()
     }
+}
+
+/// Whether `code` says the server failed (WARN in the log, an error status on the exported span), rather than
+/// refused what the client asked.
+fn is_server_error(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Unknown | Code::Unimplemented | Code::Internal | Code::Unavailable | Code::DataLoss
+    )
 }
 
 /// The `grpc-status` header or trailer, if present and well formed.
