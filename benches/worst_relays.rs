@@ -48,6 +48,7 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
                 kuu_alive: flags(&variant["kuu_alive"]),
                 mark: None,
                 game_starter: player(&variant["game_starter"]),
+                starter_rule: mancala::engine::StarterRule::Alternate,
             },
         ),
         "bosh" => (
@@ -66,6 +67,8 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
                     .collect(),
                 starter: player(&variant["starter"]),
                 target: variant["target"].as_u64().expect("target") as u32,
+                players: 0,
+                eliminated_in: Vec::new(),
             },
         ),
         other => panic!("no game {other}"),

@@ -30,6 +30,8 @@ const E: usize = 2;
 const TURN3: [usize; 3] = [S, E, N];
 const TURN2: [usize; 2] = [S, N];
 
+/// A sowing's result in the model: the board, the winnings and the fours taken (pit, beneficiary).
+type Sown = ([u8; 12], [u32; 3], Vec<(usize, usize)>);
 fn player(seat: usize) -> Player {
     Player::ALL[seat]
 }
@@ -84,12 +86,12 @@ fn blocks(pits_won: [u32; 3]) -> [usize; 12] {
 fn two_player_allocation(pits_won: [u32; 3]) -> [usize; 12] {
     let mut owner = [S, S, S, S, S, S, N, N, N, N, N, N];
     if pits_won[S] > 6 {
-        for pit in 6..6 + (pits_won[S] as usize - 6) {
-            owner[pit] = S;
+        for owned in &mut owner[6..6 + (pits_won[S] as usize - 6)] {
+            *owned = S;
         }
     } else if pits_won[N] > 6 {
-        for pit in 0..(pits_won[N] as usize - 6) {
-            owner[pit] = N;
+        for owned in &mut owner[..pits_won[N] as usize - 6] {
+            *owned = N;
         }
     }
     owner
@@ -145,7 +147,7 @@ impl Model {
     }
 
     /// §4.2 with §1's never-ending rule: `None` when the sowing never ends (a relay state repeats).
-    fn sow(&self, pit: usize, mover: usize) -> Option<([u8; 12], [u32; 3], Vec<(usize, usize)>)> {
+    fn sow(&self, pit: usize, mover: usize) -> Option<Sown> {
         let mut pits = self.pits;
         let mut stores = self.stores;
         let mut captures = vec![];
@@ -253,10 +255,9 @@ impl Model {
                             (0, self.out_in[s])
                         }
                     };
-                    let mut placing = [0u8; 3];
-                    for s in 0..3 {
-                        placing[s] = 1 + (0..3).filter(|&t| key(t) > key(s)).count() as u8;
-                    }
+                    let placing: [u8; 3] = std::array::from_fn(|s| {
+                        1 + (0..3).filter(|&t| key(t) > key(s)).count() as u8
+                    });
                     self.placing = Some(placing);
                 }
             }
@@ -1412,7 +1413,7 @@ fn random_game_over(rng: &mut Rng) -> Option<AnyGame> {
 /// seat), each played on at random to the end of the match or a few games, against the model.
 #[test]
 fn ba_awa_three_random_between_games_against_the_model() {
-    let mut rng = Rng(0x5EED_B7);
+    let mut rng = Rng(0x005E_EDB7);
     let (mut tried, mut matches_over, mut starter_out, mut shared) = (0, 0, 0, 0);
     let mut plies = 0u32;
     while tried < 400 && plies < 24_000 {
