@@ -224,13 +224,20 @@ impl BaAwa {
     /// is to move, each one before him passes; when nobody can, the game ends as with few seeds (§4.3,
     /// §4.7). `last` himself never passes: when he cannot move either, the game is over.
     fn pass_to_first_who_can_move<T: Trace>(&mut self, last: Player, trace: &mut T) {
-        let order: arrayvec::ArrayVec<Player, 3> = self.in_turn_after(last).collect();
-        for (i, &seat) in order.iter().enumerate() {
+        // A plain loop over the turn order: this runs after every move, and two-player play must not pay for
+        // the third seat.
+        let order = self.turn_order();
+        let at = order.iter().position(|&s| s == last).unwrap_or(0);
+        for step in 1..=order.len() {
+            let seat = order[(at + step) % order.len()];
+            if !self.still_in(seat) {
+                continue;
+            }
             if self.can_move(seat) {
                 self.to_move = Some(seat);
                 return;
             }
-            if i + 1 < order.len() || seat != last {
+            if seat != last {
                 trace.record(Event::Pass { player: seat });
             }
         }
