@@ -22,6 +22,19 @@ fn three_players() -> pb::GameOptions {
     }
 }
 
+/// The first state of a three-player match, from `NewGame`.
+async fn new_three_player_game(rules: &mut RulesClient<Channel>) -> pb::GameState {
+    within(rules.new_game(pb::NewGameRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: Some(three_players()),
+    }))
+    .await
+    .expect("a new game")
+    .into_inner()
+    .state
+    .expect("a state")
+}
+
 fn sow(pit: u32) -> pb::Move {
     pb::Move {
         action: Some(Action::Sow(pb::Sow {
@@ -110,15 +123,7 @@ fn finished_game(
 async fn ba_8_through_the_rules_service() {
     let server = TestServer::start().await;
     let mut rules = server.rules();
-    let mut state = within(rules.new_game(pb::NewGameRequest {
-        kind: pb::GameKind::BaAwa as i32,
-        options: Some(three_players()),
-    }))
-    .await
-    .expect("a new game")
-    .into_inner()
-    .state
-    .expect("a state");
+    let mut state = new_three_player_game(&mut rules).await;
     assert_eq!(state.stores, [0, 0, 0]);
     assert_eq!(state.match_score, [4, 4, 4]);
     for (seat, pit) in [(S, 2), (E, 5), (N, 10), (S, 0), (E, 6), (N, 9)] {
@@ -214,15 +219,7 @@ async fn a_whole_three_player_match_with_an_elimination_through_the_rules_servic
     let server = TestServer::start().await;
     let mut rules = server.rules();
     for seed in 1..=20u64 {
-        let mut state = within(rules.new_game(pb::NewGameRequest {
-            kind: pb::GameKind::BaAwa as i32,
-            options: Some(three_players()),
-        }))
-        .await
-        .expect("a new game")
-        .into_inner()
-        .state
-        .expect("a state");
+        let mut state = new_three_player_game(&mut rules).await;
         let mut out: Vec<i32> = Vec::new();
         let mut placing = Vec::new();
         for step in 0..50_000u64 {
@@ -547,14 +544,7 @@ async fn built_in_opponents_play_three_player_ba_awa() {
     assert_eq!(result.placing.len(), 3);
 
     let mut rules = server.rules();
-    let state = within(rules.new_game(pb::NewGameRequest {
-        kind: pb::GameKind::BaAwa as i32,
-        options: Some(three_players()),
-    }))
-    .await
-    .expect("a new game")
-    .into_inner()
-    .state;
+    let state = Some(new_three_player_game(&mut rules).await);
     let suggested = within(rules.suggest_move(pb::SuggestMoveRequest {
         state: state.clone(),
         strength: Some(pb::suggest_move_request::Strength::Level(4)),

@@ -32,7 +32,7 @@ fn sow(game: &mut BaAwa, pit: u8) -> Vec<Event> {
     events
 }
 
-fn captures(events: &[Event]) -> Vec<(u8, Player)> {
+pub(super) fn captures(events: &[Event]) -> Vec<(u8, Player)> {
     events
         .iter()
         .filter_map(|e| match *e {

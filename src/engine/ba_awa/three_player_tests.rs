@@ -1,5 +1,6 @@
 //! Three-player Ba-awa (docs/ba-awa.md §4.7): the worked examples BA-7 and BA-8, then one test per clause.
 
+use super::tests::captures;
 use super::*;
 use crate::engine::{playout::Rng, NoTrace};
 
@@ -23,18 +24,6 @@ fn sow(game: &mut BaAwa, pit: u8) -> Vec<Event> {
     game.play(&Move::Sow(Sow::from(pit)), &mut events)
         .unwrap_or_else(|e| panic!("pit {pit}: {e}"));
     events
-}
-
-fn captures(events: &[Event]) -> Vec<(u8, Player)> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Capture {
-                pit, beneficiary, ..
-            } => Some((pit, beneficiary)),
-            _ => None,
-        })
-        .collect()
 }
 
 fn legal_pits(game: &BaAwa) -> Vec<u8> {
