@@ -977,6 +977,10 @@ impl Game for BaAwa {
         self.seats as usize
     }
 
+    fn in_match(&self, seat: Player) -> bool {
+        self.still_in(seat)
+    }
+
     fn placing(&self) -> PerSeat {
         if self.status == Status::MatchOver {
             BaAwa::placing(self)

@@ -400,6 +400,11 @@ pub trait Game: Clone + Sized {
         PerSeat::NONE
     }
 
+    /// Whether `seat` plays in this match and has not been eliminated (§4.7).
+    fn in_match(&self, seat: Player) -> bool {
+        seat.index() < self.seats()
+    }
+
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: &Move) -> bool {
         self.clone().play(mv, &mut NoTrace).is_ok()
@@ -509,6 +514,11 @@ impl AnyGame {
     /// Three-player Ba-awa, once the match is over: each seat's place (§4.7). Empty otherwise.
     pub fn placing(&self) -> PerSeat {
         dispatch!(self, g => g.placing())
+    }
+
+    /// Whether `seat` plays in this match and has not been eliminated (§4.7).
+    pub fn in_match(&self, seat: Player) -> bool {
+        dispatch!(self, g => g.in_match(seat))
     }
 
     /// Whose turn it is.

@@ -792,6 +792,16 @@ impl<E: Encoder> Inner<E> {
         if finished.is_some() {
             return Err(MatchError::match_over());
         }
+        let by_a_seat = matches!(
+            action,
+            Action::Move(_) | Action::Resign | Action::Abort | Action::Claim
+        );
+        if by_a_seat && !game.in_match(seat) {
+            // An eliminated player of three-player Ba-awa neither plays nor ends the others' match.
+            return Err(MatchError::PermissionDenied(format!(
+                "{seat} is out of the match (eliminated, docs/ba-awa.md §4.7) and no longer acts in it"
+            )));
+        }
         if let Some(due) = clocks.due_at(at_ms) {
             if (seat, action) != (due.seat(), due.action()) {
                 // The clocks decided before this request came: what they decided is appended first, and the

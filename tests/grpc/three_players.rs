@@ -319,7 +319,13 @@ async fn a_server_held_match_with_three_seats() {
             }
             let mv = legal[pick(seed, step, legal.len())].clone();
             // Between games any seat may start the next one; in a game only the seat to move.
-            let actor = if state.to_move == 0 { S } else { state.to_move };
+            let actor = match (state.to_move, &state.variant) {
+                (0, Some(pb::game_state::Variant::BaAwa(b))) => {
+                    let still_in = |i: usize| b.eliminated_in_game.get(i).is_none_or(|&g| g == 0);
+                    [S, N, E][(0..3).find(|&i| still_in(i)).expect("someone is in")]
+                }
+                (to_move, _) => to_move,
+            };
             if step == 0 {
                 let status = within(client.submit_move(authed(
                     pb::SubmitMoveRequest {
@@ -346,10 +352,24 @@ async fn a_server_held_match_with_three_seats() {
             .into_inner()
             .event
             .expect("the event");
-            eliminated |= response
-                .events
-                .iter()
-                .any(|e| matches!(e.kind, Some(Kind::Elimination(_))));
+            let out = response.events.iter().find_map(|e| match &e.kind {
+                Some(Kind::Elimination(out)) => Some(out.player),
+                _ => None,
+            });
+            if let (Some(out), false) = (out, eliminated) {
+                eliminated = true;
+                // An eliminated player neither plays nor ends the others' match.
+                let status = within(client.resign(authed(
+                    pb::ResignRequest {
+                        match_id: id.clone(),
+                        ..Default::default()
+                    },
+                    &token(out),
+                )))
+                .await
+                .expect_err("an eliminated seat cannot resign");
+                assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+            }
             (state, legal) = (response.state.expect("a state"), response.legal_moves);
         }
         assert_eq!(state.status, pb::Status::MatchOver as i32, "seed {seed}");
