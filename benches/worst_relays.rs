@@ -101,12 +101,11 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
     } else {
         "never_ending"
     };
-    // An entry may carry its own name (the worst found of a kind the engine decides differently).
-    let name = match e["name"].as_str() {
-        Some(name) => name.to_owned(),
-        None => format!("{}_{what}", e["game"].as_str().expect("game")),
-    };
-    (name, game, mv)
+    (
+        format!("{}_{what}", e["game"].as_str().expect("game")),
+        game,
+        mv,
+    )
 }
 
 fn worst_relays(c: &mut Criterion) {
