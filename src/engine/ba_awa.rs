@@ -499,6 +499,15 @@ impl Outcome {
     }
 }
 
+/// North's and East's pits in game 1: the rows with two players (§4.1), four pits each with three (§4.7).
+fn game_one_ownership(seats: u8) -> (u16, u16) {
+    if seats == 3 {
+        allocate_blocks([16, 16, 16])
+    } else {
+        (NORTH_ROW, 0)
+    }
+}
+
 /// The owner of `pit` from North's and East's pits (South owns the rest).
 fn owner_of(north_owned: u16, east_owned: u16, pit: u8) -> Player {
     if north_owned >> pit & 1 == 1 {
@@ -822,13 +831,9 @@ impl BaAwa {
                 }
             });
         }
-        let first_ownership = if self.seats == 3 {
-            allocate_blocks([16, 16, 16])
-        } else {
-            (NORTH_ROW, 0)
-        };
         check.require(
-            self.game_number > 1 || (self.north_owned, self.east_owned) == first_ownership,
+            self.game_number > 1
+                || (self.north_owned, self.east_owned) == game_one_ownership(self.seats),
             "ba_awa.owners",
             || {
                 if self.seats == 3 {
@@ -912,11 +917,7 @@ impl Game for BaAwa {
 
     fn new_match(options: &Options) -> Self {
         let seats = options.seats(GameKind::BaAwa) as u8;
-        let (north_owned, east_owned) = if seats == 3 {
-            allocate_blocks([16, 16, 16])
-        } else {
-            (NORTH_ROW, 0)
-        };
+        let (north_owned, east_owned) = game_one_ownership(seats);
         // East starts only where he sits; the protocol layer refuses him elsewhere.
         let starter = match options.first_player {
             Player::East if seats == 2 => Player::South,

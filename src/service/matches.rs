@@ -159,14 +159,20 @@ fn access(caller: &Caller) -> Access<'_> {
     }
 }
 
-/// A seat of a match with `seats` seats: South or North, or East in three-player Ba-awa.
-fn seat_of(value: i32, seats: usize) -> Result<crate::engine::Player, String> {
+/// A seat of a match with `seats` seats: South or North, or East in three-player Ba-awa; else the violation of
+/// `field`.
+fn seat_of(value: i32, seats: usize, field: String) -> Result<crate::engine::Player, Violation> {
     match convert::player_from_pb(value) {
         Some(seat) if seat.index() < seats => Ok(seat),
-        _ if seats == 3 => Err("must be PLAYER_SOUTH, PLAYER_EAST or PLAYER_NORTH".into()),
-        _ => Err(
-            "must be PLAYER_SOUTH or PLAYER_NORTH (East sits only in three-player Ba-awa)".into(),
-        ),
+        _ => Err(Violation {
+            field,
+            description: if seats == 3 {
+                "must be PLAYER_SOUTH, PLAYER_EAST or PLAYER_NORTH".into()
+            } else {
+                "must be PLAYER_SOUTH or PLAYER_NORTH (East sits only in three-player Ba-awa)"
+                    .into()
+            },
+        }),
     }
 }
 
@@ -179,13 +185,10 @@ fn seat_players(
     let mut violations = Vec::new();
     for (i, binding) in players.iter().enumerate() {
         let field = |name: &str| format!("players[{i}].{name}");
-        let seat = match seat_of(binding.player, seats_in_game) {
+        let seat = match seat_of(binding.player, seats_in_game, field("player")) {
             Ok(seat) => seat,
-            Err(description) => {
-                violations.push(Violation {
-                    field: field("player"),
-                    description,
-                });
+            Err(violation) => {
+                violations.push(violation);
                 continue;
             }
         };
@@ -231,13 +234,10 @@ fn seat_bots(
     let mut violations = Vec::new();
     for (i, bot) in bots.iter().enumerate() {
         let field = |name: &str| format!("bots[{i}].{name}");
-        let seat = match seat_of(bot.player, seats_in_game) {
+        let seat = match seat_of(bot.player, seats_in_game, field("player")) {
             Ok(seat) => seat,
-            Err(description) => {
-                violations.push(Violation {
-                    field: field("player"),
-                    description,
-                });
+            Err(violation) => {
+                violations.push(violation);
                 continue;
             }
         };

@@ -2,6 +2,7 @@
 //! Rules service, whole matches with an elimination through the Rules service and through a server-held match
 //! with three seats, and the options that ask for it (`DescribeGame`, refusals).
 
+use crate::support::replica::authed;
 use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 use pb::event::Kind;
@@ -9,7 +10,7 @@ use pb::matches_client::MatchesClient;
 use pb::r#move::Action;
 use pb::rules_client::RulesClient;
 use tonic::transport::Channel;
-use tonic::{Code, Request};
+use tonic::Code;
 
 const S: i32 = pb::Player::South as i32;
 const N: i32 = pb::Player::North as i32;
@@ -270,13 +271,16 @@ async fn a_whole_three_player_match_with_an_elimination_through_the_rules_servic
     panic!("no match of 20 had an elimination");
 }
 
-fn authed<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("ascii"),
-    );
-    request
+/// A server-held three-player match with a token for each seat, from `CreateMatch`.
+async fn create_three_player_match(client: &mut MatchesClient<Channel>) -> pb::CreateMatchResponse {
+    within(client.create_match(pb::CreateMatchRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: Some(three_players()),
+        ..Default::default()
+    }))
+    .await
+    .expect("created")
+    .into_inner()
 }
 
 /// A server-held match with three seats: three tokens, turns South → East → North, a seat out of turn refused,
@@ -286,14 +290,7 @@ async fn a_server_held_match_with_three_seats() {
     let server = TestServer::start().await;
     let mut client = MatchesClient::new(server.channel.clone());
     for seed in 1..=20u64 {
-        let created = within(client.create_match(pb::CreateMatchRequest {
-            kind: pb::GameKind::BaAwa as i32,
-            options: Some(three_players()),
-            ..Default::default()
-        }))
-        .await
-        .expect("created")
-        .into_inner();
+        let created = create_three_player_match(&mut client).await;
         let seats: Vec<i32> = created.tokens.iter().map(|t| t.player).collect();
         assert_eq!(
             seats,
@@ -405,14 +402,7 @@ async fn a_server_held_match_with_three_seats() {
 async fn a_resignation_ends_a_three_player_match() {
     let server = TestServer::start().await;
     let mut client = MatchesClient::new(server.channel.clone());
-    let created = within(client.create_match(pb::CreateMatchRequest {
-        kind: pb::GameKind::BaAwa as i32,
-        options: Some(three_players()),
-        ..Default::default()
-    }))
-    .await
-    .expect("created")
-    .into_inner();
+    let created = create_three_player_match(&mut client).await;
     let east = created
         .tokens
         .iter()
