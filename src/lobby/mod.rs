@@ -52,6 +52,9 @@ pub const MAX_BOT_OWNER_BYTES: usize = 64;
 pub const MAX_BOT_DESCRIPTION_BYTES: usize = 500;
 /// How many entries a stream reads from the store at once.
 const PAGE: usize = 256;
+/// How many times one decision is tried against the store before the call fails: each lost race means another
+/// server wrote meanwhile, so this many in a row only happens under a flood or a store that misbehaves.
+const MAX_COMMIT_ATTEMPTS: usize = 64;
 
 fn now_ms() -> u64 {
     SystemTime::now()
@@ -277,7 +280,7 @@ impl<E: Encoder> Lobby<E> {
         mut decide: impl FnMut(&TenantState) -> Result<(B, T), LobbyError>,
     ) -> Result<T, LobbyError> {
         let mut state = lock(&tenant.state);
-        loop {
+        for _ in 0..MAX_COMMIT_ATTEMPTS {
             Self::catch_up(store, &tenant.id, &mut state)?;
             let (entries, answer) = decide(&state)?;
             let entries = entries.into_entries();
@@ -296,10 +299,30 @@ impl<E: Encoder> Lobby<E> {
                     tenant.latest.send_replace(state.seq);
                     return Ok(answer);
                 }
+                // The store holds fewer entries than this server has read: its data was lost (a Redis restarted
+                // without persistence, its keys deleted). Reading on cannot catch up with that, so say so rather
+                // than try for ever.
+                Err(StoreError::Conflict { current }) if current < state.seq => {
+                    return Err(store_failed(
+                        "writing the lobby",
+                        format!(
+                            "tenant {:?}'s lobby log in the store holds {current} entries, fewer than the {} this \
+                             server has read: the store lost them",
+                            tenant.id, state.seq
+                        ),
+                    ));
+                }
                 Err(StoreError::Conflict { .. }) => metrics.lobby_conflict(),
                 Err(e) => return Err(store_failed("writing the lobby", e)),
             }
         }
+        Err(store_failed(
+            "writing the lobby",
+            format!(
+                "tenant {:?}'s lobby lost the store's race {MAX_COMMIT_ATTEMPTS} times in a row",
+                tenant.id
+            ),
+        ))
     }
 
     /// [`Lobby::commit`] on the blocking pool.
@@ -1486,5 +1509,65 @@ mod tests {
             false
         )
         .is_empty());
+    }
+
+    /// A lobby store whose log always holds `held` entries: appends always lose, as when its data was lost
+    /// (`held` below what a server has read) or under another server writing for ever.
+    struct Stuck {
+        held: u64,
+    }
+
+    impl LobbyStore for Stuck {
+        fn lobby_append(&self, _: &str, _: u64, _: &[Vec<u8>]) -> Result<(), StoreError> {
+            Err(StoreError::Conflict { current: self.held })
+        }
+        fn lobby_read(
+            &self,
+            _: &str,
+            _: u64,
+            _: usize,
+        ) -> Result<Vec<crate::store::LobbyEntry>, StoreError> {
+            Ok(Vec::new())
+        }
+        fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+            Ok(Vec::new())
+        }
+    }
+
+    /// An encoder for a lobby whose matches nobody watches.
+    struct Silent;
+
+    impl Encoder for Silent {
+        type Message = ();
+        fn encode(&self, _: crate::matches::Update<'_>) {}
+    }
+
+    fn profile_change(_: &TenantState) -> Result<(Option<Entry>, ()), LobbyError> {
+        let entry = Entry::Profile {
+            player: "ann".into(),
+            display_name: "Ann".into(),
+            bot: None,
+        };
+        Ok((Some(entry), ()))
+    }
+
+    #[test]
+    fn a_store_that_lost_the_log_fails_the_call_instead_of_racing_it_for_ever() {
+        let tenant = TenantLobby {
+            id: "acme".into(),
+            state: Mutex::new(TenantState::default()),
+            latest: watch::channel(0).0,
+        };
+        rated_match(&mut lock(&tenant.state), 1, ["ann", "bob"]);
+        let metrics = Metrics::new();
+        // The server has read one entry; the store (a Redis restarted empty) holds none.
+        let lost = Lobby::<Silent>::commit(&Stuck { held: 0 }, &metrics, &tenant, profile_change);
+        assert!(matches!(&lost, Err(LobbyError::Internal(_))), "{lost:?}");
+        // A store always one entry ahead (another server winning every race) is tried a bounded number of times.
+        let racing = Lobby::<Silent>::commit(&Stuck { held: 5 }, &metrics, &tenant, profile_change);
+        assert!(
+            matches!(&racing, Err(LobbyError::Internal(_))),
+            "{racing:?}"
+        );
     }
 }
