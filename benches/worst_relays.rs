@@ -101,11 +101,12 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
     } else {
         "never_ending"
     };
-    (
-        format!("{}_{what}", e["game"].as_str().expect("game")),
-        game,
-        mv,
-    )
+    // An entry may carry its own name (the worst found of a kind the engine decides differently).
+    let name = match e["name"].as_str() {
+        Some(name) => name.to_owned(),
+        None => format!("{}_{what}", e["game"].as_str().expect("game")),
+    };
+    (name, game, mv)
 }
 
 fn worst_relays(c: &mut Criterion) {

@@ -15,7 +15,23 @@
 //!   (a hole is relayed only with 2 or more seeds), so at most 4 of the 8 consecutive front holes can be empty:
 //!   the own-front-row check (§2.7 A) never ends such a move and the rotated sequel is the true sequel.
 //!
-//! The circuit is packed into a `relay_ring::Ring16` and checked with `cycle::repeats_before_end`.
+//! A third fact decides the longest of them without playing a lap (`residues_never_meet`):
+//!
+//! * **Residues mod 17.** Count time in seeds dropped, and give each hole the time `v` at which it last held
+//!   nothing, extended back over the revolutions it has been filling: `v = t − 16·c` where `c` is what it holds
+//!   after the seed it receives at time `t` (a lifted hole has `v` = the time of its lap end; each revolution
+//!   adds one seed and sixteen drops, so `v` stays put). A lap ending at time `t` in a hole with `v` lifts
+//!   `h = (t − v)/16` seeds and the next lap ends at `t + h`; as 16 ≡ −1 (mod 17), `t + h ≡ v` (mod 17). So
+//!   the next lap end takes the residue mod 17 of the hole just lifted (call it *pending*), and that hole takes
+//!   the residue of its own lap end, which is the previous pending: each lap end swaps the pending residue with
+//!   the landing hole's, and the multiset of 17 residues (16 holes and pending) never changes. A relay ends in
+//!   a hole holding one seed after the drop, `t − v = 16`, that is `v ≡ t + 1 ≡ pending + 1` (mod 17). If no
+//!   two of the 17 residues are consecutive mod 17, no lap can ever end in an empty hole: the move never ends.
+//!   The longest cycles random play and the search of `tests/rules/worst_cycles.rs` meet (10⁷–10⁸ laps) are
+//!   all of this kind; the relays whose residues include consecutive ones either end or cycle quickly, and are
+//!   still decided lap by lap.
+//!
+//! Otherwise the circuit is packed into a `relay_ring::Ring16` and checked with `cycle::repeats_before_end`.
 
 use super::{circuit_index, Direction, CIRCUIT, PITS, ROW};
 use crate::engine::cycle::repeats_before_end;
@@ -29,12 +45,31 @@ const _: () = assert!(CIRCUIT == 16, "the circuit is a `Ring16`");
 /// Whether a pure-relay takata whose lap just ended in `at` (holding ≥ 2 seeds, about to be relayed) goes on
 /// for ever. `pits` is the board; only the circuit of the player whose holes start at `base` is read.
 pub(super) fn relay_never_ends(pits: &[u8; PITS], base: u8, at: u8, dir: Direction) -> bool {
-    let first = Ring16::pack(pack_from(pits, base, at, dir).to_le_bytes());
+    let relative = pack_from(pits, base, at, dir).to_le_bytes();
+    if residues_never_meet(relative) {
+        return true;
+    }
+    let first = Ring16::pack(relative);
     repeats_before_end(first, |ring| {
         // §2.7 F then C: lift the hole and sow; a lap whose last seed lands in an empty hole ends the move.
         let ring = Ring16::lap(ring);
         (Ring16::hand(ring) != 1).then_some(ring)
     })
+}
+
+/// Whether the residues mod 17 of a relay at a lap end prove that it never ends (see the module's doc):
+/// `holes` in sowing order from the lap end, whose seeds (at least 2) are about to be relayed. With the lap end
+/// at time 0, the lifted hole's residue is 0, pending is `holes[0]` (`v = −16·h ≡ h`), and hole `j` (next
+/// sown at time `j`, then holding `holes[j] + 1`) has `j + holes[j] + 1`.
+fn residues_never_meet(holes: [u8; CIRCUIT as usize]) -> bool {
+    const MOD: u32 = 17;
+    let mut residues = 1u32 | 1 << (holes[0] as u32 % MOD);
+    for (j, &seeds) in holes.iter().enumerate().skip(1) {
+        residues |= 1 << ((j as u32 + seeds as u32 + 1) % MOD);
+    }
+    // Each residue's successor mod 17, as a set: the bits turned by one place round the 17.
+    let successors = (residues << 1 | residues >> (MOD - 1)) & ((1 << MOD) - 1);
+    residues & successors == 0
 }
 
 /// The circuit in sowing order starting at `at`: byte `i` holds the hole `i` steps on from `at` in `dir`.
@@ -79,6 +114,158 @@ mod tests {
             }
         }
         None
+    }
+
+    /// One lap of a relay on a ring seen from its lap end (`holes[0]` lifted and sown seed by seed), seen from
+    /// its new lap end; `None` when the last seed fell into an empty hole (§2.7 C).
+    fn relay_lap(holes: &mut [u8; 16]) -> Option<u8> {
+        let hand = std::mem::take(&mut holes[0]);
+        let mut at = 0;
+        for _ in 0..hand {
+            at = (at + 1) % 16;
+            holes[at] += 1;
+        }
+        holes.rotate_left(at);
+        (holes[0] != 1).then_some(hand)
+    }
+
+    /// The 17 residues of a ring at a lap end (module doc), counted by residue, with the lap end at `time`.
+    fn residues_at(holes: &[u8; 16], time: u64) -> [u32; 17] {
+        let mut counts = [0; 17];
+        let mut add = |residue: u64| counts[((residue + time) % 17) as usize] += 1;
+        add(0);
+        add(holes[0].into());
+        for (j, &seeds) in holes.iter().enumerate().skip(1) {
+            add(j as u64 + u64::from(seeds) + 1);
+        }
+        counts
+    }
+
+    fn random_ring(rand: &mut impl FnMut(u64) -> u64) -> Option<[u8; 16]> {
+        let mut holes = [0u8; 16];
+        for _ in 0..16 + rand(49) {
+            holes[rand(16) as usize] += 1;
+        }
+        (holes[0] >= 2).then_some(holes)
+    }
+
+    /// A ring whose residues never meet, built from a random set of residues no two consecutive: each hole
+    /// gets the fewest seeds that give it a residue of the set (or now and then the next fewest), so that the
+    /// rings hold tens of seeds, as a circuit does in play, rather than hundreds.
+    fn random_ring_apart(rand: &mut impl FnMut(u64) -> u64) -> [u8; 16] {
+        loop {
+            let mut set = 1u32; // the lifted hole's 0
+            for r in 2..16 {
+                if set >> (r - 1) & 1 == 0 && rand(2) == 0 {
+                    set |= 1 << r;
+                }
+            }
+            let seeds_for = |j: u64, rand: &mut dyn FnMut(u64) -> u64| {
+                let mut options: Vec<u64> = (0..17)
+                    .filter(|&r| set >> r & 1 == 1)
+                    .map(|r| (r + 34 - j - 1) % 17)
+                    .collect();
+                options.sort_unstable();
+                options[(rand(3) == 0 && options.len() > 1) as usize]
+            };
+            let mut holes = [0u8; 16];
+            for (j, seeds) in holes.iter_mut().enumerate().skip(1) {
+                *seeds = seeds_for(j as u64, rand) as u8;
+            }
+            // Pending: a residue of the set (not 0) that is also a hand of at least 2.
+            let hands: Vec<u8> = (2..17u8).filter(|&r| set >> r & 1 == 1).collect();
+            if hands.is_empty() {
+                continue;
+            }
+            holes[0] = hands[rand(hands.len() as u64) as usize];
+            assert!(residues_never_meet(holes));
+            return holes;
+        }
+    }
+
+    /// The lemma behind `residues_never_meet`, lap by lap on random relays: the multiset of the 17 residues
+    /// is the same after every lap (in seeds dropped since the start), and a relay that ends had two of them
+    /// consecutive.
+    #[test]
+    fn the_residues_mod_17_are_kept_and_a_relay_ends_only_where_two_meet() {
+        let mut rng = crate::engine::Rng::new(0x17);
+        let mut rand = move |n: u64| rng.below(n as usize) as u64;
+        let (mut ended, mut laps_checked) = (0, 0);
+        for _ in 0..20_000 {
+            let Some(start) = random_ring(&mut rand) else {
+                continue;
+            };
+            let kept = residues_at(&start, 0);
+            let (mut holes, mut time) = (start, 0u64);
+            for _ in 0..2_000 {
+                let Some(hand) = relay_lap(&mut holes) else {
+                    assert!(!residues_never_meet(start), "{start:?} ended");
+                    ended += 1;
+                    break;
+                };
+                time += u64::from(hand);
+                assert_eq!(
+                    residues_at(&holes, time),
+                    kept,
+                    "{start:?} after {time} drops"
+                );
+                laps_checked += 1;
+            }
+        }
+        assert!(
+            ended > 12_000 && laps_checked > 50_000,
+            "{ended} / {laps_checked}"
+        );
+    }
+
+    /// Relays whose residues never meet are called never-ending without a lap, and that is the truth: played
+    /// lap by lap they do not end, and where the lap-by-lap detector (`repeats_before_end`, which finds the
+    /// repeat exactly) decides them within its cap, it says so too.
+    #[test]
+    fn relays_whose_residues_never_meet_never_end_lap_by_lap() {
+        let mut rng = crate::engine::Rng::new(0x5EED_0017);
+        let mut rand = move |n: u64| rng.below(n as usize) as u64;
+        let mut confirmed = 0;
+        for _ in 0..300 {
+            let start = random_ring_apart(&mut rand);
+            let mut holes = start;
+            for _ in 0..20_000 {
+                assert!(relay_lap(&mut holes).is_some(), "{start:?} ended");
+            }
+            let lap_by_lap = crate::engine::Budget::laps(200_000).run(|| {
+                repeats_before_end(Ring16::pack(start), |ring| {
+                    let ring = Ring16::lap(ring);
+                    (Ring16::hand(ring) != 1).then_some(ring)
+                })
+            });
+            if let Ok((never_ends, _)) = lap_by_lap {
+                assert!(never_ends, "{start:?}");
+                confirmed += 1;
+            }
+        }
+        assert!(confirmed > 30, "{confirmed} confirmed by the detector");
+    }
+
+    /// Random relays, most of which end within a few laps: the residue test never claims one of them.
+    #[test]
+    fn relays_that_end_never_have_residues_apart() {
+        let mut rng = crate::engine::Rng::new(0xE17D);
+        let mut rand = move |n: u64| rng.below(n as usize) as u64;
+        let (mut ended, mut apart) = (0, 0);
+        for _ in 0..200_000 {
+            let Some(start) = random_ring(&mut rand) else {
+                continue;
+            };
+            let mut holes = start;
+            let ends = (0..1_000).any(|_| relay_lap(&mut holes).is_none());
+            if ends {
+                ended += 1;
+                assert!(!residues_never_meet(start), "{start:?}");
+            } else if residues_never_meet(start) {
+                apart += 1;
+            }
+        }
+        assert!(ended > 120_000, "{ended} ended, {apart} apart");
     }
 
     /// The fast check agrees with the rules played literally, on random circuits after one revolution of
@@ -149,5 +336,10 @@ mod tests {
             pits[hole_at(0, k as u8) as usize] = seeds;
         }
         assert!(relay_never_ends(&pits, 0, 0, Direction::Clockwise));
+        // Its residues never meet: decided without a lap.
+        let (never_ends, laps) = crate::engine::Budget::laps(0)
+            .run(|| relay_never_ends(&pits, 0, 0, Direction::Clockwise))
+            .expect("no lap spent");
+        assert!(never_ends && laps == 0);
     }
 }

@@ -6,7 +6,7 @@
 use super::execute::Halt;
 use super::{
     base, circuit, front_row, is_central, is_front, is_kichwa, kuu, offset, opposite, owner, step,
-    BaoLaKete, MAX_CAPTURE_HAND, ROW,
+    BaoLaKete, MAX_CAPTURE_HAND,
 };
 use crate::engine::{
     Direction, IllegalMove, Kichwa, KuuDecision, Move, MoveList, NoTrace, PitSet, Player, Reason,
@@ -172,18 +172,24 @@ pub(crate) fn refusal(halt: Halt, pit: u8) -> IllegalMove {
     }
 }
 
+/// Bit `i` set when byte `i` of a row (one hole a byte) is not 0. Without a loop: the high bit of each byte
+/// says whether it is occupied (adding 0x7F to its low bits carries into it), and one multiplication gathers
+/// the eight high bits into the top byte, byte `i`'s at bit `56 + i` (the partial products never overlap, so
+/// nothing carries).
+#[inline(always)]
+fn occupied_bits(row: u64) -> u32 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let nonzero = ((row & LOW7).wrapping_add(LOW7) | row) & !LOW7;
+    ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
 impl BaoLaKete {
     /// §2.4: `mover`'s front holes where the last seed of a lap captures — occupied, and facing an occupied
     /// hole — one bit per pit. Move generation asks this of every hole and direction, so it is one word test.
     fn capture_holes(&self, mover: Player) -> u32 {
-        let occupied = |row: u64| {
-            (0..ROW).fold(0u32, |bits, i| {
-                bits | (((row >> (8 * i)) & 0xFF != 0) as u32) << i
-            })
-        };
         // f_i faces the opponent's f_(9−i): his row read backwards.
         let facing = self.front_word(mover.opponent()).swap_bytes();
-        (occupied(self.front_word(mover)) & occupied(facing)) << base(mover)
+        (occupied_bits(self.front_word(mover)) & occupied_bits(facing)) << base(mover)
     }
 
     /// §2.5 N-1: a nemo seed into `pit` captures when the hole is occupied and faces an occupied hole.
@@ -668,5 +674,43 @@ impl BaoLaKete {
             }
         }
         holes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occupied_bits;
+
+    /// The gathered bits are the bytes read one by one, on every single-hole row and on random rows with
+    /// empty holes among full ones (bytes of 0 to 255, so the carries of the sum are tried).
+    #[test]
+    fn occupied_bits_reads_each_byte() {
+        let one_by_one = |row: u64| {
+            (0..8).fold(0u32, |bits, i| {
+                bits | u32::from((row >> (8 * i)) & 0xFF != 0) << i
+            })
+        };
+        let mut rng = crate::engine::Rng::new(0x0CC0);
+        for i in 0..8 {
+            for seeds in 0..=255u64 {
+                assert_eq!(
+                    occupied_bits(seeds << (8 * i)),
+                    one_by_one(seeds << (8 * i))
+                );
+            }
+        }
+        for _ in 0..100_000 {
+            let mut row = 0u64;
+            for i in 0..8 {
+                let seeds = match rng.below(4) {
+                    0 => 0,
+                    1 => 1,
+                    2 => rng.below(256) as u64,
+                    _ => 0x7F + rng.below(3) as u64,
+                };
+                row |= seeds << (8 * i);
+            }
+            assert_eq!(occupied_bits(row), one_by_one(row), "{row:#018x}");
+        }
     }
 }
