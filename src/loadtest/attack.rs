@@ -1,9 +1,11 @@
 //! `mancala loadtest --attackers N`: the measured load runs while N more connections send the worst request
 //! known, so that what a long relay costs everybody else can be read beside the same load without it.
 //!
-//! The attack is a crafted Bao la Kete position (custom positions are accepted) whose every takata enters a
-//! relay cycle of 21 million lap ends: deciding one of its moves is long engine work, which the server must
-//! keep off its async workers and bound by its budget (README "Security and limits").
+//! The attack is a crafted Bao la Kete position (custom positions are accepted) whose takata enters the longest
+//! never-ending relay known that the residue proof (docs/common.md §1) does not settle: deciding it means
+//! watching 32,769 laps for a repeat. It is long engine work by the standard of a rules call (a few hundred
+//! microseconds, against about one), which the server must meter and bound by its budget (README "Security and
+//! limits").
 
 use crate::api::{convert, pb};
 use crate::engine::{
@@ -16,27 +18,26 @@ use std::time::Duration;
 use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
-/// South's circuit (f1 … f8, then b8 … b1) on a relay cycle of 21 million lap ends seen from the lap end
-/// (over 100 million laps on the board), met in random play from the standard start; the lap end is f1.
-const CYCLE: [u8; 16] = [2, 2, 1, 0, 5, 0, 1, 0, 6, 2, 16, 0, 14, 1, 0, 3];
+/// The board of `bao_la_kete_never_ending_by_repeat` in `benches/data/worst_relays.json`, in the protocol's pit
+/// numbering: South's sixteen holes, then North's.
+const BOARD: [u8; 32] = [
+    5, 4, 3, 2, 0, 2, 3, 4, 1, 5, 4, 9, 6, 3, 4, 3, //
+    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 0, 1, 1,
+];
 
-/// A Bao la Kete position in mtaji, both kuu gone, South to move, South's circuit on [`CYCLE`] from f1; North
-/// holds one front seed (facing South's empty f4, so no capture is on) and the rest in the back row. Every
-/// takata of South's must decide a relay that runs millions of laps.
+/// The takata of [`BOARD`] that never ends: South's pit 5 (f6), anticlockwise.
+const PIT: u32 = 5;
+
+/// The laps the engine watches before [`crafted_relay`]'s move repeats (the entry's `laps`).
+pub const CRAFTED_LAPS: u64 = 32_769;
+
+/// A Bao la Kete position in mtaji, both kuu gone, South to move, whose takata from f6 anticlockwise enters a
+/// never-ending relay that is decided only after [`CRAFTED_LAPS`] laps.
 pub fn crafted_relay() -> pb::GameState {
-    let mut pits = vec![0u32; 32];
-    for (k, &seeds) in CYCLE.iter().enumerate() {
-        let hole = if k < 8 { k } else { 23 - k };
-        pits[hole] = seeds.into();
-    }
-    pits[20] = 1;
-    for (i, hole) in (24..32).enumerate() {
-        pits[hole] = if i < 2 { 2 } else { 1 };
-    }
     let setup = Setup {
         kind: GameKind::BaoLaKete,
         rules_version: RULES_VERSION,
-        pits,
+        pits: BOARD.iter().map(|&seeds| seeds.into()).collect(),
         stores: vec![0, 0],
         reserves: vec![0, 0],
         to_move: Some(Player::South),
@@ -57,14 +58,14 @@ pub fn crafted_relay() -> pb::GameState {
     convert::state_to_pb(&game)
 }
 
-/// `ValidateMove` of the takata from f1, clockwise, in [`crafted_relay`].
+/// `ValidateMove` of the never-ending takata in [`crafted_relay`].
 pub fn crafted_validate() -> pb::ValidateMoveRequest {
     pb::ValidateMoveRequest {
         state: Some(crafted_relay()),
         r#move: Some(pb::Move {
             action: Some(pb::r#move::Action::Sow(pb::Sow {
-                pit: 0,
-                direction: pb::Direction::Clockwise as i32,
+                pit: PIT,
+                direction: pb::Direction::Anticlockwise as i32,
                 ..Default::default()
             })),
         }),

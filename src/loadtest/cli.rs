@@ -86,8 +86,9 @@ pub struct LoadtestArgs {
     /// machine runs hits both alike.
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub rounds: usize,
-    /// Also keep N more connections sending a crafted position whose move enters a relay of millions of laps
-    /// (one call in flight each) while the load is measured: what long engine work costs everybody else.
+    /// Also keep N more connections sending a crafted position whose move enters the longest relay known that
+    /// must be watched lap by lap (one call in flight each) while the load is measured: what long engine work
+    /// costs everybody else.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub attackers: usize,
     /// Print the report as JSON on stdout.

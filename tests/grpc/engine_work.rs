@@ -1,10 +1,11 @@
-//! Bounded engine work over a real channel (issue 11): a crafted position whose moves enter a relay cycle of
-//! millions of laps is refused within its budget while cheap calls keep being answered; a call abandoned by its
-//! deadline stops its work; a server asked to stop stops within its grace although long calls are running.
+//! Bounded engine work over a real channel (issue 11): a crafted position whose move must be watched for
+//! thousands of laps is refused within a budget smaller than that while cheap calls keep being answered; a long
+//! call (a search of millions of playouts) abandoned by its deadline stops its work; a server asked to stop
+//! stops within its grace although long calls are running.
 
 use crate::support::replica::{within, Replica};
 use mancala::api::pb;
-use mancala::loadtest::attack::{crafted_relay as crafted, crafted_validate as validate_crafted};
+use mancala::loadtest::attack::{crafted_validate as validate_crafted, CRAFTED_LAPS};
 use pb::rules_client::RulesClient;
 use std::time::Duration;
 use tonic::transport::Channel;
@@ -61,11 +62,13 @@ async fn with_enough_budget_the_long_relay_is_decided() {
 
 #[tokio::test]
 async fn long_relays_are_refused_within_their_budget_while_cheap_calls_go_on() {
+    // A budget below the crafted relay's laps: every attack is refused, after moving off the async workers.
+    let budget = (CRAFTED_LAPS / 2).to_string();
     let server = Replica::start(&[
         ("MANCALA__MATCHES__STORE", "memory"),
         ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
-        ("MANCALA__ENGINE__INLINE_LAPS", "10000"),
-        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "2000000"),
+        ("MANCALA__ENGINE__INLINE_LAPS", "1000"),
+        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", budget.as_str()),
         ("MANCALA__ENGINE__POOL_THREADS", "1"),
         ("MANCALA__ENGINE__QUEUE_LIMIT", "2"),
     ])
@@ -84,7 +87,7 @@ async fn long_relays_are_refused_within_their_budget_while_cheap_calls_go_on() {
                     let refused = client
                         .validate_move(attack.clone())
                         .await
-                        .expect_err("never decided within 2,000,000 laps");
+                        .expect_err("never decided within half its laps");
                     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
                     reasons.push(refused.get_details_error_info().expect("ErrorInfo").reason);
                 }
@@ -142,28 +145,48 @@ async fn long_relays_are_refused_within_their_budget_while_cheap_calls_go_on() {
     );
 }
 
-/// Every takata of South's in [`crafted`] decides a relay of millions of laps: listing them is long work.
-fn list_crafted() -> pb::ListLegalMovesRequest {
-    pb::ListLegalMovesRequest {
-        state: Some(crafted()),
-        skip_previews: false,
+/// A search that would run for minutes: a million Monte Carlo playouts of Bao la Kete from the start.
+fn long_search() -> pb::SuggestMoveRequest {
+    let start = mancala::engine::AnyGame::new_match(
+        mancala::engine::GameKind::BaoLaKete,
+        &mancala::engine::Options::default(),
+    );
+    pb::SuggestMoveRequest {
+        state: Some(mancala::api::convert::state_to_pb(&start)),
+        strength: Some(pb::suggest_move_request::Strength::Budget(
+            pb::SearchBudget {
+                algorithm: pb::SearchAlgorithm::Mcts as i32,
+                iterations: 1_000_000,
+                max_depth: 0,
+                time_limit_ms: 0,
+            },
+        )),
+        seed: 7,
+        seat: 0,
+        skip_preview: true,
     }
 }
+
+/// Settings for a server that accepts [`long_search`].
+const LONG_SEARCHES: [(&str, &str); 2] = [
+    ("MANCALA__SEARCH__MAX_ITERATIONS", "1000000"),
+    ("MANCALA__SEARCH__MAX_TIME_MS", "600000"),
+];
 
 #[tokio::test]
 async fn a_call_abandoned_at_its_deadline_stops_its_work() {
     let server = Replica::start(&[
         ("MANCALA__MATCHES__STORE", "memory"),
         ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
-        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "1000000000000"),
-        ("MANCALA__ENGINE__MATCH_BUDGET_LAPS", "1000000000000"),
         ("MANCALA__ENGINE__POOL_THREADS", "1"),
+        LONG_SEARCHES[0],
+        LONG_SEARCHES[1],
     ])
     .await;
     let mut client = rules(server.addr).await;
-    let mut request = tonic::Request::new(list_crafted());
-    request.set_timeout(Duration::from_millis(20));
-    let late = within("the deadline", client.list_legal_moves(request))
+    let mut request = tonic::Request::new(long_search());
+    request.set_timeout(Duration::from_millis(200));
+    let late = within("the deadline", client.suggest_move(request))
         .await
         .expect_err("past its deadline");
     // The client's own channel gives up at the deadline too: whichever side answers first.
@@ -191,16 +214,17 @@ async fn shutdown_stops_long_calls_within_its_grace() {
         ("MANCALA__MATCHES__STORE", "memory"),
         ("MANCALA__METRICS__LISTEN", "127.0.0.1:0"),
         ("MANCALA__SERVER__SHUTDOWN_GRACE_MS", "300"),
-        ("MANCALA__ENGINE__RULES_BUDGET_LAPS", "1000000000000"),
         ("MANCALA__ENGINE__POOL_THREADS", "2"),
+        LONG_SEARCHES[0],
+        LONG_SEARCHES[1],
     ])
     .await;
-    let listing = list_crafted();
+    let search = long_search();
     let calls: Vec<_> = (0..2)
         .map(|_| {
             let client = rules(server.addr);
-            let listing = listing.clone();
-            tokio::spawn(async move { client.await.list_legal_moves(listing).await })
+            let search = search.clone();
+            tokio::spawn(async move { client.await.suggest_move(search).await })
         })
         .collect();
     until_series(&server, "mancala_engine_pool_running", 2).await;
@@ -209,7 +233,7 @@ async fn shutdown_stops_long_calls_within_its_grace() {
         .status()
         .expect("kill -TERM");
     assert!(terminated.success());
-    // Without cancellation the two listings would run for minutes; stopped, the process exits at once.
+    // Without cancellation the two searches would run for minutes; stopped, the process exits at once.
     let exited = within("the exit", async {
         loop {
             if let Some(status) = server.child.try_wait().expect("try_wait") {
