@@ -2,15 +2,18 @@
 // move, drop by drop, from its events.
 import { GameKind, LapSource, Player, type Event, type GameState } from "./gen/mancala/v1/game_pb";
 import type { DescribeGameResponse } from "./gen/mancala/v1/rules_pb";
-import { eventWords, pitName, playerName } from "./words";
+import { eventWords, pitName, playerName, seatIndex, seatsInTurnOrder } from "./words";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 100;
 const BAND = 36;
+/** Three-player Ba-awa: the width of East's panel, right of the board (East's pits are at its east end). */
+const PANEL = 190;
 
 /** What the board shows: a state, or a moment inside a move's animation. */
 export interface View {
   pits: number[];
+  /** One per seat, in the protocol's order ([South, North] or [South, North, East]); so are the lists below. */
   stores: number[];
   reserves: number[];
   /** Ba-awa: who owns each pit; otherwise the side of the board. */
@@ -21,13 +24,22 @@ export interface View {
   toMove: Player;
   /** Seeds in the sower's hand, during an animation. */
   hand: number;
+  /** 2, or 3 for three-player Ba-awa. */
+  seats: number;
+  /** Three-player Ba-awa: each seat's pits (owned in this game; won, once it is over). */
+  standing: number[];
+  /** Three-player Ba-awa: the game at whose end each seat was eliminated (0: still in). */
+  out: number[];
 }
 
 export function viewOf(description: DescribeGameResponse, state: GameState): View {
   const variant = state.variant;
+  const three = variant.case === "baAwa" && variant.value.players === 3;
+  const seats = three ? 3 : 2;
+  const perSeat = (list: readonly number[]) => Array.from({ length: seats }, (_, i) => list[i] ?? 0);
   return {
     pits: [...state.pits],
-    stores: [state.stores[0] ?? 0, state.stores[1] ?? 0],
+    stores: perSeat(state.stores),
     reserves: [state.reserves[0] ?? 0, state.reserves[1] ?? 0],
     owners:
       variant.case === "baAwa" && variant.value.owners.length === state.pits.length
@@ -38,6 +50,9 @@ export function viewOf(description: DescribeGameResponse, state: GameState): Vie
     marked: variant.case === "baoLaKete" && variant.value.mark ? variant.value.mark.pit : null,
     toMove: state.toMove,
     hand: 0,
+    seats,
+    standing: three ? perSeat(state.matchScore) : [],
+    out: variant.case === "baAwa" && three ? perSeat(variant.value.eliminatedInGame) : [],
   };
 }
 
@@ -68,24 +83,30 @@ export class Board {
   private readonly northInfo: SVGTextElement;
   private readonly southInfo: SVGTextElement;
   private readonly handInfo: SVGTextElement;
+  /** Three-player Ba-awa: East's panel and its lines. */
+  private readonly eastPanel: SVGGElement | null = null;
+  private readonly eastLines: SVGTextElement[] = [];
   private interaction: Interaction | null = null;
   private view: View | null = null;
 
   constructor(
     container: HTMLElement,
     readonly description: DescribeGameResponse,
+    /** 2, or 3 for three-player Ba-awa (East's panel right of the board). */
+    readonly seats = 2,
   ) {
     container.replaceChildren();
     const width = description.pitsPerRow * CELL;
     const height = description.rows * CELL + 2 * BAND;
+    const panel = seats === 3 ? PANEL : 0;
     this.svg = el("svg", {
-      viewBox: `0 0 ${width} ${height}`,
-      class: `board game-${GameKind[description.kind].toLowerCase()}`,
+      viewBox: `0 0 ${width + panel} ${height}`,
+      class: `board game-${GameKind[description.kind].toLowerCase()}${seats === 3 ? " three-players" : ""}`,
       role: "group",
       "aria-label": `${description.name} board`,
     });
     // Narrow boards (Bosh) are not blown up to the page's width: the same pit size for every game.
-    this.svg.style.maxWidth = `${Math.round(width * 1.27)}px`;
+    this.svg.style.maxWidth = `${Math.round((width + panel) * 1.27)}px`;
     container.appendChild(this.svg);
     el("rect", { x: 2, y: BAND - 6, width: width - 4, height: description.rows * CELL + 12, rx: 24, class: "wood" }, this.svg);
     if (description.rows === 4) {
@@ -95,6 +116,23 @@ export class Board {
     this.northInfo = el("text", { x: width / 2, y: BAND - 11, class: "side-info", "text-anchor": "middle" }, this.svg);
     this.southInfo = el("text", { x: width / 2, y: height - 9, class: "side-info", "text-anchor": "middle" }, this.svg);
     this.handInfo = el("text", { x: width - 8, y: BAND - 11, class: "hand", "text-anchor": "end" }, this.svg);
+    if (seats === 3) {
+      // East's seat: a panel beside the east end of the board, where East's pits of game 1 are (S5, S6, N1, N2).
+      const x = width + 14;
+      const w = panel - 18;
+      this.eastPanel = el("g", { class: "east-panel", role: "group", "aria-label": "East" }, this.svg);
+      el("rect", { x, y: BAND - 6, width: w, height: description.rows * CELL + 12, rx: 18, class: "panel" }, this.eastPanel);
+      const lines = [
+        { y: BAND + 34, cls: "east-name" },
+        { y: BAND + 64, cls: "east-turn" },
+        { y: BAND + 100, cls: "east-line" },
+        { y: BAND + 128, cls: "east-line" },
+        { y: BAND + 176, cls: "east-order" },
+      ];
+      for (const line of lines) {
+        this.eastLines.push(el("text", { x: x + w / 2, y: line.y, class: line.cls, "text-anchor": "middle" }, this.eastPanel));
+      }
+    }
     for (const pit of description.pits) {
       const cx = pit.column * CELL + CELL / 2;
       const cy = BAND + pit.row * CELL + CELL / 2;
@@ -147,6 +185,7 @@ export class Board {
       const isKuu = info?.role === "kuu" && view.kuuAlive[info.side === Player.SOUTH ? 0 : 1];
       group.classList.toggle("south", owner === Player.SOUTH);
       group.classList.toggle("north", owner === Player.NORTH);
+      group.classList.toggle("east", owner === Player.EAST);
       group.classList.toggle("closed", closed);
       group.classList.toggle("dead-kuu", info?.role === "kuu" && !isKuu);
       group.classList.toggle("marked", view.marked === i);
@@ -160,14 +199,42 @@ export class Board {
     const side = (p: 0 | 1) => {
       const name = p === 0 ? "South" : "North";
       const parts = [`${name}${view.toMove === (p === 0 ? Player.SOUTH : Player.NORTH) ? " ▶ to move" : ""}`];
+      if (view.seats === 3) {
+        const out = view.out[p] ?? 0;
+        if (out > 0) parts.push(`out after game ${out}`);
+        else parts.push(...this.standing(view, p === 0 ? Player.SOUTH : Player.NORTH));
+        return parts.join(" · ");
+      }
       if (d.kind !== GameKind.BAO_LA_KETE || view.stores[p]) parts.push(`store ${view.stores[p]}`);
       if (d.kind !== GameKind.BA_AWA) parts.push(`reserve ${view.reserves[p]}`);
       return parts.join(" · ");
     };
     this.northInfo.textContent = side(1);
     this.southInfo.textContent = side(0);
+    if (this.eastPanel) {
+      const toMove = view.toMove === Player.EAST;
+      const [first, second] = this.standing(view, Player.EAST);
+      this.eastLines[0].textContent = "East";
+      this.eastLines[1].textContent = toMove ? "▶ to move" : "";
+      this.eastLines[2].textContent = first ?? "";
+      this.eastLines[3].textContent = second ?? "";
+      this.eastPanel.classList.toggle("to-move", toMove);
+      this.eastPanel.classList.toggle("out", (view.out[2] ?? 0) > 0);
+      this.eastPanel.setAttribute("aria-label", `East${toMove ? ", to move" : ""}: ${[first, second].filter((w) => w).join(", ")}`);
+      const order = seatsInTurnOrder(3).map((p) => playerName(p)[0]);
+      this.eastLines[4].textContent = `turns: ${order.join(" → ")}`;
+    }
     this.handInfo.textContent = view.hand ? `in hand: ${view.hand}` : "";
     this.refreshLegal();
+  }
+
+  /** Three-player Ba-awa: a seat's store and pits, or that it is out of the match. */
+  private standing(view: View, seat: Player): string[] {
+    const i = seatIndex(seat);
+    const out = view.out[i] ?? 0;
+    if (out > 0) return ["out", `after game ${out}`];
+    const pits = view.standing[i] ?? 0;
+    return [`store ${view.stores[i] ?? 0}`, `${pits} ${pits === 1 ? "pit" : "pits"}`];
   }
 
   private drawSeeds(pit: number, seeds: number): void {
@@ -248,7 +315,8 @@ export async function animate(
 ): Promise<void> {
   const d = board.description;
   const view = viewOf(d, before);
-  const side = (p: Player) => (p === Player.NORTH ? 1 : 0);
+  // The seat's place in the per-seat lists (stores, reserves): South 0, North 1, East 2 (three-player Ba-awa).
+  const side = seatIndex;
   const storesCaptures = d.kind !== GameKind.BAO_LA_KETE;
   const step = async (factor = 1) => {
     if (pace.skipped()) return;
@@ -323,7 +391,11 @@ export async function animate(
       await step(2);
     } else if (k.case === "allocation") {
       view.owners = [...k.value.owners];
+      if (view.seats === 3 && k.value.pitsOwned.length === 3) view.standing = [...k.value.pitsOwned];
       await step(3);
+    } else if (k.case === "elimination") {
+      if (view.seats === 3) view.out[seatIndex(k.value.player)] = before.gameNumber;
+      await step(2);
     } else if (k.case === "markSet" || k.case === "markCleared") {
       view.marked = k.case === "markSet" && k.value.mark ? k.value.mark.pit : null;
       await step(2);

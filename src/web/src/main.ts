@@ -1,5 +1,5 @@
-// The board page: pick a game and a way to play; play against the server's opponent, two on one screen, or a seat
-// of a server-held match by link; watch a match live; replay a finished one step by step.
+// The board page: pick a game and a way to play; play against the server's opponent, two (Ba-awa: or three) on one
+// screen, or a seat of a server-held match by link; watch a match live; replay a finished one step by step.
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { GameKind, Player, Status, type Event, type GameState } from "./gen/mancala/v1/game_pb";
@@ -13,7 +13,18 @@ import {
 } from "./gen/mancala/v1/matches_pb";
 import { animate, Board, differences, viewOf } from "./board";
 import { explain, matches, rules, setCredential } from "./client";
-import { choiceWords, eventWords, gameName, moveWords, playerName, statusWords } from "./words";
+import {
+  choiceWords,
+  eventWords,
+  gameName,
+  moveWords,
+  perSeatWords,
+  placingOf,
+  placingWords,
+  playerName,
+  seatCount,
+  statusWords,
+} from "./words";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -22,6 +33,8 @@ const ui = {
   game: $<HTMLSelectElement>("game"),
   mode: $<HTMLSelectElement>("mode"),
   level: $<HTMLSelectElement>("level"),
+  players: $<HTMLSelectElement>("players"),
+  playersField: $("players-field"),
   levelField: $("level-field"),
   matchField: $("match-field"),
   matchId: $<HTMLInputElement>("match-id"),
@@ -64,6 +77,8 @@ interface Session {
   version: bigint;
   /** Stops the session's stream. */
   stop: AbortController;
+  /** Three-player Ba-awa: the placing the server gave at the match's end ([South, North, East]), once known. */
+  placing: number[];
 }
 
 let session: Session | null = null;
@@ -112,6 +127,12 @@ async function showMove(s: Session, before: GameState, events: Event[], after: G
   ui.log.replaceChildren();
   if (heading) say(heading);
   for (const event of events) {
+    if (event.kind.case === "matchEnd" && event.kind.value.placing.length) s.placing = [...event.kind.value.placing];
+    if (event.kind.case === "elimination") {
+      const item = document.createElement("li");
+      item.textContent = `After game ${before.gameNumber}: ${eventWords(s.description, event)}`;
+      ui.games.appendChild(item);
+    }
     if (event.kind.case === "gameEnd" || event.kind.case === "roundEnd") {
       const item = document.createElement("li");
       const what = event.kind.case === "gameEnd" ? "Game" : "Round";
@@ -167,10 +188,30 @@ function showEnd(s: Session): void {
     ui.end.hidden = true;
     return;
   }
-  const score = state.matchScore.length === 2 ? ` Match standing: South ${state.matchScore[0]}, North ${state.matchScore[1]}.` : "";
+  let score = state.matchScore.length === 2 ? ` Match standing: South ${state.matchScore[0]}, North ${state.matchScore[1]}.` : "";
+  if (seatCount(state) === 3) score = ` ${threeStanding(s)}`;
   ui.end.textContent = `${statusWords(state)}${score}`;
   ui.end.classList.toggle("match-over", state.status === Status.MATCH_OVER);
   ui.end.hidden = false;
+}
+
+/** Three-player Ba-awa between games or at the end: the pits won, who is out, and the placing at the match's end. */
+function threeStanding(s: Session): string {
+  const state = s.state;
+  const variant = state.variant;
+  const out =
+    variant.case === "baAwa"
+      ? (["South", "North", "East"] as const)
+          .map((name, i) => ({ name, game: variant.value.eliminatedInGame[i] ?? 0 }))
+          .filter((seat) => seat.game > 0)
+          .map((seat) => `${seat.name} is out (eliminated after game ${seat.game}).`)
+      : [];
+  const words = [`Pits: ${perSeatWords(state.matchScore, 3)}.`, ...out];
+  if (state.status === Status.MATCH_OVER) {
+    const placing = placingWords(s.placing.length ? s.placing : placingOf(state));
+    if (placing) words.push(placing);
+  }
+  return words.join(" ");
 }
 
 function movesFrom(s: Session, pit: number): LegalMove[] {
@@ -284,7 +325,14 @@ async function onWatch(s: Session, message: WatchMatchResponse): Promise<void> {
     await onEvent(s, k.value);
   } else if (k.case === "finished") {
     ui.resign.hidden = true;
-    if (k.value.result) say(resultWords(k.value.result.winner, k.value.result.reason));
+    if (k.value.result) {
+      say(resultWords(k.value.result.winner, k.value.result.reason));
+      if (k.value.result.placing.length) {
+        s.placing = [...k.value.result.placing];
+        say(placingWords(s.placing));
+        if (session === s) showEnd(s);
+      }
+    }
   } else if (k.case === "presence") {
     say(`${playerName(k.value.player)} ${k.value.connected ? "is here" : "left"}.`);
   }
@@ -361,10 +409,19 @@ function showLinks(s: Session, token?: string, seat?: Player): void {
   };
   add("Link to watch this match", link({ watch: s.matchId }));
   add("Link to replay it", link({ replay: s.matchId }));
-  if (token && seat) add("Your seat's link (keep it secret)", link({ match: s.matchId, seat: seat === Player.NORTH ? "north" : "south", token }));
+  if (token && seat) add("Your seat's link (keep it secret)", link({ match: s.matchId, seat: seatParam(seat), token }));
 }
 
-async function begin(mode: Mode, kind: GameKind, options: { level?: number; matchId?: string; seat?: Player; token?: string } = {}): Promise<void> {
+/** A seat as a link names it: "south", "north", "east". */
+function seatParam(seat: Player): string {
+  return seat === Player.NORTH ? "north" : seat === Player.EAST ? "east" : "south";
+}
+
+async function begin(
+  mode: Mode,
+  kind: GameKind,
+  options: { level?: number; matchId?: string; seat?: Player; token?: string; players?: number } = {},
+): Promise<void> {
   session?.stop.abort();
   session = null;
   clearError();
@@ -376,10 +433,18 @@ async function begin(mode: Mode, kind: GameKind, options: { level?: number; matc
   setCredential(options.token ?? "");
   let match: Match | undefined;
   let tokenForLinks: string | undefined;
+  // Three-player Ba-awa: South, East and North (docs/ba-awa.md §4.7).
+  const three = kind === GameKind.BA_AWA && options.players === 3;
+  const gameOptions = three ? { baAwaPlayers: 3 } : undefined;
   if (mode === "computer") {
-    const created = await matches.createMatch(
-      create(CreateMatchRequestSchema, { kind, bots: [{ player: Player.NORTH, level: options.level ?? 3 }] }),
-    );
+    const level = options.level ?? 3;
+    const bots = three
+      ? [
+          { player: Player.EAST, level },
+          { player: Player.NORTH, level },
+        ]
+      : [{ player: Player.NORTH, level }];
+    const created = await matches.createMatch(create(CreateMatchRequestSchema, { kind, options: gameOptions, bots }));
     match = created.match;
     tokenForLinks = created.tokens.find((t) => t.player === Player.SOUTH)?.token;
     if (!match || !tokenForLinks) throw new Error("the server created no match");
@@ -391,17 +456,20 @@ async function begin(mode: Mode, kind: GameKind, options: { level?: number; matc
     kind = match.kind;
   }
   const description = await describe(kind);
-  const state = match?.state ?? (await rules.newGame({ kind })).state;
+  const state = match?.state ?? (await rules.newGame({ kind, options: gameOptions })).state;
   if (!state) throw new Error("the server sent no state");
+  const seats = seatCount(state);
   const s: Session = {
     mode,
     description,
-    board: new Board(ui.board, description),
+    board: new Board(ui.board, description, seats),
     state,
     legal: [],
     seats: new Set(
       mode === "local"
-        ? [Player.SOUTH, Player.NORTH]
+        ? seats === 3
+          ? [Player.SOUTH, Player.EAST, Player.NORTH]
+          : [Player.SOUTH, Player.NORTH]
         : mode === "computer"
           ? [Player.SOUTH]
           : mode === "seat" && options.seat
@@ -411,21 +479,27 @@ async function begin(mode: Mode, kind: GameKind, options: { level?: number; matc
     matchId: match?.matchId ?? "",
     version: 0n,
     stop: new AbortController(),
+    placing: [],
   };
   session = s;
   ui.game.value = String(kind);
   ui.play.hidden = false;
   const role =
     mode === "computer"
-      ? `you are South, the computer (level ${options.level}) is North`
+      ? seats === 3
+        ? `three players: you are South, the computer (level ${options.level}) is East and North`
+        : `you are South, the computer (level ${options.level}) is North`
       : mode === "local"
-        ? "two players on this screen"
+        ? seats === 3
+          ? "three players on this screen (South, East, North)"
+          : "two players on this screen"
         : mode === "seat"
           ? `you play ${playerName(options.seat ?? Player.UNSPECIFIED)}`
           : mode === "watch"
             ? "watching live"
             : "replay";
-  ui.title.textContent = `${gameName(kind)}: ${role}`;
+  const threeSeats = seats === 3 && mode !== "computer" && mode !== "local" ? " (three players)" : "";
+  ui.title.textContent = `${gameName(kind)}: ${role}${threeSeats}`;
   if (mode === "local") {
     s.legal = (await rules.listLegalMoves({ state })).moves;
     render(s);
@@ -460,7 +534,9 @@ async function replay(s: Session): Promise<void> {
     ui.first.disabled = ui.back.disabled = at === 0;
     ui.forward.disabled = ui.last.disabled = at === history.events.length;
     if (at === history.events.length && match.status === MatchStatus.FINISHED && match.result) {
-      ui.end.textContent = resultWords(match.result.winner, match.result.reason);
+      s.placing = [...match.result.placing];
+      const standing = seatCount(s.state) === 3 ? ` ${threeStanding(s)}` : "";
+      ui.end.textContent = `${resultWords(match.result.winner, match.result.reason)}${standing}`;
       ui.end.hidden = false;
     }
   };
@@ -498,12 +574,53 @@ async function replay(s: Session): Promise<void> {
 function modeChanged(): void {
   const mode = ui.mode.value;
   ui.levelField.hidden = mode !== "computer";
+  const kind = Number(ui.game.value) as GameKind;
+  const counts = playerCounts.get(kind) ?? (kind === GameKind.BA_AWA ? [2, 3] : [2]);
+  ui.playersField.hidden = !(mode === "computer" || mode === "local") || counts.length < 2;
+  const local = ui.mode.querySelector<HTMLOptionElement>('option[value="local"]');
+  const three = !ui.playersField.hidden && ui.players.value === "3";
+  if (local) local.textContent = three ? "three players on this screen" : "two players on this screen";
   ui.matchField.hidden = mode !== "watch" && mode !== "replay";
   ui.game.disabled = mode === "watch" || mode === "replay";
   ui.matchId.required = !ui.matchField.hidden;
 }
 
+/** The player counts each game allows (DescribeGame's `players`), once asked. */
+const playerCounts = new Map<GameKind, number[]>();
+
+/** Fills the Players choice from DescribeGame: its `players`, and the `ba_awa_players` option's default. */
+async function gameChanged(): Promise<void> {
+  const kind = Number(ui.game.value) as GameKind;
+  modeChanged();
+  if (!playerCounts.has(kind)) {
+    try {
+      const description = await describe(kind);
+      const counts = description.players.length ? [...description.players] : [2];
+      playerCounts.set(kind, counts);
+      if (kind === GameKind.BA_AWA && counts.length > 1) {
+        const chosen = ui.players.value;
+        const fallback =
+          description.options.find((o) => o.name === "ba_awa_players")?.defaultValue.replace(/^0$/, "2") ?? "2";
+        ui.players.replaceChildren(
+          ...counts.map((n) => {
+            const option = document.createElement("option");
+            option.value = String(n);
+            option.textContent = n === 3 ? "3 (South, East, North)" : String(n);
+            return option;
+          }),
+        );
+        ui.players.value = counts.map(String).includes(chosen) ? chosen : fallback;
+      }
+    } catch {
+      // An older server, or none yet: keep the page's own choice.
+    }
+  }
+  if (Number(ui.game.value) === kind) modeChanged();
+}
+
 ui.mode.addEventListener("change", modeChanged);
+ui.game.addEventListener("change", () => void gameChanged());
+ui.players.addEventListener("change", modeChanged);
 ui.setup.addEventListener("submit", (e) => {
   e.preventDefault();
   const mode = ui.mode.value as Mode;
@@ -520,7 +637,8 @@ ui.setup.addEventListener("submit", (e) => {
     return;
   }
   history.replaceState(null, "", location.pathname);
-  begin(mode, kind, { level: Number(ui.level.value) }).catch(showError);
+  const players = ui.playersField.hidden ? 2 : Number(ui.players.value);
+  begin(mode, kind, { level: Number(ui.level.value), players }).catch(showError);
 });
 ui.nextGame.addEventListener("click", () => void nextGame());
 ui.resign.addEventListener("click", async () => {
@@ -542,11 +660,12 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-/** `#watch=ID`, `#replay=ID`, `#match=ID&seat=south&token=T` (a seat's link); `token` also rides on the others. */
+/** `#watch=ID`, `#replay=ID`, `#match=ID&seat=south&token=T` (a seat's link; seat=north or east too); `token` also rides on the others. */
 function fromLink(): void {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token") ?? undefined;
-  const seat = params.get("seat") === "north" ? Player.NORTH : Player.SOUTH;
+  const seatName = params.get("seat");
+  const seat = seatName === "north" ? Player.NORTH : seatName === "east" ? Player.EAST : Player.SOUTH;
   const kind = Number(ui.game.value) as GameKind;
   let started: Promise<void> | null = null;
   if (params.get("watch")) {
@@ -566,3 +685,4 @@ function fromLink(): void {
 
 window.addEventListener("hashchange", fromLink);
 fromLink();
+void gameChanged();

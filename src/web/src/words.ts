@@ -15,7 +15,63 @@ import {
 import type { DescribeGameResponse } from "./gen/mancala/v1/rules_pb";
 
 export function playerName(player: Player): string {
-  return player === Player.SOUTH ? "South" : player === Player.NORTH ? "North" : "nobody";
+  return player === Player.SOUTH
+    ? "South"
+    : player === Player.NORTH
+      ? "North"
+      : player === Player.EAST
+        ? "East"
+        : "nobody";
+}
+
+/** A seat's place in the protocol's per-seat lists: [South, North] or, three-player Ba-awa, [South, North, East]. */
+export function seatIndex(player: Player): number {
+  return player === Player.NORTH ? 1 : player === Player.EAST ? 2 : 0;
+}
+
+/** The seats of a game in turn order: South, North; or South, East, North (three-player Ba-awa). */
+export function seatsInTurnOrder(seats: number): Player[] {
+  return seats === 3 ? [Player.SOUTH, Player.EAST, Player.NORTH] : [Player.SOUTH, Player.NORTH];
+}
+
+/** The number of seats of a game: 3 for three-player Ba-awa, else 2. */
+export function seatCount(state: GameState): number {
+  return state.variant.case === "baAwa" && state.variant.value.players === 3 ? 3 : 2;
+}
+
+/** A per-seat list (protocol order) in words, in turn order: "South 5, East 3, North 4". */
+export function perSeatWords(values: readonly number[], seats = values.length): string {
+  return seatsInTurnOrder(seats)
+    .map((p) => `${playerName(p)} ${values[seatIndex(p)] ?? 0}`)
+    .join(", ");
+}
+
+const ORDINALS = ["", "1st", "2nd", "3rd"];
+
+/** Three-player Ba-awa's placing ([South, North, East], 1 for the winner) in words: "1st South; 2nd North and East". */
+export function placingWords(placing: readonly number[]): string {
+  const places = [...new Set(placing.filter((p) => p > 0))].sort((a, b) => a - b);
+  const parts = places.map((place) => {
+    const names = seatsInTurnOrder(placing.length)
+      .filter((p) => placing[seatIndex(p)] === place)
+      .map(playerName);
+    const shared = names.length > 1 ? " (shared)" : "";
+    return `${ORDINALS[place] ?? `${place}th`} ${names.join(" and ")}${shared}`;
+  });
+  return parts.length ? `Placing: ${parts.join("; ")}.` : "";
+}
+
+/**
+ * Three-player Ba-awa's placing as the rules give it from a finished state (§4.7): the winner first, then whoever
+ * still holds pits, then the eliminated, the later out the higher; equals share a place. Empty otherwise.
+ */
+export function placingOf(state: GameState): number[] {
+  if (seatCount(state) !== 3 || state.variant.case !== "baAwa") return [];
+  const out = state.variant.value.eliminatedInGame;
+  const key = [Player.SOUTH, Player.NORTH, Player.EAST].map((p, i) =>
+    state.winner === p ? Number.MAX_SAFE_INTEGER : (out[i] ?? 0) === 0 ? Number.MAX_SAFE_INTEGER - 1 : out[i],
+  );
+  return key.map((k) => 1 + key.filter((other) => other > k).length);
 }
 
 export function gameName(kind: GameKind): string {
@@ -151,9 +207,19 @@ export function eventWords(description: DescribeGameResponse, event: Event): str
     case "roundEnd":
       return `The round is over (${endReason(k.value.reason)}); ${playerName(k.value.collector)} takes the ${k.value.collected} stones left. Totals: South ${k.value.totals[0] ?? 0}, North ${k.value.totals[1] ?? 0}.`;
     case "matchEnd":
+      if (k.value.matchScore.length === 3) {
+        const placing = placingWords(k.value.placing);
+        return `The match is over: ${winnerWords(k.value.winner)} (pits: ${perSeatWords(k.value.matchScore)}).${placing ? ` ${placing}` : ""}`;
+      }
       return `The match is over: ${winnerWords(k.value.winner)} (${k.value.matchScore.join(" to ")}).`;
     case "allocation":
+      if (k.value.pitsOwned.length === 3) {
+        const owned = perSeatWords(k.value.pitsOwned).replace(/^South (\d+)/, "South owns $1 pits");
+        return `Next game: ${owned}; ${playerName(k.value.starter)} starts.`;
+      }
       return `Next game: South owns ${k.value.pitsOwned[0] ?? 0} pits, North ${k.value.pitsOwned[1] ?? 0}; ${playerName(k.value.starter)} starts.`;
+    case "elimination":
+      return `${playerName(k.value.player)} won no pit and is out of the match (eliminated).`;
     case "refill": {
       const opened = k.value.opened.map(pit).join(", ") || "none";
       const closed = k.value.closed.map(pit).join(", ");
