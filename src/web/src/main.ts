@@ -487,19 +487,18 @@ async function begin(
   const role =
     mode === "computer"
       ? seats === 3
-        ? `three players: you are South, the computer (level ${options.level}) is East and North`
+        ? `you are South, the computer (level ${options.level}) is East and North`
         : `you are South, the computer (level ${options.level}) is North`
       : mode === "local"
         ? seats === 3
-          ? "three players on this screen (South, East, North)"
+          ? "three players on this screen"
           : "two players on this screen"
         : mode === "seat"
           ? `you play ${playerName(options.seat ?? Player.UNSPECIFIED)}`
           : mode === "watch"
             ? "watching live"
             : "replay";
-  const threeSeats = seats === 3 && mode !== "computer" && mode !== "local" ? " (three players)" : "";
-  ui.title.textContent = `${gameName(kind)}: ${role}${threeSeats}`;
+  ui.title.textContent = `${gameName(kind)}${seats === 3 ? " for three" : ""}: ${role}`;
   if (mode === "local") {
     s.legal = (await rules.listLegalMoves({ state })).moves;
     render(s);
@@ -605,7 +604,7 @@ async function gameChanged(): Promise<void> {
           ...counts.map((n) => {
             const option = document.createElement("option");
             option.value = String(n);
-            option.textContent = n === 3 ? "3 (South, East, North)" : String(n);
+            option.textContent = String(n);
             return option;
           }),
         );
