@@ -221,7 +221,10 @@ export class Board {
       this.eastPanel.classList.toggle("to-move", toMove);
       this.eastPanel.classList.toggle("out", (view.out[2] ?? 0) > 0);
       this.eastPanel.setAttribute("aria-label", `East${toMove ? ", to move" : ""}: ${[first, second].filter((w) => w).join(", ")}`);
-      const order = seatsInTurnOrder(3).map((p) => playerName(p)[0]);
+      // The turn order of the seats still in the match.
+      const order = seatsInTurnOrder(3)
+        .filter((p) => (view.out[seatIndex(p)] ?? 0) === 0)
+        .map((p) => playerName(p)[0]);
       this.eastLines[4].textContent = `turns: ${order.join(" → ")}`;
     }
     this.handInfo.textContent = view.hand ? `in hand: ${view.hand}` : "";
