@@ -117,14 +117,15 @@ test("East plays by its seat's link", async () => {
   await page.locator("#log", { hasText: "East plays" }).waitFor();
 });
 
-test("a three-player match played out by bots is replayed to its placing", async () => {
+test("a three-player match played out by bots is replayed to its elimination and placing", async () => {
   const created = await server().matches.createMatch({
     kind: GameKind.BA_AWA,
     options: { baAwaPlayers: 3 },
     bots: [
-      { player: Player.SOUTH, level: 1, seed: 11n },
-      { player: Player.EAST, level: 1, seed: 12n },
-      { player: Player.NORTH, level: 1, seed: 13n },
+      // Seeds with which a player is eliminated on the way (East, after game 19, at the time of writing).
+      { player: Player.SOUTH, level: 1, seed: 14n },
+      { player: Player.EAST, level: 1, seed: 15n },
+      { player: Player.NORTH, level: 1, seed: 16n },
     ],
   });
   const id = created.match!.matchId;
@@ -144,5 +145,14 @@ test("a three-player match played out by bots is replayed to its placing", async
   const end = await page.locator("#end").innerText();
   assert.match(end, /^The match is finished: (South|East|North) wins\. Pits: South \d+, East \d+, North \d+\./);
   assert.match(end, /Placing: 1st (South|East|North); /);
+  // Whoever was eliminated is said to be out, on the end screen and on the board (East's panel, or a line).
+  const out = /(South|East|North) is out \(eliminated after game (\d+)\)/.exec(end);
+  assert.ok(out, `an elimination: ${end}`);
+  if (out[1] === "East") {
+    assert.match(await page.locator(".east-panel").textContent() ?? "", /out.*after game \d+/);
+    assert.equal(await page.locator(".east-panel.out").count(), 1);
+  } else {
+    assert.match(await page.locator(".side-info").allTextContents().then((t) => t.join("\n")), /out after game \d+/);
+  }
   console.log(`three-player replay: ${total} events; ${end}`);
 });
