@@ -4,13 +4,13 @@ use super::endless::{relay_never_ends, LAPS_BEFORE_CHECK};
 use super::moves::{Choices, Start};
 use super::{
     base, direction_from, is_central, is_front, kichwa_for, kuu, offset, opposite, reverse,
-    ring_of, BaoLaKete, HiziZetuMark, KUU_MIN, PITS, ROW, TAX,
+    ring_of, row_word, BaoLaKete, HiziZetuMark, KUU_MIN, PITS, ROW, TAX,
 };
 use crate::engine::cycle::LoopGuard;
 use crate::engine::event::{Event, LapSource, Trace};
 use crate::engine::sow::sow_lap;
 use crate::engine::work;
-use crate::engine::{Direction, KuuDecision, Player};
+use crate::engine::{Direction, KuuDecision, NoTrace, Player};
 
 /// How a move that ran to its end finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,6 +190,139 @@ impl BaoLaKete {
             progress.at = self.relay(mover, at, dir, trace);
             first_lap = false;
         }
+    }
+
+    /// `run` for whether `start` ends, on a copy of the board and the kuus alone: no clone of the game, no
+    /// trace, no watch for a repeat. `Some` is what `run` answers when the move is over within the laps it plays
+    /// unwatched (most are); `None` when it goes on longer, and only `run` can tell. The steps are `run`'s, in
+    /// its order; only a mark against the mover matters (his laps stop there), so only it is followed.
+    pub(crate) fn trial_early(
+        &self,
+        mover: Player,
+        start: Start,
+        choices: Choices,
+    ) -> Option<Result<(), Halt>> {
+        let me = mover.index();
+        let (kuu, own) = (kuu(mover), base(mover) as usize);
+        let opponent = mover.opponent();
+        let mut pits = self.pits;
+        let mut kuu_alive = self.kuu_alive;
+        let mut marked = self.mark.filter(|m| m.blockee == mover).map(|m| m.pit);
+        let lap = |pits: &mut [u8; PITS], after: u8, seeds: u8, dir: Direction| {
+            sow_lap(
+                pits,
+                ring_of(mover, dir),
+                after,
+                seeds,
+                &mut NoTrace,
+                |_, _, _, _| {},
+            )
+        };
+        // §2.7 "Start", as in `begin_move` and `tax_the_kuu`.
+        let (mut at, mut dir, capturing, nemo, from_kuu) = match start {
+            Start::NemoCapture { pit } => {
+                pits[pit as usize] += 1;
+                (pit, None, true, true, false)
+            }
+            Start::NemoTakata { pit, dir } => {
+                pits[pit as usize] += 1;
+                let hand = if pit == kuu && kuu_alive[me] {
+                    if pits[pit as usize] - 1 <= KUU_MIN {
+                        kuu_alive[me] = false;
+                        std::mem::take(&mut pits[pit as usize])
+                    } else {
+                        pits[pit as usize] -= TAX;
+                        TAX
+                    }
+                } else {
+                    std::mem::take(&mut pits[pit as usize])
+                };
+                (
+                    lap(&mut pits, pit, hand, dir),
+                    Some(dir),
+                    false,
+                    true,
+                    false,
+                )
+            }
+            Start::Mtaji {
+                pit,
+                dir,
+                capturing,
+            } => {
+                let hand = std::mem::take(&mut pits[pit as usize]);
+                let from_kuu = pit == kuu && kuu_alive[me];
+                kuu_alive[me] &= !from_kuu;
+                let at = lap(&mut pits, pit, hand, dir);
+                (at, Some(dir), capturing, false, from_kuu)
+            }
+        };
+        let mut first_lap = true;
+        for _ in 1..LAPS_BEFORE_CHECK {
+            // A. Own front row.
+            if !is_front(at) && row_word(&pits, own) == 0 {
+                return Some(Ok(()));
+            }
+            let seeds = pits[at as usize];
+            // B. Capture, as in `capture` and `after_hole_taken`.
+            if capturing && is_front(at) && seeds >= 2 && pits[opposite(at) as usize] > 0 {
+                let victim = opposite(at);
+                let others = !(0xFF << (8 * offset(victim) as u32));
+                if row_word(&pits, base(opponent) as usize) & others == 0 {
+                    return Some(Ok(()));
+                }
+                let taken = std::mem::take(&mut pits[victim as usize]);
+                let sow_dir = match self.capture_direction(at, dir, choices) {
+                    Ok(sow_dir) => sow_dir,
+                    Err(halt) => return Some(Err(halt)),
+                };
+                if victim == super::kuu(opponent) {
+                    kuu_alive[opponent.index()] = false;
+                }
+                let kichwa = own as u8
+                    + if sow_dir == Direction::Clockwise {
+                        0
+                    } else {
+                        ROW - 1
+                    };
+                let before_kichwa = ring_of(mover, reverse(sow_dir)).next(kichwa);
+                at = lap(&mut pits, before_kichwa, taken, sow_dir);
+                dir = Some(sow_dir);
+                first_lap = false;
+                continue;
+            }
+            // C. Empty landing.
+            if seeds == 1 {
+                return Some(Ok(()));
+            }
+            // D. Kuu; E. Hizi zetu.
+            if at == kuu && kuu_alive[me] {
+                if nemo {
+                    let decision = match (capturing, choices.decision) {
+                        (false, _) => KuuDecision::Stop,
+                        (true, Some(decision)) => decision,
+                        (true, None) => return Some(Err(Halt::DecisionRequired)),
+                    };
+                    if decision == KuuDecision::Stop {
+                        return Some(Ok(()));
+                    }
+                }
+                kuu_alive[me] = false;
+            } else if marked == Some(at) && !(first_lap && from_kuu) {
+                return Some(Ok(()));
+            }
+            // F. Relay.
+            let Some(dir) = dir else {
+                return Some(Err(Halt::KichwaRequired));
+            };
+            pits[at as usize] = 0;
+            if marked == Some(at) {
+                marked = None;
+            }
+            at = lap(&mut pits, at, seeds, dir);
+            first_lap = false;
+        }
+        None
     }
 
     /// The within-move configuration at a lap end, for the repetition check.

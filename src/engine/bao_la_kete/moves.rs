@@ -400,14 +400,14 @@ impl BaoLaKete {
         }
     }
 
-    /// Plays `start` on a copy without a trace.
-    fn trial(
-        &self,
-        mover: Player,
-        start: Start,
-        choices: Choices,
-    ) -> Result<super::execute::Ran, Halt> {
-        self.clone().run(mover, start, choices, &mut NoTrace)
+    /// Plays `start` for whether it ends: most moves on the board alone (`trial_early`), the long ones on a
+    /// copy of the game, without a trace.
+    fn trial(&self, mover: Player, start: Start, choices: Choices) -> Result<(), Halt> {
+        self.trial_early(mover, start, choices).unwrap_or_else(|| {
+            self.clone()
+                .run(mover, start, choices, &mut NoTrace)
+                .map(|_| ())
+        })
     }
 
     /// Every complete move (with its choices) of `start` that ends, in a fixed order: left kichwa first, stop
