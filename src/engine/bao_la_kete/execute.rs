@@ -4,13 +4,14 @@ use super::endless::{relay_never_ends, LAPS_BEFORE_CHECK};
 use super::moves::{Choices, Start};
 use super::{
     base, direction_from, is_central, is_front, kichwa_for, kuu, offset, opposite, reverse,
-    ring_of, row_word, BaoLaKete, HiziZetuMark, KUU_MIN, PITS, ROW, TAX,
+    ring_of, row_word, BaoLaKete, HiziZetuMark, CIRCUIT, KUU_MIN, KUU_OFFSET, PITS, ROW, TAX,
 };
+use super::circuit_index;
 use crate::engine::cycle::LoopGuard;
 use crate::engine::event::{Event, LapSource, Trace};
 use crate::engine::sow::sow_lap;
 use crate::engine::work;
-use crate::engine::{Direction, KuuDecision, NoTrace, Player};
+use crate::engine::{Direction, KuuDecision, Player};
 
 /// How a move that ran to its end finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,101 +193,96 @@ impl BaoLaKete {
         }
     }
 
-    /// `run` for whether `start` ends, on a copy of the board and the kuus alone: no clone of the game, no
-    /// trace, no watch for a repeat. `Some` is what `run` answers when the move is over within the laps it plays
-    /// unwatched (most are); `None` when it goes on longer, and only `run` can tell. The steps are `run`'s, in
-    /// its order; only a mark against the mover matters (his laps stop there), so only it is followed.
+    /// `run` for whether `start` ends, on the mover's circuit packed into one word (no clone of the game, no
+    /// trace, no watch for a repeat): a lap is a few word operations whatever its hand. `Some` is what `run`
+    /// answers when the move is over within the laps it plays unwatched (most are); `None` when it goes on
+    /// longer, and only `run` can tell. The steps are `run`'s, in its order. Holes are circuit positions
+    /// (`circuit_index`: f1–f8 then b8–b1); the opponent's front row is a word too, his f_(8−k) facing
+    /// position k. Only a mark against the mover matters (his laps stop there), so only it is followed.
     pub(crate) fn trial_early(
         &self,
         mover: Player,
         start: Start,
         choices: Choices,
     ) -> Option<Result<(), Halt>> {
+        const KUU: u8 = KUU_OFFSET;
         let me = mover.index();
-        let (kuu, own) = (kuu(mover), base(mover) as usize);
         let opponent = mover.opponent();
-        let mut pits = self.pits;
+        let own = base(mover) as usize;
+        let mut circuit = packed_circuit(&self.pits, own);
+        let mut facing = row_word(&self.pits, base(opponent) as usize);
         let mut kuu_alive = self.kuu_alive;
-        let mut marked = self.mark.filter(|m| m.blockee == mover).map(|m| m.pit);
-        let lap = |pits: &mut [u8; PITS], after: u8, seeds: u8, dir: Direction| {
-            sow_lap(
-                pits,
-                ring_of(mover, dir),
-                after,
-                seeds,
-                &mut NoTrace,
-                |_, _, _, _| {},
-            )
-        };
-        // §2.7 "Start", as in `begin_move` and `tax_the_kuu`.
+        let mut marked = self
+            .mark
+            .filter(|m| m.blockee == mover)
+            .map(|m| circuit_index(m.pit));
         let (mut at, mut dir, capturing, nemo, from_kuu) = match start {
             Start::NemoCapture { pit } => {
-                pits[pit as usize] += 1;
-                (pit, None, true, true, false)
+                let k = circuit_index(pit);
+                circuit += 1 << (8 * k);
+                (k, None, true, true, false)
             }
             Start::NemoTakata { pit, dir } => {
-                pits[pit as usize] += 1;
-                let hand = if pit == kuu && kuu_alive[me] {
-                    if pits[pit as usize] - 1 <= KUU_MIN {
+                let k = circuit_index(pit);
+                circuit += 1 << (8 * k);
+                let hand = if k == KUU && kuu_alive[me] {
+                    // `tax_the_kuu`.
+                    if seeds_at(circuit, k) - 1 <= KUU_MIN {
                         kuu_alive[me] = false;
-                        std::mem::take(&mut pits[pit as usize])
+                        lift(&mut circuit, k)
                     } else {
-                        pits[pit as usize] -= TAX;
+                        circuit -= (TAX as u128) << (8 * k);
                         TAX
                     }
                 } else {
-                    std::mem::take(&mut pits[pit as usize])
+                    lift(&mut circuit, k)
                 };
-                (
-                    lap(&mut pits, pit, hand, dir),
-                    Some(dir),
-                    false,
-                    true,
-                    false,
-                )
+                (sow_packed(&mut circuit, k, hand, dir), Some(dir), false, true, false)
             }
             Start::Mtaji {
                 pit,
                 dir,
                 capturing,
             } => {
-                let hand = std::mem::take(&mut pits[pit as usize]);
-                let from_kuu = pit == kuu && kuu_alive[me];
+                let k = circuit_index(pit);
+                let hand = lift(&mut circuit, k);
+                let from_kuu = k == KUU && kuu_alive[me];
                 kuu_alive[me] &= !from_kuu;
-                let at = lap(&mut pits, pit, hand, dir);
+                let at = sow_packed(&mut circuit, k, hand, dir);
                 (at, Some(dir), capturing, false, from_kuu)
             }
         };
         let mut first_lap = true;
         for _ in 1..LAPS_BEFORE_CHECK {
+            let is_front = at < ROW;
             // A. Own front row.
-            if !is_front(at) && row_word(&pits, own) == 0 {
+            if !is_front && circuit as u64 == 0 {
                 return Some(Ok(()));
             }
-            let seeds = pits[at as usize];
+            let seeds = seeds_at(circuit, at);
             // B. Capture, as in `capture` and `after_hole_taken`.
-            if capturing && is_front(at) && seeds >= 2 && pits[opposite(at) as usize] > 0 {
-                let victim = opposite(at);
-                let others = !(0xFF << (8 * offset(victim) as u32));
-                if row_word(&pits, base(opponent) as usize) & others == 0 {
+            let victim = (ROW - 1).wrapping_sub(at);
+            if capturing && is_front && seeds >= 2 && (facing >> (8 * victim)) as u8 > 0 {
+                let hole = 0xFFu64 << (8 * victim);
+                if facing & !hole == 0 {
                     return Some(Ok(()));
                 }
-                let taken = std::mem::take(&mut pits[victim as usize]);
+                let taken = ((facing & hole) >> (8 * victim)) as u8;
+                facing &= !hole;
+                // Front positions are offsets: `capture_direction` reads only the offset.
                 let sow_dir = match self.capture_direction(at, dir, choices) {
                     Ok(sow_dir) => sow_dir,
                     Err(halt) => return Some(Err(halt)),
                 };
-                if victim == super::kuu(opponent) {
+                if victim == KUU {
                     kuu_alive[opponent.index()] = false;
                 }
-                let kichwa = own as u8
-                    + if sow_dir == Direction::Clockwise {
-                        0
-                    } else {
-                        ROW - 1
-                    };
-                let before_kichwa = ring_of(mover, reverse(sow_dir)).next(kichwa);
-                at = lap(&mut pits, before_kichwa, taken, sow_dir);
+                // From the kichwa: f1 (after b1, position 15) clockwise, f8 (after b8, 8) anticlockwise.
+                let before_kichwa = match sow_dir {
+                    Direction::Clockwise => CIRCUIT - 1,
+                    Direction::Anticlockwise => ROW,
+                };
+                at = sow_packed(&mut circuit, before_kichwa, taken, sow_dir);
                 dir = Some(sow_dir);
                 first_lap = false;
                 continue;
@@ -296,7 +292,7 @@ impl BaoLaKete {
                 return Some(Ok(()));
             }
             // D. Kuu; E. Hizi zetu.
-            if at == kuu && kuu_alive[me] {
+            if at == KUU && kuu_alive[me] {
                 if nemo {
                     let decision = match (capturing, choices.decision) {
                         (false, _) => KuuDecision::Stop,
@@ -315,11 +311,11 @@ impl BaoLaKete {
             let Some(dir) = dir else {
                 return Some(Err(Halt::KichwaRequired));
             };
-            pits[at as usize] = 0;
+            lift(&mut circuit, at);
             if marked == Some(at) {
                 marked = None;
             }
-            at = lap(&mut pits, at, seeds, dir);
+            at = sow_packed(&mut circuit, at, seeds, dir);
             first_lap = false;
         }
         None
@@ -570,4 +566,52 @@ impl BaoLaKete {
             |_, _, _, _| {},
         )
     }
+}
+
+// ---- One player's circuit in a word, for `trial_early` ----
+
+/// `LOW[r]`: one seed in each of bytes 0 to `r − 1`.
+const LOW: [u128; CIRCUIT as usize] = {
+    let mut low = [0u128; CIRCUIT as usize];
+    let mut r = 1;
+    while r < CIRCUIT as usize {
+        low[r] = low[r - 1] | 1 << (8 * (r - 1));
+        r += 1;
+    }
+    low
+};
+
+/// The circuit of the player whose holes start at `own`, byte k for circuit position k: the front row as it
+/// is, then the back row reversed (b8 first).
+#[inline(always)]
+fn packed_circuit(pits: &[u8; PITS], own: usize) -> u128 {
+    let back = row_word(pits, own + ROW as usize).swap_bytes();
+    row_word(pits, own) as u128 | (back as u128) << 64
+}
+
+#[inline(always)]
+fn seeds_at(circuit: u128, k: u8) -> u8 {
+    (circuit >> (8 * k)) as u8
+}
+
+/// Empties position `k`; returns its seeds.
+#[inline(always)]
+fn lift(circuit: &mut u128, k: u8) -> u8 {
+    let seeds = seeds_at(*circuit, k);
+    *circuit &= !(0xFF << (8 * k));
+    seeds
+}
+
+/// A lap of `seeds` (at least 1) after position `after` in `dir`: a round into every position, one more into
+/// each of the next `seeds mod 16`. Returns the position of the last seed.
+#[inline(always)]
+fn sow_packed(circuit: &mut u128, after: u8, seeds: u8, dir: Direction) -> u8 {
+    const ONES: u128 = u128::from_le_bytes([1; CIRCUIT as usize]);
+    let (rounds, rest) = (seeds / CIRCUIT, seeds % CIRCUIT);
+    let (first, last) = match dir {
+        Direction::Clockwise => (after.wrapping_add(1), after.wrapping_add(seeds)),
+        Direction::Anticlockwise => (after.wrapping_sub(rest), after.wrapping_sub(seeds)),
+    };
+    *circuit += ONES * rounds as u128 + LOW[rest as usize].rotate_left(8 * (first % CIRCUIT) as u32);
+    last % CIRCUIT
 }
