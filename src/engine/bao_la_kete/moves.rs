@@ -422,11 +422,15 @@ impl BaoLaKete {
                     kuu_decision: decision,
                 })
             };
-            if let Start::Mtaji {
-                capturing: true, ..
-            } = start
-            {
-                // It ends (captures always do) and asks nothing: the kuu decision is a nemo one (§2.7 D).
+            let asks_nothing = match start {
+                // The kuu decision is a nemo one (§2.7 D).
+                Start::Mtaji { capturing, .. } => capturing,
+                // It is asked only in a living kuu, and a kuu never comes back to life within a move.
+                Start::NemoCapture { .. } => !self.kuu_alive[mover.index()],
+                Start::NemoTakata { .. } => false,
+            };
+            if asks_nothing {
+                // A capture move: it ends (captures always do), and no lap can ask for a decision.
                 emit(sow(None));
                 continue;
             }
