@@ -1,12 +1,12 @@
 //! Playing one move: docs/bao-la-kete.md §2.7, with the lap-end checks in the order A → B → C → D → E → F.
 
+use super::circuit_index;
 use super::endless::{relay_never_ends, LAPS_BEFORE_CHECK};
 use super::moves::{Choices, Start};
 use super::{
     base, direction_from, is_central, is_front, kichwa_for, kuu, offset, opposite, reverse,
     ring_of, row_word, BaoLaKete, HiziZetuMark, CIRCUIT, KUU_MIN, KUU_OFFSET, PITS, ROW, TAX,
 };
-use super::circuit_index;
 use crate::engine::cycle::LoopGuard;
 use crate::engine::event::{Event, LapSource, Trace};
 use crate::engine::sow::sow_lap;
@@ -237,7 +237,13 @@ impl BaoLaKete {
                 } else {
                     lift(&mut circuit, k)
                 };
-                (sow_packed(&mut circuit, k, hand, dir), Some(dir), false, true, false)
+                (
+                    sow_packed(&mut circuit, k, hand, dir),
+                    Some(dir),
+                    false,
+                    true,
+                    false,
+                )
             }
             Start::Mtaji {
                 pit,
@@ -612,6 +618,7 @@ fn sow_packed(circuit: &mut u128, after: u8, seeds: u8, dir: Direction) -> u8 {
         Direction::Clockwise => (after.wrapping_add(1), after.wrapping_add(seeds)),
         Direction::Anticlockwise => (after.wrapping_sub(rest), after.wrapping_sub(seeds)),
     };
-    *circuit += ONES * rounds as u128 + LOW[rest as usize].rotate_left(8 * (first % CIRCUIT) as u32);
+    *circuit +=
+        ONES * rounds as u128 + LOW[rest as usize].rotate_left(8 * (first % CIRCUIT) as u32);
     last % CIRCUIT
 }
