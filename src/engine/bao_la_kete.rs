@@ -220,6 +220,14 @@ fn ring_of(player: Player, dir: Direction) -> &'static Ring<PITS> {
     }]
 }
 
+/// The eight holes from `first` as one word, the first in the lowest byte.
+#[inline(always)]
+fn row_word(pits: &[u8; PITS], first: usize) -> u64 {
+    let mut row = [0u8; ROW as usize];
+    row.copy_from_slice(&pits[first..first + ROW as usize]);
+    u64::from_le_bytes(row)
+}
+
 fn reverse(dir: Direction) -> Direction {
     match dir {
         Direction::Clockwise => Direction::Anticlockwise,
@@ -280,10 +288,7 @@ impl BaoLaKete {
 
     /// `player`'s front row, f1 in the lowest byte: the row-wide questions of §2.5–§2.7 become one test.
     fn front_word(&self, player: Player) -> u64 {
-        let b = base(player) as usize;
-        let mut row = [0u8; ROW as usize];
-        row.copy_from_slice(&self.pits[b..b + ROW as usize]);
-        u64::from_le_bytes(row)
+        row_word(&self.pits, base(player) as usize)
     }
 
     fn front_occupied(&self, player: Player) -> bool {

@@ -1,10 +1,11 @@
 //! Playing one move: docs/bao-la-kete.md §2.7, with the lap-end checks in the order A → B → C → D → E → F.
 
+use super::circuit_index;
 use super::endless::{relay_never_ends, LAPS_BEFORE_CHECK};
 use super::moves::{Choices, Start};
 use super::{
     base, direction_from, is_central, is_front, kichwa_for, kuu, offset, opposite, reverse,
-    ring_of, BaoLaKete, HiziZetuMark, KUU_MIN, PITS, ROW, TAX,
+    ring_of, row_word, BaoLaKete, HiziZetuMark, CIRCUIT, KUU_MIN, KUU_OFFSET, PITS, ROW, TAX,
 };
 use crate::engine::cycle::LoopGuard;
 use crate::engine::event::{Event, LapSource, Trace};
@@ -190,6 +191,140 @@ impl BaoLaKete {
             progress.at = self.relay(mover, at, dir, trace);
             first_lap = false;
         }
+    }
+
+    /// `run` for whether `start` ends, on the mover's circuit packed into one word (no clone of the game, no
+    /// trace, no watch for a repeat): a lap is a few word operations whatever its hand. `Some` is what `run`
+    /// answers when the move is over within the laps it plays unwatched (most are); `None` when it goes on
+    /// longer, and only `run` can tell. The steps are `run`'s, in its order. Holes are circuit positions
+    /// (`circuit_index`: f1–f8 then b8–b1); the opponent's front row is a word too, his f_(8−k) facing
+    /// position k. Only a mark against the mover matters (his laps stop there), so only it is followed.
+    pub(crate) fn trial_early(
+        &self,
+        mover: Player,
+        start: Start,
+        choices: Choices,
+    ) -> Option<Result<(), Halt>> {
+        const KUU: u8 = KUU_OFFSET;
+        let me = mover.index();
+        let opponent = mover.opponent();
+        let own = base(mover) as usize;
+        let mut circuit = packed_circuit(&self.pits, own);
+        let mut facing = row_word(&self.pits, base(opponent) as usize);
+        let mut kuu_alive = self.kuu_alive;
+        let mut marked = self
+            .mark
+            .filter(|m| m.blockee == mover)
+            .map(|m| circuit_index(m.pit));
+        let (mut at, mut dir, capturing, nemo, from_kuu) = match start {
+            Start::NemoCapture { pit } => {
+                let k = circuit_index(pit);
+                circuit += 1 << (8 * k);
+                (k, None, true, true, false)
+            }
+            Start::NemoTakata { pit, dir } => {
+                let k = circuit_index(pit);
+                circuit += 1 << (8 * k);
+                let hand = if k == KUU && kuu_alive[me] {
+                    // `tax_the_kuu`.
+                    if seeds_at(circuit, k) - 1 <= KUU_MIN {
+                        kuu_alive[me] = false;
+                        lift(&mut circuit, k)
+                    } else {
+                        circuit -= (TAX as u128) << (8 * k);
+                        TAX
+                    }
+                } else {
+                    lift(&mut circuit, k)
+                };
+                (
+                    sow_packed(&mut circuit, k, hand, dir),
+                    Some(dir),
+                    false,
+                    true,
+                    false,
+                )
+            }
+            Start::Mtaji {
+                pit,
+                dir,
+                capturing,
+            } => {
+                let k = circuit_index(pit);
+                let hand = lift(&mut circuit, k);
+                let from_kuu = k == KUU && kuu_alive[me];
+                kuu_alive[me] &= !from_kuu;
+                let at = sow_packed(&mut circuit, k, hand, dir);
+                (at, Some(dir), capturing, false, from_kuu)
+            }
+        };
+        let mut first_lap = true;
+        for _ in 1..LAPS_BEFORE_CHECK {
+            let is_front = at < ROW;
+            // A. Own front row.
+            if !is_front && circuit as u64 == 0 {
+                return Some(Ok(()));
+            }
+            let seeds = seeds_at(circuit, at);
+            // B. Capture, as in `capture` and `after_hole_taken`.
+            let victim = (ROW - 1).wrapping_sub(at);
+            if capturing && is_front && seeds >= 2 && (facing >> (8 * victim)) as u8 > 0 {
+                let hole = 0xFFu64 << (8 * victim);
+                if facing & !hole == 0 {
+                    return Some(Ok(()));
+                }
+                let taken = ((facing & hole) >> (8 * victim)) as u8;
+                facing &= !hole;
+                // Front positions are offsets: `capture_direction` reads only the offset.
+                let sow_dir = match self.capture_direction(at, dir, choices) {
+                    Ok(sow_dir) => sow_dir,
+                    Err(halt) => return Some(Err(halt)),
+                };
+                if victim == KUU {
+                    kuu_alive[opponent.index()] = false;
+                }
+                // From the kichwa: f1 (after b1, position 15) clockwise, f8 (after b8, 8) anticlockwise.
+                let before_kichwa = match sow_dir {
+                    Direction::Clockwise => CIRCUIT - 1,
+                    Direction::Anticlockwise => ROW,
+                };
+                at = sow_packed(&mut circuit, before_kichwa, taken, sow_dir);
+                dir = Some(sow_dir);
+                first_lap = false;
+                continue;
+            }
+            // C. Empty landing.
+            if seeds == 1 {
+                return Some(Ok(()));
+            }
+            // D. Kuu; E. Hizi zetu.
+            if at == KUU && kuu_alive[me] {
+                if nemo {
+                    let decision = match (capturing, choices.decision) {
+                        (false, _) => KuuDecision::Stop,
+                        (true, Some(decision)) => decision,
+                        (true, None) => return Some(Err(Halt::DecisionRequired)),
+                    };
+                    if decision == KuuDecision::Stop {
+                        return Some(Ok(()));
+                    }
+                }
+                kuu_alive[me] = false;
+            } else if marked == Some(at) && !(first_lap && from_kuu) {
+                return Some(Ok(()));
+            }
+            // F. Relay.
+            let Some(dir) = dir else {
+                return Some(Err(Halt::KichwaRequired));
+            };
+            lift(&mut circuit, at);
+            if marked == Some(at) {
+                marked = None;
+            }
+            at = sow_packed(&mut circuit, at, seeds, dir);
+            first_lap = false;
+        }
+        None
     }
 
     /// The within-move configuration at a lap end, for the repetition check.
@@ -437,4 +572,53 @@ impl BaoLaKete {
             |_, _, _, _| {},
         )
     }
+}
+
+// ---- One player's circuit in a word, for `trial_early` ----
+
+/// `LOW[r]`: one seed in each of bytes 0 to `r − 1`.
+const LOW: [u128; CIRCUIT as usize] = {
+    let mut low = [0u128; CIRCUIT as usize];
+    let mut r = 1;
+    while r < CIRCUIT as usize {
+        low[r] = low[r - 1] | 1 << (8 * (r - 1));
+        r += 1;
+    }
+    low
+};
+
+/// The circuit of the player whose holes start at `own`, byte k for circuit position k: the front row as it
+/// is, then the back row reversed (b8 first).
+#[inline(always)]
+fn packed_circuit(pits: &[u8; PITS], own: usize) -> u128 {
+    let back = row_word(pits, own + ROW as usize).swap_bytes();
+    row_word(pits, own) as u128 | (back as u128) << 64
+}
+
+#[inline(always)]
+fn seeds_at(circuit: u128, k: u8) -> u8 {
+    (circuit >> (8 * k)) as u8
+}
+
+/// Empties position `k`; returns its seeds.
+#[inline(always)]
+fn lift(circuit: &mut u128, k: u8) -> u8 {
+    let seeds = seeds_at(*circuit, k);
+    *circuit &= !(0xFF << (8 * k));
+    seeds
+}
+
+/// A lap of `seeds` (at least 1) after position `after` in `dir`: a round into every position, one more into
+/// each of the next `seeds mod 16`. Returns the position of the last seed.
+#[inline(always)]
+fn sow_packed(circuit: &mut u128, after: u8, seeds: u8, dir: Direction) -> u8 {
+    const ONES: u128 = u128::from_le_bytes([1; CIRCUIT as usize]);
+    let (rounds, rest) = (seeds / CIRCUIT, seeds % CIRCUIT);
+    let (first, last) = match dir {
+        Direction::Clockwise => (after.wrapping_add(1), after.wrapping_add(seeds)),
+        Direction::Anticlockwise => (after.wrapping_sub(rest), after.wrapping_sub(seeds)),
+    };
+    *circuit +=
+        ONES * rounds as u128 + LOW[rest as usize].rotate_left(8 * (first % CIRCUIT) as u32);
+    last % CIRCUIT
 }

@@ -400,14 +400,14 @@ impl BaoLaKete {
         }
     }
 
-    /// Plays `start` on a copy without a trace.
-    fn trial(
-        &self,
-        mover: Player,
-        start: Start,
-        choices: Choices,
-    ) -> Result<super::execute::Ran, Halt> {
-        self.clone().run(mover, start, choices, &mut NoTrace)
+    /// Plays `start` for whether it ends: most moves on the board alone (`trial_early`), the long ones on a
+    /// copy of the game, without a trace.
+    fn trial(&self, mover: Player, start: Start, choices: Choices) -> Result<(), Halt> {
+        self.trial_early(mover, start, choices).unwrap_or_else(|| {
+            self.clone()
+                .run(mover, start, choices, &mut NoTrace)
+                .map(|_| ())
+        })
     }
 
     /// Every complete move (with its choices) of `start` that ends, in a fixed order: left kichwa first, stop
@@ -422,11 +422,15 @@ impl BaoLaKete {
                     kuu_decision: decision,
                 })
             };
-            if let Start::Mtaji {
-                capturing: true, ..
-            } = start
-            {
-                // It ends (captures always do) and asks nothing: the kuu decision is a nemo one (§2.7 D).
+            let asks_nothing = match start {
+                // The kuu decision is a nemo one (§2.7 D).
+                Start::Mtaji { capturing, .. } => capturing,
+                // It is asked only in a living kuu, and a kuu never comes back to life within a move.
+                Start::NemoCapture { .. } => !self.kuu_alive[mover.index()],
+                Start::NemoTakata { .. } => false,
+            };
+            if asks_nothing {
+                // A capture move: it ends (captures always do), and no lap can ask for a decision.
                 emit(sow(None));
                 continue;
             }

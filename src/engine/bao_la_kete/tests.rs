@@ -1691,3 +1691,63 @@ fn random_untrusted_states_never_panic() {
     }
     assert!(accepted > 1000, "{accepted}");
 }
+
+/// The board-only trial (`trial_early`) answers what `run` answers on a copy of the game, for every start of
+/// every layer and player and every choice of kichwa and kuu decision, in positions of random matches (nemo and
+/// mtaji, living and dead kuus, hizi-zetu marks); it leaves to `run` only moves longer than its unwatched laps.
+#[test]
+fn the_board_only_trial_agrees_with_run() {
+    use crate::engine::{Game, MoveList, Rng};
+    let mut rng = Rng::new(0x7A7A);
+    let (mut decided, mut long, mut marked) = (0u32, 0u32, 0u32);
+    let kichwas = [None, Some(Kichwa::Left), Some(Kichwa::Right)];
+    let decisions = [None, Some(KuuDecision::Stop), Some(KuuDecision::Safari)];
+    for _ in 0..300 {
+        let mut game = BaoLaKete::new_match(&crate::engine::Options::default());
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        while game.status == Status::InProgress && !moves.is_empty() {
+            marked += u32::from(game.mark.is_some());
+            for (mover, layer) in Player::BOTH.into_iter().flat_map(|p| {
+                [
+                    moves::Layer::MarkedCaptures,
+                    moves::Layer::Captures,
+                    moves::Layer::Takatas,
+                ]
+                .map(|l| (p, l))
+            }) {
+                let mut starts = moves::Starts::new();
+                game.starts(mover, layer, &mut starts);
+                for start in starts {
+                    for (&kichwa, &decision) in kichwas
+                        .iter()
+                        .flat_map(|k| decisions.iter().map(move |d| (k, d)))
+                    {
+                        let choices = moves::Choices { kichwa, decision };
+                        let run = game
+                            .clone()
+                            .run(mover, start, choices, &mut NoTrace)
+                            .map(|_| ());
+                        match game.trial_early(mover, start, choices) {
+                            Some(early) => {
+                                assert_eq!(
+                                    early, run,
+                                    "{start:?} {choices:?} of {mover} in {game:?}"
+                                );
+                                decided += 1;
+                            }
+                            None => long += 1,
+                        }
+                    }
+                }
+            }
+            let mv = moves[rng.below(moves.len())];
+            game.play_and_list(&mv, &mut NoTrace, &mut moves)
+                .expect("listed moves are legal");
+        }
+    }
+    assert!(
+        decided > 100_000 && long > 0 && marked > 0,
+        "{decided} {long} {marked}"
+    );
+}
