@@ -15,7 +15,7 @@ use std::task::{Context, Poll, Waker};
 use bytes::Bytes;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use mancala::api::pb::diagnostics_server::Diagnostics;
-use mancala::api::pb::rules_server::Rules;
+use mancala::api::wire::server::rules_server::Rules;
 use mancala::engine::GameKind;
 use mancala::loadtest::corpus::{apply_request, echo_case, validate_request, Corpus};
 use mancala::pool::EnginePool;
