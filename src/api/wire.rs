@@ -12,6 +12,7 @@
 //! ([`Encoded`]), so the transport, the interceptors and every layer stay those of every other call; clients and
 //! in-process callers keep the prost messages. `wire::tests` proves the bytes equal to prost's.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -34,7 +35,8 @@ pub mod server {
 /// An answer already in protobuf's wire format: what prost would write for an `M`. The server only sends it;
 /// decoded (which no server does) it would skip every field.
 pub struct Encoded<M> {
-    bytes: Vec<u8>,
+    /// Borrowed for the answers that are always the same (a legal move's `ValidateMoveResponse`): no allocation.
+    bytes: Cow<'static, [u8]>,
     message: PhantomData<fn() -> M>,
 }
 
@@ -46,9 +48,9 @@ pub type ValidateMoveAnswer = Encoded<pb::ValidateMoveResponse>;
 pub type ListLegalMovesAnswer = Encoded<pb::ListLegalMovesResponse>;
 
 impl<M> Encoded<M> {
-    fn new(bytes: Vec<u8>) -> Self {
+    fn new(bytes: impl Into<Cow<'static, [u8]>>) -> Self {
         Encoded {
-            bytes,
+            bytes: bytes.into(),
             message: PhantomData,
         }
     }
@@ -61,7 +63,8 @@ impl<M> Encoded<M> {
 
 impl<M> Default for Encoded<M> {
     fn default() -> Self {
-        Encoded::new(Vec::new())
+        const EMPTY: &[u8] = &[];
+        Encoded::new(EMPTY)
     }
 }
 
@@ -96,7 +99,7 @@ impl<M> prost::Message for Encoded<M> {
     }
 
     fn clear(&mut self) {
-        self.bytes.clear();
+        self.bytes = Cow::Borrowed(&[]);
     }
 }
 
@@ -113,6 +116,11 @@ pub fn apply_move(game: &AnyGame, events: &[Event]) -> ApplyMoveAnswer {
 
 /// `ValidateMoveResponse { legal, reason, message }`.
 pub fn validate_move(legal: bool, reason: i32, message: &str) -> ValidateMoveAnswer {
+    if legal && reason == 0 && message.is_empty() {
+        // `legal: true` (field 1, varint 1), nothing else: the answer to nearly every ValidateMove.
+        const LEGAL: &[u8] = &[0x08, 0x01];
+        return Encoded::new(LEGAL);
+    }
     let mut w = Writer::with_capacity(2 + message.len() + 4);
     w.bool(1, legal);
     w.int32(2, reason);
