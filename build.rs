@@ -40,5 +40,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_client(true)
         .build_server(true)
         .compile_fds(descriptors)?;
+    // The Rules server once more, for the server alone (src/api/wire.rs): its hot answers are sent as bytes the
+    // service writes straight from the engine's state (`wire::Encoded`), every other message is `api::pb`'s.
+    // Same service, methods and descriptors; only the Rust types of three responses differ.
+    let wire_dir = out_dir.join("wire");
+    std::fs::create_dir_all(&wire_dir)?;
+    tonic_prost_build::configure()
+        .build_client(false)
+        .build_server(true)
+        .out_dir(&wire_dir)
+        .extern_path(".mancala.v1", "crate::api::pb")
+        .extern_path(
+            ".mancala.v1.ApplyMoveResponse",
+            "crate::api::wire::ApplyMoveAnswer",
+        )
+        .extern_path(
+            ".mancala.v1.ValidateMoveResponse",
+            "crate::api::wire::ValidateMoveAnswer",
+        )
+        .extern_path(
+            ".mancala.v1.ListLegalMovesResponse",
+            "crate::api::wire::ListLegalMovesAnswer",
+        )
+        .compile_fds(protox::compile(
+            ["proto/mancala/v1/rules.proto"],
+            ["proto"],
+        )?)?;
     Ok(())
 }

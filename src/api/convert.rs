@@ -299,7 +299,12 @@ pub fn state_setup(
 
 /// Encodes a state.
 pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
-    let setup = game.to_setup();
+    setup_to_pb(game.to_setup())
+}
+
+/// Encodes a state's setup (what [`state_to_pb`] does once the engine has written it out; `wire::tests` also
+/// encodes setups no game reaches).
+pub fn setup_to_pb(setup: Setup) -> pb::GameState {
     let variant = match setup.variant {
         VariantSetup::Missing => None,
         VariantSetup::BaAwa {

@@ -8,7 +8,7 @@
 
 use crate::api::convert::{self, DecodeError, DecodedState};
 use crate::api::search::{self as search_api, SearchRefusal, SearchRequest, StrengthField};
-use crate::api::{error, pb};
+use crate::api::{error, pb, wire};
 use crate::config::SearchSettings;
 use crate::engine::search::{self, Algorithm, Bot};
 use crate::engine::{self, AnyGame, Move, Violation};
@@ -37,9 +37,10 @@ impl RulesService {
         self
     }
 
-    /// The tonic server wrapping this service.
-    pub fn into_server(self) -> pb::rules_server::RulesServer<Self> {
-        pb::rules_server::RulesServer::new(self)
+    /// The tonic server wrapping this service: the one whose hot answers are written by [`wire`] (same service,
+    /// same bytes on the wire; in-process callers use the prost one, [`pb::rules_server::Rules`]).
+    pub fn into_server(self) -> wire::server::rules_server::RulesServer<Self> {
+        wire::server::rules_server::RulesServer::new(self)
     }
 
     /// Runs `answer` on the pool under a Rules call's limits.
@@ -207,6 +208,66 @@ impl RulesService {
     }
 }
 
+/// The same answers written straight into protobuf's wire format ([`wire`]): what the server sends. The bytes
+/// are those of the prost answers above (`wire::tests`), without building them as messages.
+impl RulesService {
+    /// `ListLegalMoves`, encoded.
+    pub fn list_legal_moves_encoded(
+        request: pb::ListLegalMovesRequest,
+    ) -> impl Fn() -> Result<wire::ListLegalMovesAnswer, Status> + Send + 'static {
+        let state = convert::state_setup("state", request.state);
+        let with_previews = !request.skip_previews;
+        move || {
+            let game = state
+                .as_ref()
+                .map_err(|e| error::decode_error(e.clone()))?
+                .validate()
+                .map_err(error::decode_error)?;
+            Ok(wire::list_legal_moves(&game, with_previews))
+        }
+    }
+
+    /// `ValidateMove`, encoded.
+    pub fn validate_move_encoded(
+        request: pb::ValidateMoveRequest,
+    ) -> impl Fn() -> Result<wire::ValidateMoveAnswer, Status> + Send + 'static {
+        let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
+        move || {
+            let (game, mv) = decoded.validate()?;
+            Ok(match game.check(&mv) {
+                Ok(()) => wire::validate_move(true, 0, ""),
+                Err(illegal) => wire::validate_move(
+                    false,
+                    convert::reason_to_pb(illegal.reason) as i32,
+                    &illegal.to_string(),
+                ),
+            })
+        }
+    }
+
+    /// `ApplyMove`, encoded.
+    pub fn apply_move_encoded(
+        request: pb::ApplyMoveRequest,
+    ) -> impl Fn() -> Result<wire::ApplyMoveAnswer, Status> + Send + 'static {
+        let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
+        let skip_events = request.skip_events;
+        move || {
+            let (mut game, mv) = decoded.validate()?;
+            if skip_events {
+                game.play(&mv, &mut engine::NoTrace)
+                    .map_err(|e| error::illegal_move(&e))?;
+                Ok(wire::apply_move(&game, &[]))
+            } else {
+                // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+                let mut events = Vec::with_capacity(64);
+                game.play(&mv, &mut events)
+                    .map_err(|e| error::illegal_move(&e))?;
+                Ok(wire::apply_move(&game, &events))
+            }
+        }
+    }
+}
+
 /// The built-in opponent's answers, like the ones above (each may run twice, with the same answer: a search is
 /// deterministic for its seed unless its budget has a time limit).
 impl RulesService {
@@ -352,5 +413,62 @@ impl pb::rules_server::Rules for RulesService {
         Ok(Response::new(convert::description_to_pb(
             &engine::describe(kind),
         )))
+    }
+}
+
+/// What the server runs (see [`RulesService::into_server`]): the hot calls answer with [`wire`]'s bytes, the
+/// others are the prost handlers above.
+#[tonic::async_trait]
+impl wire::server::rules_server::Rules for RulesService {
+    async fn new_game(
+        &self,
+        request: Request<pb::NewGameRequest>,
+    ) -> Result<Response<pb::NewGameResponse>, Status> {
+        pb::rules_server::Rules::new_game(self, request).await
+    }
+
+    async fn list_legal_moves(
+        &self,
+        request: Request<pb::ListLegalMovesRequest>,
+    ) -> Result<Response<wire::ListLegalMovesAnswer>, Status> {
+        self.on_pool(Self::list_legal_moves_encoded(request.into_inner()))
+            .await
+    }
+
+    async fn validate_move(
+        &self,
+        request: Request<pb::ValidateMoveRequest>,
+    ) -> Result<Response<wire::ValidateMoveAnswer>, Status> {
+        self.on_pool(Self::validate_move_encoded(request.into_inner()))
+            .await
+    }
+
+    async fn apply_move(
+        &self,
+        request: Request<pb::ApplyMoveRequest>,
+    ) -> Result<Response<wire::ApplyMoveAnswer>, Status> {
+        self.on_pool(Self::apply_move_encoded(request.into_inner()))
+            .await
+    }
+
+    async fn suggest_move(
+        &self,
+        request: Request<pb::SuggestMoveRequest>,
+    ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
+        pb::rules_server::Rules::suggest_move(self, request).await
+    }
+
+    async fn analyze_position(
+        &self,
+        request: Request<pb::AnalyzePositionRequest>,
+    ) -> Result<Response<pb::AnalyzePositionResponse>, Status> {
+        pb::rules_server::Rules::analyze_position(self, request).await
+    }
+
+    async fn describe_game(
+        &self,
+        request: Request<pb::DescribeGameRequest>,
+    ) -> Result<Response<pb::DescribeGameResponse>, Status> {
+        pb::rules_server::Rules::describe_game(self, request).await
     }
 }
