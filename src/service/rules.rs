@@ -209,7 +209,7 @@ impl RulesService {
 }
 
 /// The same answers written straight into protobuf's wire format ([`wire`]): what the server sends. The bytes
-/// are those of the prost answers above (`wire::tests`), without building them as messages.
+/// are those of the prost answers above (`api::wire::tests`; whole calls in `tests` below), without building them as messages.
 impl RulesService {
     /// `ListLegalMoves`, encoded.
     pub fn list_legal_moves_encoded(
@@ -470,5 +470,76 @@ impl wire::server::rules_server::Rules for RulesService {
         request: Request<pb::DescribeGameRequest>,
     ) -> Result<Response<pb::DescribeGameResponse>, Status> {
         pb::rules_server::Rules::describe_game(self, request).await
+    }
+}
+
+/// The whole calls the server answers with [`wire`]'s bytes give what the prost handlers give: the same bytes, or
+/// the same status (code, message, details), over random playouts of every game and option set
+/// (`api::wire::tests` proves the encoder itself).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::wire::tests::{any_move, matches, same_answer, Rng};
+
+    #[test]
+    fn whole_calls_answer_prosts_bytes_or_prosts_status() {
+        let mut rng = Rng(0x18_2026_1203);
+        let mut answers = 0usize;
+        for (kind, options) in matches() {
+            for _ in 0..12 {
+                let mut game = AnyGame::new_match(kind, &options);
+                for ply in 0..400 {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let state = convert::state_to_pb(&game);
+                    // A legal move and one that may not be (or may not even fit the board).
+                    let legal = convert::move_to_pb(&moves[rng.below(moves.len())]);
+                    for mv in [legal, any_move(&mut rng)] {
+                        let validate = pb::ValidateMoveRequest {
+                            state: Some(state.clone()),
+                            r#move: Some(mv.clone()),
+                        };
+                        same_answer(
+                            "ValidateMove",
+                            RulesService::validate_move_answer(validate.clone())(),
+                            RulesService::validate_move_encoded(validate)(),
+                        );
+                        for skip_events in [false, true] {
+                            let apply = pb::ApplyMoveRequest {
+                                state: Some(state.clone()),
+                                r#move: Some(mv.clone()),
+                                skip_events,
+                            };
+                            same_answer(
+                                "ApplyMove",
+                                RulesService::apply_move_answer(apply.clone())(),
+                                RulesService::apply_move_encoded(apply)(),
+                            );
+                        }
+                        answers += 3;
+                    }
+                    if ply % 7 == 0 || game.status() != engine::Status::InProgress {
+                        for skip_previews in [false, true] {
+                            let list = pb::ListLegalMovesRequest {
+                                state: Some(state.clone()),
+                                skip_previews,
+                            };
+                            same_answer(
+                                "ListLegalMoves",
+                                RulesService::list_legal_moves_answer(list.clone())(),
+                                RulesService::list_legal_moves_encoded(list)(),
+                            );
+                            answers += 1;
+                        }
+                    }
+                    let chosen = moves[rng.below(moves.len())];
+                    game.play(&chosen, &mut engine::NoTrace)
+                        .expect("a listed move is legal");
+                }
+            }
+        }
+        assert!(answers > 100_000, "{answers} answers");
     }
 }
