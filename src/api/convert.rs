@@ -128,7 +128,7 @@ fn starter_rule_from_pb(rule: pb::StarterRule) -> StarterRule {
     }
 }
 
-fn status_to_pb(status: Status) -> pb::Status {
+pub(super) fn status_to_pb(status: Status) -> pb::Status {
     match status {
         Status::InProgress => pb::Status::InProgress,
         Status::RoundOver => pb::Status::RoundOver,
@@ -137,7 +137,7 @@ fn status_to_pb(status: Status) -> pb::Status {
     }
 }
 
-fn direction_to_pb(direction: Option<Direction>) -> i32 {
+pub(super) fn direction_to_pb(direction: Option<Direction>) -> i32 {
     match direction {
         None => pb::Direction::Unspecified as i32,
         Some(Direction::Clockwise) => pb::Direction::Clockwise as i32,
@@ -145,7 +145,7 @@ fn direction_to_pb(direction: Option<Direction>) -> i32 {
     }
 }
 
-fn kichwa_to_pb(kichwa: Option<Kichwa>) -> i32 {
+pub(super) fn kichwa_to_pb(kichwa: Option<Kichwa>) -> i32 {
     match kichwa {
         None => pb::Kichwa::Unspecified as i32,
         Some(Kichwa::Left) => pb::Kichwa::Left as i32,
@@ -472,11 +472,12 @@ pub fn move_to_pb(mv: &Move) -> pb::Move {
     }
 }
 
-fn pits_of(mask: u16) -> Vec<u32> {
-    (0..16).filter(|p| mask >> p & 1 == 1).collect()
+/// The pits of a set, in order (a refill's opened or closed holes).
+pub(super) fn pits_of(mask: u16) -> impl Iterator<Item = u32> + Clone {
+    (0..16).filter(move |p| mask >> p & 1 == 1)
 }
 
-fn end_reason_to_pb(reason: EndReason) -> i32 {
+pub(super) fn end_reason_to_pb(reason: EndReason) -> i32 {
     (match reason {
         EndReason::FewSeedsLeft => pb::EndReason::FewSeedsLeft,
         EndReason::BothStuck => pb::EndReason::BothStuck,
@@ -612,8 +613,8 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 reserve,
             } => Kind::Refill(pb::Refill {
                 player: player_to_pb(Some(player)),
-                opened: pits_of(opened),
-                closed: pits_of(closed),
+                opened: pits_of(opened).collect(),
+                closed: pits_of(closed).collect(),
                 reserve: reserve as u32,
             }),
             Event::Taxation {
