@@ -116,6 +116,40 @@ impl StateAndMove {
     }
 }
 
+/// The game of a `ListLegalMoves` request, once the rules accept its state.
+fn listed(state: &Result<DecodedState, DecodeError>) -> Result<AnyGame, Status> {
+    state
+        .as_ref()
+        .map_err(|e| error::decode_error(e.clone()))?
+        .validate()
+        .map_err(error::decode_error)
+}
+
+impl StateAndMove {
+    /// `ValidateMove`'s engine work: whether the move is legal (`Err` inside: the rule it breaks).
+    fn verdict(&self) -> Result<Result<(), engine::IllegalMove>, Status> {
+        let (game, mv) = self.validate()?;
+        Ok(game.check(&mv))
+    }
+
+    /// `ApplyMove`'s engine work: the game after the move, and its events (none recorded for `skip_events`).
+    fn played(&self, skip_events: bool) -> Result<(AnyGame, Vec<engine::Event>), Status> {
+        let (mut game, mv) = self.validate()?;
+        let events = if skip_events {
+            game.play(&mv, &mut engine::NoTrace)
+                .map_err(|e| error::illegal_move(&e))?;
+            Vec::new()
+        } else {
+            // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+            let mut events = Vec::with_capacity(64);
+            game.play(&mv, &mut events)
+                .map_err(|e| error::illegal_move(&e))?;
+            events
+        };
+        Ok((game, events))
+    }
+}
+
 /// The legal move with its preview.
 fn legal_move(game: &AnyGame, mv: &Move, with_preview: bool) -> pb::LegalMove {
     let mut legal = pb::LegalMove {
@@ -145,11 +179,7 @@ impl RulesService {
         let state = convert::state_setup("state", request.state);
         let with_previews = !request.skip_previews;
         move || {
-            let game = state
-                .as_ref()
-                .map_err(|e| error::decode_error(e.clone()))?
-                .validate()
-                .map_err(error::decode_error)?;
+            let game = listed(&state)?;
             let moves = game
                 .legal_moves()
                 .iter()
@@ -165,8 +195,7 @@ impl RulesService {
     ) -> impl Fn() -> Result<pb::ValidateMoveResponse, Status> + Send + 'static {
         let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
         move || {
-            let (game, mv) = decoded.validate()?;
-            Ok(match game.check(&mv) {
+            Ok(match decoded.verdict()? {
                 Ok(()) => pb::ValidateMoveResponse {
                     legal: true,
                     reason: 0,
@@ -188,21 +217,10 @@ impl RulesService {
         let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
         let skip_events = request.skip_events;
         move || {
-            let (mut game, mv) = decoded.validate()?;
-            let events = if skip_events {
-                game.play(&mv, &mut engine::NoTrace)
-                    .map_err(|e| error::illegal_move(&e))?;
-                Vec::new()
-            } else {
-                // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-                let mut events = Vec::with_capacity(64);
-                game.play(&mv, &mut events)
-                    .map_err(|e| error::illegal_move(&e))?;
-                convert::events_to_pb(&events)
-            };
+            let (game, events) = decoded.played(skip_events)?;
             Ok(pb::ApplyMoveResponse {
                 state: Some(convert::state_to_pb(&game)),
-                events,
+                events: convert::events_to_pb(&events),
             })
         }
     }
@@ -217,14 +235,7 @@ impl RulesService {
     ) -> impl Fn() -> Result<wire::ListLegalMovesAnswer, Status> + Send + 'static {
         let state = convert::state_setup("state", request.state);
         let with_previews = !request.skip_previews;
-        move || {
-            let game = state
-                .as_ref()
-                .map_err(|e| error::decode_error(e.clone()))?
-                .validate()
-                .map_err(error::decode_error)?;
-            Ok(wire::list_legal_moves(&game, with_previews))
-        }
+        move || Ok(wire::list_legal_moves(&listed(&state)?, with_previews))
     }
 
     /// `ValidateMove`, encoded.
@@ -233,8 +244,7 @@ impl RulesService {
     ) -> impl Fn() -> Result<wire::ValidateMoveAnswer, Status> + Send + 'static {
         let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
         move || {
-            let (game, mv) = decoded.validate()?;
-            Ok(match game.check(&mv) {
+            Ok(match decoded.verdict()? {
                 Ok(()) => wire::validate_move(true, 0, ""),
                 Err(illegal) => wire::validate_move(
                     false,
@@ -252,18 +262,8 @@ impl RulesService {
         let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
         let skip_events = request.skip_events;
         move || {
-            let (mut game, mv) = decoded.validate()?;
-            if skip_events {
-                game.play(&mv, &mut engine::NoTrace)
-                    .map_err(|e| error::illegal_move(&e))?;
-                Ok(wire::apply_move(&game, &[]))
-            } else {
-                // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-                let mut events = Vec::with_capacity(64);
-                game.play(&mv, &mut events)
-                    .map_err(|e| error::illegal_move(&e))?;
-                Ok(wire::apply_move(&game, &events))
-            }
+            let (game, events) = decoded.played(skip_events)?;
+            Ok(wire::apply_move(&game, &events))
         }
     }
 }
