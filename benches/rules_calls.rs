@@ -202,14 +202,19 @@ fn authentication(c: &mut Criterion) {
 
     let mut settings =
         mancala::config::Settings::load_from(None, Vec::new()).expect("defaults load");
+    // The set-up's store calls are awaited here; the calls measured never reach the store.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
     let mut open = |required: bool| {
         settings.auth.required = required;
-        let identity = Identity::open(
-            Arc::new(MemoryStore::new()),
-            &settings.auth,
-            settings.limits,
-        )
-        .expect("a memory store");
+        let identity = runtime
+            .block_on(Identity::open(
+                Arc::new(MemoryStore::new()),
+                &settings.auth,
+                settings.limits,
+            ))
+            .expect("a memory store");
         let gate = Authenticate::new(identity.clone(), Default::default(), Needs::AnyCredential);
         (identity, gate)
     };
@@ -224,10 +229,12 @@ fn authentication(c: &mut Criterion) {
         burst: Some(u32::MAX),
         ..LimitOverrides::default()
     };
-    let (_, unrated_key) = identity
-        .create_tenant("unrated", "", unrated)
+    let (_, unrated_key) = runtime
+        .block_on(identity.create_tenant("unrated", "", unrated))
         .expect("created");
-    let (_, rated_key) = identity.create_tenant("rated", "", rated).expect("created");
+    let (_, rated_key) = runtime
+        .block_on(identity.create_tenant("rated", "", rated))
+        .expect("created");
     let (token, _) = identity
         .issue_token(&identity.tenant("unrated"), &unrated_key.id, "ann", None)
         .expect("a token");

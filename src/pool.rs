@@ -83,8 +83,8 @@ impl EnginePool {
         }
     }
 
-    /// The budget of a move of a server-held match, run on a blocking thread by the match manager: the
-    /// match limit, stopped with the pool at the end of the shutdown grace.
+    /// The budget of a move of a server-held match (played by the match manager, inline while it is short, on a
+    /// blocking thread past `inline_laps`): the match limit, stopped with the pool at the end of the shutdown grace.
     pub fn match_budget(&self) -> Budget {
         Budget::laps(self.inner.settings.match_budget_laps)
             .cancelled_by(self.inner.stopping.clone())

@@ -167,18 +167,14 @@ pub async fn run_with_time(
     let pool = EnginePool::new(&settings.engine, metrics.clone());
     // Whatever way `run` ends, long engine work stops with it (the runtime would wait for its threads).
     let _stop_pool = StopOnDrop(pool.clone());
-    // Opening may recover a crashed database file or connect to Redis: blocking work, off the
-    // runtime threads. The tenants are read once here, then kept in memory.
-    let match_settings = settings.matches.clone();
-    let (auth, limits) = (settings.auth.clone(), settings.limits);
-    let (stores, identity) = tokio::task::spawn_blocking(move || {
-        let stores = Stores::open(&match_settings)?;
-        let identity = Identity::open(stores.tenants.clone(), &auth, limits)?;
-        Ok::<_, StoreError>((stores, identity))
-    })
-    .await
-    .map_err(|e| ServeError::Store(StoreError::Failed(e.to_string())))?
-    .map_err(ServeError::Store)?;
+    // Opening may recover a crashed database file (off the runtime threads, inside `open`) or connect to Redis
+    // (on this runtime, whose tasks then drive the connection). The tenants are read once here, then kept in memory.
+    let stores = Stores::open(&settings.matches)
+        .await
+        .map_err(ServeError::Store)?;
+    let identity = Identity::open(stores.tenants.clone(), &settings.auth, settings.limits)
+        .await
+        .map_err(ServeError::Store)?;
     warn_if_open(&listener, &identity);
     let _following_tenants = identity.follow_store();
     let _reloading_tenants = AbortOnDrop(identity.spawn_reloads(TENANT_RELOAD_EVERY));
@@ -213,7 +209,7 @@ pub async fn run_with_time(
         Wire,
     )
     .with_clock(settings.clock, time)
-    .with_move_budget(pool.match_budget())
+    .with_move_budget(pool.match_budget(), settings.engine.inline_laps)
     .with_bots(settings.bots.clone(), pool.clone())
     .with_identity(identity.clone());
     // The lobby hears of every match created, started and finished here, and arranges its own.

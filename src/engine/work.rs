@@ -52,6 +52,11 @@ impl Budget {
         }
     }
 
+    /// The laps this budget allows.
+    pub fn limit(&self) -> u64 {
+        self.laps
+    }
+
     /// No limit and no cancellation (what the engine does outside [`Budget::run`]).
     pub fn unlimited() -> Budget {
         Budget::laps(u64::MAX)

@@ -201,8 +201,8 @@ struct Inner {
     signer: TokenSigner,
     max_ttl: Duration,
     registry: RwLock<Registry>,
-    /// Held across a reload's read and swap, so that an older read never replaces a newer one.
-    reloading: Mutex<()>,
+    /// Held across a reload's read and swap (an await), so that an older read never replaces a newer one.
+    reloading: tokio::sync::Mutex<()>,
     anonymous: Arc<Tenant>,
     /// The bucket of every call made with a bare seat token, which names no tenant until its match is found:
     /// charged before any store read (see [`Identity::seat_tokens`]).
@@ -270,8 +270,8 @@ pub fn tenant_id_problem(id: &str) -> Option<&'static str> {
 }
 
 impl Identity {
-    /// The tenants of `store`, read now (blocking), with `auth`'s settings and `defaults` for limits.
-    pub fn open(
+    /// The tenants of `store`, read now, with `auth`'s settings and `defaults` for limits.
+    pub async fn open(
         store: Arc<dyn TenantStore>,
         auth: &AuthSettings,
         defaults: TenantLimits,
@@ -279,7 +279,7 @@ impl Identity {
         let secret = if auth.player_token_secret.is_empty() {
             let fresh = keys::random_bytes::<32>()
                 .map_err(|e| StoreError::Failed(format!("the OS random generator: {e}")))?;
-            store.token_secret(fresh)?.to_vec()
+            store.token_secret(fresh).await?.to_vec()
         } else {
             auth.player_token_secret.as_bytes().to_vec()
         };
@@ -313,13 +313,13 @@ impl Identity {
                 signer: TokenSigner::new(&secret),
                 max_ttl: auth.player_token_max_ttl,
                 registry: RwLock::default(),
-                reloading: Mutex::new(()),
+                reloading: tokio::sync::Mutex::new(()),
                 anonymous,
                 seat_tokens,
                 last_refresh: Mutex::new(None),
             }),
         };
-        identity.reload()?;
+        identity.reload().await?;
         Ok(identity)
     }
 
@@ -335,15 +335,11 @@ impl Identity {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Reads every tenant from the store again (blocking). Buckets and stream counts of tenants whose limits
-    /// did not change carry over.
-    pub fn reload(&self) -> Result<(), StoreError> {
-        let _one_at_a_time = self
-            .inner
-            .reloading
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let records = self.inner.store.tenants()?;
+    /// Reads every tenant from the store again. Buckets and stream counts of tenants whose limits did not change
+    /// carry over.
+    pub async fn reload(&self) -> Result<(), StoreError> {
+        let _one_at_a_time = self.inner.reloading.lock().await;
+        let records = self.inner.store.tenants().await?;
         let mut next = Registry::default();
         {
             let current = self.registry();
@@ -396,8 +392,7 @@ impl Identity {
                 ticks.tick().await;
                 let Some(inner) = weak.upgrade() else { break };
                 let identity = Identity { inner };
-                let reloaded = tokio::task::spawn_blocking(move || identity.reload()).await;
-                if let Ok(Err(error)) = reloaded {
+                if let Err(error) = identity.reload().await {
                     tracing::warn!(error = %error, "cannot read the tenants again");
                 }
             }
@@ -410,8 +405,8 @@ impl Identity {
     }
 
     /// After [`AuthError::Unknown`]: reads the store again unless that was done less than
-    /// [`REFRESH_EVERY`] ago (so that a flood of made-up keys costs the store little). Blocking.
-    pub fn refresh(&self) -> Result<bool, StoreError> {
+    /// [`REFRESH_EVERY`] ago (so that a flood of made-up keys costs the store little).
+    pub async fn refresh(&self) -> Result<bool, StoreError> {
         {
             let mut last = self
                 .inner
@@ -423,7 +418,7 @@ impl Identity {
             }
             *last = Some(Instant::now());
         }
-        self.reload()?;
+        self.reload().await?;
         Ok(true)
     }
 
@@ -432,10 +427,12 @@ impl Identity {
     pub fn follow_store(&self) -> Option<Following> {
         let stop = Arc::new(AtomicBool::new(false));
         let weak = Arc::downgrade(&self.inner);
+        // The feed's thread waits for each reload (a read of the store, on this runtime).
+        let runtime = tokio::runtime::Handle::current();
         let thread = self.inner.store.follow_tenants(
             Box::new(move || {
                 if let Some(inner) = weak.upgrade() {
-                    if let Err(error) = (Identity { inner }).reload() {
+                    if let Err(error) = runtime.block_on((Identity { inner }).reload()) {
                         tracing::warn!(error = %error, "cannot read the tenants again");
                     }
                 }
@@ -575,8 +572,8 @@ impl Identity {
         all
     }
 
-    /// Creates tenant `id` with its first key (blocking). The key is in the answer only.
-    pub fn create_tenant(
+    /// Creates tenant `id` with its first key. The key is in the answer only.
+    pub async fn create_tenant(
         &self,
         id: &str,
         name: &str,
@@ -598,18 +595,18 @@ impl Identity {
             limits,
             revision: 1,
         };
-        match self.inner.store.put_tenant(&record) {
+        match self.inner.store.put_tenant(&record).await {
             Ok(()) => {}
             Err(StoreError::Conflict { .. }) => return Err(AdminError::Exists(id.into())),
             Err(e) => return Err(e.into()),
         }
-        self.reload()?;
+        self.reload().await?;
         tracing::info!(tenant = id, key_id = %key.id, "tenant created");
         Ok((record, key))
     }
 
-    /// Changes tenant `id` with `change` (blocking), again if another replica changed it meanwhile.
-    pub fn update_tenant(
+    /// Changes tenant `id` with `change`, again if another replica changed it meanwhile.
+    pub async fn update_tenant(
         &self,
         id: &str,
         mut change: impl FnMut(&mut TenantRecord) -> Result<(), AdminError>,
@@ -618,16 +615,17 @@ impl Identity {
             let stored = self
                 .inner
                 .store
-                .tenants()?
+                .tenants()
+                .await?
                 .into_iter()
                 .find(|t| t.id == id)
                 .ok_or_else(|| AdminError::NotFound(format!("no tenant {id:?}")))?;
             let mut record = stored.clone();
             change(&mut record)?;
             record.revision = stored.revision + 1;
-            match self.inner.store.put_tenant(&record) {
+            match self.inner.store.put_tenant(&record).await {
                 Ok(()) => {
-                    self.reload()?;
+                    self.reload().await?;
                     return Ok(record);
                 }
                 Err(StoreError::Conflict { .. }) => continue,
@@ -640,41 +638,45 @@ impl Identity {
     }
 
     /// A new key for tenant `id`; with `revoke_others`, every other key is revoked at once (a rotation).
-    pub fn create_key(
+    pub async fn create_key(
         &self,
         id: &str,
         revoke_others: bool,
     ) -> Result<(TenantRecord, keys::NewKey), AdminError> {
         let key = new_key()?;
         let at = now_ms();
-        let record = self.update_tenant(id, |record| {
-            if revoke_others {
-                for old in record.keys.iter_mut().filter(|k| k.revoked_ms.is_none()) {
-                    old.revoked_ms = Some(at);
+        let record = self
+            .update_tenant(id, |record| {
+                if revoke_others {
+                    for old in record.keys.iter_mut().filter(|k| k.revoked_ms.is_none()) {
+                        old.revoked_ms = Some(at);
+                    }
                 }
-            }
-            record.keys.push(key_record(&key));
-            Ok(())
-        })?;
+                record.keys.push(key_record(&key));
+                Ok(())
+            })
+            .await?;
         tracing::info!(tenant = id, key_id = %key.id, revoke_others, "API key created");
         Ok((record, key))
     }
 
     /// Revokes key `key_id` of tenant `id`: refused from now on by this replica, by the others as soon as
     /// they hear of it.
-    pub fn revoke_key(&self, id: &str, key_id: &str) -> Result<TenantRecord, AdminError> {
+    pub async fn revoke_key(&self, id: &str, key_id: &str) -> Result<TenantRecord, AdminError> {
         let at = now_ms();
-        let record = self.update_tenant(id, |record| {
-            let key = record
-                .keys
-                .iter_mut()
-                .find(|k| k.id == key_id)
-                .ok_or_else(|| {
-                    AdminError::NotFound(format!("tenant {id:?} has no key {key_id:?}"))
-                })?;
-            key.revoked_ms.get_or_insert(at);
-            Ok(())
-        })?;
+        let record = self
+            .update_tenant(id, |record| {
+                let key = record
+                    .keys
+                    .iter_mut()
+                    .find(|k| k.id == key_id)
+                    .ok_or_else(|| {
+                        AdminError::NotFound(format!("tenant {id:?} has no key {key_id:?}"))
+                    })?;
+                key.revoked_ms.get_or_insert(at);
+                Ok(())
+            })
+            .await?;
         tracing::info!(tenant = id, key_id, "API key revoked");
         Ok(record)
     }
@@ -699,7 +701,7 @@ mod tests {
     use super::*;
     use crate::store::MemoryStore;
 
-    fn identity(required: bool) -> Identity {
+    async fn identity(required: bool) -> Identity {
         let mut auth = crate::config::Settings::default().auth;
         auth.required = required;
         let limits = TenantLimits {
@@ -708,18 +710,21 @@ mod tests {
             max_active_matches: 5,
             max_watchers: 5,
         };
-        Identity::open(Arc::new(MemoryStore::new()), &auth, limits).unwrap()
+        Identity::open(Arc::new(MemoryStore::new()), &auth, limits)
+            .await
+            .unwrap()
     }
 
-    #[test]
-    fn a_key_names_its_tenant_until_revoked() {
-        let identity = identity(true);
+    #[tokio::test]
+    async fn a_key_names_its_tenant_until_revoked() {
+        let identity = identity(true).await;
         let (_, key) = identity
             .create_tenant("acme", "Acme", LimitOverrides::default())
+            .await
             .unwrap();
         let caller = identity.authenticate(Some(&key.key)).unwrap();
         assert_eq!(caller.tenant().unwrap().id(), "acme");
-        identity.revoke_key("acme", &key.id).unwrap();
+        identity.revoke_key("acme", &key.id).await.unwrap();
         assert_eq!(
             identity.authenticate(Some(&key.key)).unwrap_err(),
             AuthError::Unknown
@@ -727,22 +732,27 @@ mod tests {
         assert_eq!(identity.authenticate(None).unwrap_err(), AuthError::Missing);
     }
 
-    #[test]
-    fn a_rotation_revokes_the_other_keys() {
-        let identity = identity(true);
+    #[tokio::test]
+    async fn a_rotation_revokes_the_other_keys() {
+        let identity = identity(true).await;
         let (_, first) = identity
             .create_tenant("acme", "Acme", LimitOverrides::default())
+            .await
             .unwrap();
-        let (record, second) = identity.create_key("acme", true).unwrap();
+        let (record, second) = identity.create_key("acme", true).await.unwrap();
         assert_eq!(record.keys.len(), 2);
         assert!(identity.authenticate(Some(&first.key)).is_err());
         assert!(identity.authenticate(Some(&second.key)).is_ok());
         assert!(matches!(
-            identity.create_tenant("acme", "Again", LimitOverrides::default()),
+            identity
+                .create_tenant("acme", "Again", LimitOverrides::default())
+                .await,
             Err(AdminError::Exists(_))
         ));
         assert!(matches!(
-            identity.create_tenant("Acme!", "Bad", LimitOverrides::default()),
+            identity
+                .create_tenant("Acme!", "Bad", LimitOverrides::default())
+                .await,
             Err(AdminError::Invalid {
                 field: "tenant_id",
                 ..
@@ -750,9 +760,9 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn without_required_auth_no_credential_is_the_anonymous_tenant() {
-        let identity = identity(false);
+    #[tokio::test]
+    async fn without_required_auth_no_credential_is_the_anonymous_tenant() {
+        let identity = identity(false).await;
         let caller = identity.authenticate(None).unwrap();
         assert_eq!(caller.tenant().unwrap().id(), ANONYMOUS);
         assert!(matches!(
@@ -761,13 +771,14 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn player_tokens_name_a_player_of_an_enabled_tenant() {
-        let identity = identity(true);
+    #[tokio::test]
+    async fn player_tokens_name_a_player_of_an_enabled_tenant() {
+        let identity = identity(true).await;
         identity
             .create_tenant("acme", "Acme", LimitOverrides::default())
+            .await
             .unwrap();
-        let (_, key) = identity.create_key("acme", false).unwrap();
+        let (_, key) = identity.create_key("acme", false).await.unwrap();
         let acme = identity.tenant("acme");
         let (token, _) = identity.issue_token(&acme, &key.id, "ann", None).unwrap();
         match identity.authenticate(Some(&token)).unwrap() {
@@ -776,7 +787,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        identity.revoke_key("acme", &key.id).unwrap();
+        identity.revoke_key("acme", &key.id).await.unwrap();
         assert!(
             matches!(
                 identity.authenticate(Some(&token)),
@@ -784,13 +795,14 @@ mod tests {
             ),
             "a token dies with its key"
         );
-        let (_, other) = identity.create_key("acme", false).unwrap();
+        let (_, other) = identity.create_key("acme", false).await.unwrap();
         let (token, _) = identity.issue_token(&acme, &other.id, "ann", None).unwrap();
         identity
             .update_tenant("acme", |t| {
                 t.disabled = true;
                 Ok(())
             })
+            .await
             .unwrap();
         assert!(matches!(
             identity.authenticate(Some(&token)),
@@ -798,11 +810,12 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn the_bucket_refuses_past_the_burst_and_says_when_to_retry() {
-        let identity = identity(true);
+    #[tokio::test]
+    async fn the_bucket_refuses_past_the_burst_and_says_when_to_retry() {
+        let identity = identity(true).await;
         identity
             .create_tenant("acme", "Acme", LimitOverrides::default())
+            .await
             .unwrap();
         let tenant = identity.tenant("acme");
         assert!(identity.charge(&tenant).is_ok());
@@ -812,7 +825,7 @@ mod tests {
         assert!(throttled.retry_after <= Duration::from_millis(500));
         assert_eq!((throttled.calls_per_second, throttled.burst), (2, 2));
         // The anonymous tenant of a server without required auth is not held to a rate.
-        let open = self::identity(false);
+        let open = self::identity(false).await;
         let anonymous = open.tenant(ANONYMOUS);
         assert!((0..10).all(|_| open.charge(&anonymous).is_ok()));
     }

@@ -109,13 +109,12 @@ impl<E: Encoder> Lobby<E> {
 
     /// The tenants whose lobby the background work looks at: those with a log in the store, and those held here.
     async fn tenants(&self) -> Result<Vec<String>, LobbyError> {
-        let store = self.inner.store.clone();
-        let mut tenants = Self::blocking(move || {
-            store
-                .lobby_tenants()
-                .map_err(|e| super::error::store_failed("listing the lobby's tenants", e))
-        })
-        .await?;
+        let mut tenants = self
+            .inner
+            .store
+            .lobby_tenants()
+            .await
+            .map_err(|e| super::error::store_failed("listing the lobby's tenants", e))?;
         tenants.extend(super::lock(&self.inner.tenants).keys().cloned());
         tenants.sort();
         tenants.dedup();
@@ -130,7 +129,7 @@ impl<E: Encoder> Lobby<E> {
             if let Some(retention) = self.inner.retention {
                 let held = self.tenant(&tenant);
                 let cutoff = now_ms.saturating_sub(retention.as_millis() as u64);
-                Self::blocking(move || Ok(super::lock(&held.state).forget_before(cutoff))).await?;
+                held.state.lock().await.forget_before(cutoff);
             }
             if let Err(error) = self.sweep_tenant_at(&tenant, now_ms).await {
                 tracing::warn!(tenant, error = %error, "the lobby's sweep of a tenant failed; it runs again");

@@ -74,7 +74,8 @@ fn random_id() -> Result<LobbyId, LobbyError> {
 /// One tenant's lobby on this server: its state, and the latest entry number, which wakes its streams.
 struct TenantLobby {
     id: String,
-    state: Mutex<TenantState>,
+    /// Held by one decision at a time across its catch-up and the store's append (an await).
+    state: tokio::sync::Mutex<TenantState>,
     latest: watch::Sender<u64>,
 }
 
@@ -231,18 +232,19 @@ impl<E: Encoder> Lobby<E> {
             .or_insert_with(|| {
                 Arc::new(TenantLobby {
                     id: tenant.to_string(),
-                    state: Mutex::new(TenantState::default()),
+                    state: tokio::sync::Mutex::new(TenantState::default()),
                     latest: watch::channel(0).0,
                 })
             })
             .clone()
     }
 
-    /// Runs `work` on tokio's blocking pool (store I/O, a tenant's lock).
-    async fn blocking<T: Send + 'static>(
-        work: impl FnOnce() -> Result<T, LobbyError> + Send + 'static,
+    /// Runs `work` (a decision and its write) as a task of its own and awaits it: once begun, it runs to its end
+    /// even if its caller goes away, so that an entry the store took is applied here and wakes the streams.
+    async fn detached<T: Send + 'static>(
+        work: impl std::future::Future<Output = Result<T, LobbyError>> + Send + 'static,
     ) -> Result<T, LobbyError> {
-        tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        tokio::spawn(work).await.unwrap_or_else(|e| {
             tracing::error!(error = %e, "a lobby task panicked");
             Err(LobbyError::Internal(
                 "internal error; see the server log".into(),
@@ -251,7 +253,7 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// Reads `tenant`'s log past what `state` holds, applying it.
-    fn catch_up(
+    async fn catch_up(
         store: &dyn LobbyStore,
         tenant: &str,
         state: &mut TenantState,
@@ -259,6 +261,7 @@ impl<E: Encoder> Lobby<E> {
         loop {
             let entries = store
                 .lobby_read(tenant, state.seq, 1000)
+                .await
                 .map_err(|e| store_failed("reading the lobby", e))?;
             if entries.is_empty() {
                 return Ok(());
@@ -272,16 +275,16 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// Decides against `tenant`'s state (caught up with the store) and writes what `decide` says as the next
-    /// entries, deciding again after losing the store's race to another server. Blocking.
-    fn commit<T, B: IntoEntries>(
+    /// entries, deciding again after losing the store's race to another server.
+    async fn commit<T, B: IntoEntries>(
         store: &dyn LobbyStore,
         metrics: &Metrics,
         tenant: &TenantLobby,
         mut decide: impl FnMut(&TenantState) -> Result<(B, T), LobbyError>,
     ) -> Result<T, LobbyError> {
-        let mut state = lock(&tenant.state);
+        let mut state = tenant.state.lock().await;
         for _ in 0..MAX_COMMIT_ATTEMPTS {
-            Self::catch_up(store, &tenant.id, &mut state)?;
+            Self::catch_up(store, &tenant.id, &mut state).await?;
             let (entries, answer) = decide(&state)?;
             let entries = entries.into_entries();
             if entries.is_empty() {
@@ -290,7 +293,7 @@ impl<E: Encoder> Lobby<E> {
             let at_ms = now_ms();
             let first = state.seq + 1;
             let bytes: Vec<Vec<u8>> = entries.iter().map(|e| entry::encode(e, at_ms)).collect();
-            match store.lobby_append(&tenant.id, first, &bytes) {
+            match store.lobby_append(&tenant.id, first, &bytes).await {
                 Ok(()) => {
                     for (seq, entry) in (first..).zip(entries) {
                         metrics.lobby_entry(entry.label());
@@ -325,7 +328,7 @@ impl<E: Encoder> Lobby<E> {
         ))
     }
 
-    /// [`Lobby::commit`] on the blocking pool.
+    /// [`Lobby::commit`], as a task of its own.
     async fn decide<T: Send + 'static, B: IntoEntries>(
         &self,
         tenant: &str,
@@ -333,7 +336,8 @@ impl<E: Encoder> Lobby<E> {
     ) -> Result<T, LobbyError> {
         let (store, metrics) = (self.inner.store.clone(), self.inner.metrics.clone());
         let tenant = self.tenant(tenant);
-        Self::blocking(move || Self::commit(store.as_ref(), &metrics, &tenant, decide)).await
+        Self::detached(async move { Self::commit(store.as_ref(), &metrics, &tenant, decide).await })
+            .await
     }
 
     /// Reads the state, caught up.
@@ -1003,11 +1007,11 @@ impl<E: Encoder> Lobby<E> {
         reader: Reader,
         after: u64,
     ) -> Result<Page, LobbyError> {
-        let store = self.inner.store.clone();
+        let store = self.inner.store.as_ref();
         let lobby = self.tenant(tenant);
-        Self::blocking(move || {
-            let mut state = lock(&lobby.state);
-            Self::catch_up(store.as_ref(), &lobby.id, &mut state)?;
+        {
+            let mut state = lobby.state.lock().await;
+            Self::catch_up(store, &lobby.id, &mut state).await?;
             if after > state.seq {
                 return Err(LobbyError::OutOfRange(format!(
                     "after_event_id {after} is beyond the tenant's latest event, {}",
@@ -1016,6 +1020,7 @@ impl<E: Encoder> Lobby<E> {
             }
             let entries = store
                 .lobby_read(&lobby.id, after, PAGE)
+                .await
                 .map_err(|e| store_failed("reading the lobby", e))?;
             let mut page = Page {
                 tidings: Vec::new(),
@@ -1036,8 +1041,7 @@ impl<E: Encoder> Lobby<E> {
             }
             page.more = page.passed < state.seq;
             Ok(page)
-        })
-        .await
+        }
     }
 
     /// What stands for `player` now (pending challenges, open seeks, unfinished matches: see
@@ -1517,11 +1521,12 @@ mod tests {
         held: u64,
     }
 
+    #[async_trait::async_trait]
     impl LobbyStore for Stuck {
-        fn lobby_append(&self, _: &str, _: u64, _: &[Vec<u8>]) -> Result<(), StoreError> {
+        async fn lobby_append(&self, _: &str, _: u64, _: &[Vec<u8>]) -> Result<(), StoreError> {
             Err(StoreError::Conflict { current: self.held })
         }
-        fn lobby_read(
+        async fn lobby_read(
             &self,
             _: &str,
             _: u64,
@@ -1529,7 +1534,7 @@ mod tests {
         ) -> Result<Vec<crate::store::LobbyEntry>, StoreError> {
             Ok(Vec::new())
         }
-        fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+        async fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
             Ok(Vec::new())
         }
     }
@@ -1551,20 +1556,22 @@ mod tests {
         Ok((Some(entry), ()))
     }
 
-    #[test]
-    fn a_store_that_lost_the_log_fails_the_call_instead_of_racing_it_for_ever() {
+    #[tokio::test]
+    async fn a_store_that_lost_the_log_fails_the_call_instead_of_racing_it_for_ever() {
         let tenant = TenantLobby {
             id: "acme".into(),
-            state: Mutex::new(TenantState::default()),
+            state: tokio::sync::Mutex::new(TenantState::default()),
             latest: watch::channel(0).0,
         };
-        rated_match(&mut lock(&tenant.state), 1, ["ann", "bob"]);
+        rated_match(&mut tenant.state.try_lock().unwrap(), 1, ["ann", "bob"]);
         let metrics = Metrics::new();
         // The server has read one entry; the store (a Redis restarted empty) holds none.
-        let lost = Lobby::<Silent>::commit(&Stuck { held: 0 }, &metrics, &tenant, profile_change);
+        let lost =
+            Lobby::<Silent>::commit(&Stuck { held: 0 }, &metrics, &tenant, profile_change).await;
         assert!(matches!(&lost, Err(LobbyError::Internal(_))), "{lost:?}");
         // A store always one entry ahead (another server winning every race) is tried a bounded number of times.
-        let racing = Lobby::<Silent>::commit(&Stuck { held: 5 }, &metrics, &tenant, profile_change);
+        let racing =
+            Lobby::<Silent>::commit(&Stuck { held: 5 }, &metrics, &tenant, profile_change).await;
         assert!(
             matches!(&racing, Err(LobbyError::Internal(_))),
             "{racing:?}"

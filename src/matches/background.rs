@@ -2,7 +2,7 @@
 //! store, following its feed of appends so that other servers' events reach this one's watchers.
 
 use super::error::{store_failed, MatchError};
-use super::slots::{blocking, lock, Advance, Inner, Slot};
+use super::slots::{detached, lock, Advance, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;
@@ -24,10 +24,11 @@ impl<E: Encoder> Matches<E> {
         };
         let cutoff = now_ms.saturating_sub(retention.as_millis() as u64);
         let inner = self.inner.clone();
-        blocking(move || {
+        detached(async move {
             let purged = inner
                 .store
                 .purge_finished_before(cutoff)
+                .await
                 .map_err(|e| store_failed("purging old matches", None, e))?;
             for id in &purged {
                 // Purged elsewhere while this server still counted it as active.
@@ -70,20 +71,18 @@ impl<E: Encoder> Matches<E> {
         let mut records = Vec::new();
         let mut after = None;
         loop {
-            let inner = self.inner.clone();
             let query = ListQuery {
                 finished: Some(false),
                 after,
                 limit: PAGE,
                 ..ListQuery::default()
             };
-            let page = blocking(move || {
-                inner
-                    .store
-                    .list(&query)
-                    .map_err(|e| store_failed(what, None, e))
-            })
-            .await?;
+            let page = self
+                .inner
+                .store
+                .list(&query)
+                .await
+                .map_err(|e| store_failed(what, None, e))?;
             let last = (page.len() == PAGE).then(|| page[PAGE - 1].id);
             records.extend(page.into_iter().filter(|record| keep(record)));
             match last {
@@ -116,8 +115,10 @@ impl<E: Encoder> Matches<E> {
             };
             let seat = lock(&slot.live).game.to_move().unwrap_or(Player::South);
             let inner = self.inner.clone();
-            let outcome = blocking(move || {
-                inner.submit(&slot, seat, Action::Expire, None, String::new(), now_ms)
+            let outcome = detached(async move {
+                inner
+                    .submit(&slot, seat, Action::Expire, None, String::new(), now_ms)
+                    .await
             })
             .await;
             // Refused: played on meanwhile, or finished or expired by another replica.
@@ -167,9 +168,12 @@ impl<E: Encoder> Matches<E> {
     pub fn follow_store(&self) -> Option<Following> {
         let stop = Arc::new(AtomicBool::new(false));
         let weak = Arc::downgrade(&self.inner);
+        // The feed's thread waits for each report to be applied (a catch-up reads the store, on this runtime):
+        // reports are applied one at a time, in the order the store sent them.
+        let runtime = tokio::runtime::Handle::current();
         let sink = Box::new(move |appended: Appended| {
             if let Some(inner) = weak.upgrade() {
-                inner.on_appended(appended);
+                runtime.block_on(inner.on_appended(appended));
             }
         });
         let thread = self.inner.store.follow(sink, stop.clone())?;
@@ -189,7 +193,7 @@ impl Drop for Purger {
 
 impl<E: Encoder> Inner<E> {
     /// An append reported by a shared store (by this server or another).
-    fn on_appended(&self, appended: Appended) {
+    async fn on_appended(&self, appended: Appended) {
         match appended {
             Appended::Event { id, event } => {
                 // Matches this server does not hold are read from the store when asked for.
@@ -200,7 +204,7 @@ impl<E: Encoder> Inner<E> {
                     Ok(event) => event,
                     Err(error) => {
                         tracing::warn!(match_id = %id, error = %error, "an undecodable event on the store's feed; reading the log instead");
-                        let _ = self.catch_up(&slot);
+                        let _ = self.catch_up(&slot).await;
                         return;
                     }
                 };
@@ -217,12 +221,12 @@ impl<E: Encoder> Inner<E> {
                         Ok(advance) => self.advance(&slot, advance),
                         Err(error) => {
                             tracing::warn!(match_id = %id, error = %error, "an event on the store's feed does not replay; reading the log instead");
-                            return self.catch_up_logged(&slot);
+                            return self.catch_up_logged(&slot).await;
                         }
                     }
                 } else {
                     // A gap: the feed lost messages, the log has them.
-                    return self.catch_up_logged(&slot);
+                    return self.catch_up_logged(&slot).await;
                 };
                 self.metrics.remote_events(fed as u64);
             }
@@ -231,7 +235,7 @@ impl<E: Encoder> Inner<E> {
                     lock(&self.slots).values().cloned().collect();
                 for slot in slots {
                     if lock(&slot.live).finished.is_none() {
-                        self.catch_up_logged(&slot);
+                        self.catch_up_logged(&slot).await;
                     }
                 }
             }

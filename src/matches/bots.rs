@@ -24,7 +24,7 @@
 //! bounds each, and the shutdown grace stops them.
 
 use super::error::MatchError;
-use super::slots::{blocking, lock, Inner, Slot};
+use super::slots::{detached, lock, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::config::BotSettings;
@@ -240,15 +240,17 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
     };
     let mv = suggestion.best;
     let held = slot.clone();
-    let outcome = blocking(move || {
-        inner.submit(
-            &held,
-            seat,
-            Action::Move(mv),
-            Some(version),
-            String::new(),
-            time.now_ms(),
-        )
+    let outcome = detached(async move {
+        inner
+            .submit(
+                &held,
+                seat,
+                Action::Move(mv),
+                Some(version),
+                String::new(),
+                time.now_ms(),
+            )
+            .await
     })
     .await;
     match outcome {

@@ -14,12 +14,14 @@
 //! and its codes), `slots` (the matches held, their locks, the one replay of a log), `watch` (the streams),
 //! `background` (the retention purge and the store's feed), `bots` (the seats the server plays itself).
 //!
-//! Concurrency. Each match is a `Slot` with two `std` mutexes and no `.await` under either:
-//! - `write` serialises the writers of one match. A writer holds it on tokio's blocking pool while it
-//!   checks the move and waits for the store's commit (an fsync), so moves on one match are applied
-//!   one at a time while different matches commit in parallel;
-//! - `live` guards the current state for the instants it takes to read it, swap in a new one and
-//!   publish the event. Readers (`GetMatch`, a new watcher) never wait for a commit.
+//! Concurrency. Each match is a `Slot` with two locks:
+//! - `write`, an async mutex, serialises the writers of one match. A writer holds it while it checks the move
+//!   and awaits the store's commit (a Redis reply, the embedded file's fsync), so moves on one match are
+//!   applied one at a time while different matches commit in parallel. A write runs as a task of its own
+//!   (`slots::detached`), so that a caller who goes away never leaves a committed move unapplied;
+//! - `live`, a `std` mutex never held across an `.await`, guards the current state for the instants it takes
+//!   to read it, swap in a new one and publish the event. Readers (`GetMatch`, a new watcher) never wait for
+//!   a commit.
 //!
 //! Several servers may share one store (Redis; [`MatchStore::shared`]). The store checks `seq` on
 //! append (see [`MatchStore::append`]), so two servers can never both accept a move at the same
@@ -57,7 +59,7 @@ pub use view::{
 };
 pub use watch::WatchStream;
 
-use self::slots::{blocking, lock, random_token, replay_all, token_hash, Inner, Slot};
+use self::slots::{detached, lock, random_token, replay_all, token_hash, Inner, Slot};
 use crate::clock::{Clocks, SystemTime, Time, TimeControl};
 use crate::config::{ClockSettings, MatchSettings};
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
@@ -176,27 +178,6 @@ enum Fresh {
 }
 
 impl<E: Encoder> Matches<E> {
-    /// Opens the configured store (creating the data directory and database file if needed, or
-    /// connecting to Redis).
-    pub fn open(settings: &MatchSettings, encoder: E) -> Result<Matches<E>, StoreError> {
-        Matches::open_with_metrics(settings, Metrics::new(), encoder)
-    }
-
-    /// [`Matches::open`], counting in `metrics`.
-    pub fn open_with_metrics(
-        settings: &MatchSettings,
-        metrics: Metrics,
-        encoder: E,
-    ) -> Result<Matches<E>, StoreError> {
-        let store = crate::store::Stores::open(settings)?.matches;
-        Ok(Matches::with_store_and_metrics(
-            store,
-            settings.clone(),
-            metrics,
-            encoder,
-        ))
-    }
-
     /// A manager over `store`.
     pub fn with_store(
         store: Arc<dyn MatchStore>,
@@ -220,6 +201,7 @@ impl<E: Encoder> Matches<E> {
                 slots: Mutex::new(HashMap::new()),
                 spectators: AtomicUsize::new(0),
                 move_budget: Budget::unlimited(),
+                inline_laps: u64::MAX,
                 bots: None,
                 identity: None,
                 lifecycle: None,
@@ -249,11 +231,13 @@ impl<E: Encoder> Matches<E> {
 
     /// Bounds the engine work of each move (a relay may run long before the never-ending check decides
     /// it, docs/common.md §1): the server gives the engine pool's match budget, which also stops at the end of
-    /// the shutdown grace. Unlimited until set.
-    pub fn with_move_budget(mut self, budget: Budget) -> Matches<E> {
-        Arc::get_mut(&mut self.inner)
-            .expect("the budget is set before the manager is shared")
-            .move_budget = budget;
+    /// the shutdown grace. A move that spends more than `inline_laps` is played on tokio's blocking pool rather
+    /// than on the async worker (`engine.inline_laps`, as for the Rules calls). Unlimited, and inline, until set.
+    pub fn with_move_budget(mut self, budget: Budget, inline_laps: u64) -> Matches<E> {
+        let inner =
+            Arc::get_mut(&mut self.inner).expect("the budget is set before the manager is shared");
+        inner.move_budget = budget;
+        inner.inline_laps = inline_laps;
         self
     }
 
@@ -301,8 +285,7 @@ impl<E: Encoder> Matches<E> {
 
     /// The match store's header of match `id` (`None`: the store has no such match), without its log.
     pub async fn header(&self, id: MatchId) -> Result<Option<MatchRecord>, MatchError> {
-        let inner = self.inner.clone();
-        blocking(move || inner.header(id)).await
+        self.inner.header(id).await
     }
 
     /// The headers of `tenant`'s matches, in id order after `after`, at most `limit` (for the lobby's repair).
@@ -312,20 +295,17 @@ impl<E: Encoder> Matches<E> {
         after: Option<MatchId>,
         limit: usize,
     ) -> Result<Vec<MatchRecord>, MatchError> {
-        let inner = self.inner.clone();
         let query = ListQuery {
             tenant: Some(tenant.to_string()),
             after,
             limit,
             ..ListQuery::default()
         };
-        blocking(move || {
-            inner
-                .store
-                .list(&query)
-                .map_err(|e| store_failed("listing matches", None, e))
-        })
-        .await
+        self.inner
+            .store
+            .list(&query)
+            .await
+            .map_err(|e| store_failed("listing matches", None, e))
     }
 
     /// Whether `tenant` may create another match under its `limits.max_active_matches` (checked again, atomically,
@@ -334,15 +314,12 @@ impl<E: Encoder> Matches<E> {
         let Some(max) = self.max_active(tenant) else {
             return Ok(());
         };
-        let inner = self.inner.clone();
-        let owned = tenant.to_string();
-        let active = blocking(move || {
-            inner
-                .store
-                .unfinished_count(&owned)
-                .map_err(|e| store_failed("counting matches", None, e))
-        })
-        .await?;
+        let active = self
+            .inner
+            .store
+            .unfinished_count(tenant)
+            .await
+            .map_err(|e| store_failed("counting matches", None, e))?;
         if active >= max {
             return Err(too_many_active(active));
         }
@@ -399,18 +376,15 @@ impl<E: Encoder> Matches<E> {
             if fresh == Fresh::Held || !self.inner.store.shared() {
                 return Ok(slot);
             }
-            let inner = self.inner.clone();
-            return blocking(move || {
-                inner.catch_up(&slot)?;
-                Ok(slot)
-            })
-            .await;
+            self.inner.catch_up(&slot).await?;
+            return Ok(slot);
         }
-        let inner = self.inner.clone();
-        blocking(move || {
+        let inner = &self.inner;
+        {
             let stored = inner
                 .store
                 .load(&id)
+                .await
                 .map_err(|e| store_failed("loading a match", Some(id), e))?
                 .ok_or_else(|| MatchError::NotFound(id.to_string()))?;
             let active = stored.record.finished.is_none();
@@ -437,8 +411,7 @@ impl<E: Encoder> Matches<E> {
                 inner.watch_clocks(&slot);
             }
             Ok(slot)
-        })
-        .await
+        }
     }
 
     /// Starts a match of `kind` for `owner`: its view and a token for each seat not bound to a player.
@@ -516,8 +489,8 @@ impl<E: Encoder> Matches<E> {
         let tenant = record.tenant.clone();
         let slot = Arc::new(slot);
         let held = slot.clone();
-        blocking(move || {
-            match inner.store.create(&record, max_active) {
+        detached(async move {
+            match inner.store.create(&record, max_active).await {
                 Ok(()) => {}
                 Err(StoreError::TooManyActive { active }) => return Err(too_many_active(active)),
                 Err(e) => return Err(store_failed("creating a match", Some(id), e)),
@@ -606,7 +579,6 @@ impl<E: Encoder> Matches<E> {
             0 => DEFAULT_PAGE_SIZE,
             n => n.min(MAX_PAGE_SIZE),
         };
-        let inner = self.inner.clone();
         // One more than asked for tells whether there is a next page.
         let query = ListQuery {
             kind,
@@ -615,13 +587,12 @@ impl<E: Encoder> Matches<E> {
             after,
             limit: limit + 1,
         };
-        let mut records = blocking(move || {
-            inner
-                .store
-                .list(&query)
-                .map_err(|e| store_failed("listing matches", None, e))
-        })
-        .await?;
+        let mut records = self
+            .inner
+            .store
+            .list(&query)
+            .await
+            .map_err(|e| store_failed("listing matches", None, e))?;
         let next = if records.len() > limit {
             records.truncate(limit);
             records.last().map(|r| r.id.to_string()).unwrap_or_default()
@@ -638,18 +609,13 @@ impl<E: Encoder> Matches<E> {
         tenant: &str,
         ids: Vec<MatchId>,
     ) -> Result<Vec<MatchSummary>, MatchError> {
-        let inner = self.inner.clone();
-        let tenant = tenant.to_string();
-        blocking(move || {
-            let mut out = Vec::with_capacity(ids.len());
-            for id in ids {
-                if let Some(record) = inner.header(id)?.filter(|r| r.tenant == tenant) {
-                    out.push(MatchSummary::of(&record));
-                }
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(record) = self.inner.header(id).await?.filter(|r| r.tenant == tenant) {
+                out.push(MatchSummary::of(&record));
             }
-            Ok(out)
-        })
-        .await
+        }
+        Ok(out)
     }
 
     /// The seat holding `token` in match `id`, ready to act: the first half of `SubmitMove` and
@@ -741,10 +707,10 @@ impl<E: Encoder> Matches<E> {
     /// The whole log, replayed, and the match's notation.
     pub async fn history(&self, access: &Access<'_>, id: &str) -> Result<History, MatchError> {
         let slot = self.visible(access, id, Fresh::Held).await?;
-        let inner = self.inner.clone();
-        blocking(move || {
+        let inner = &self.inner;
+        {
             // The state shown is the one the log read leads to, whatever else moves the match on.
-            let stored = inner.history(&slot)?;
+            let stored = inner.history(&slot).await?;
             let notation = notation::export(
                 slot.kind,
                 &slot.options,
@@ -764,15 +730,14 @@ impl<E: Encoder> Matches<E> {
             );
             // The log may be ahead of this server: bring the match (and its watchers) along.
             if record.version > lock(&slot.live).version {
-                inner.catch_up(&slot)?;
+                inner.catch_up(&slot).await?;
             }
             Ok(History {
                 view,
                 events,
                 notation,
             })
-        })
-        .await
+        }
     }
 }
 
@@ -819,9 +784,11 @@ impl<E: Encoder> Seated<E> {
             request_id,
         } = self;
         let (held, slot_held) = (inner.clone(), slot.clone());
-        let result = blocking(move || {
+        let result = detached(async move {
             let now = inner.time.now_ms();
-            inner.submit(&slot, seat, action, expected_version, request_id, now)
+            inner
+                .submit(&slot, seat, action, expected_version, request_id, now)
+                .await
         })
         .await;
         match &result {

@@ -16,9 +16,14 @@ use crate::store::{
     StoreError, StoredMatch, SEATS,
 };
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::broadcast;
+
+/// A boxed future, for the one write that calls itself.
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// How many times a move is checked again after losing the store's race to another server.
 const MAX_ATTEMPTS: usize = 4;
@@ -29,11 +34,13 @@ pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Runs blocking work (store I/O, waiting for a match's writer lock) off the runtime threads.
-pub(super) async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, MatchError> + Send + 'static,
+/// Runs `work` (a write: the checks, the store's commit and what follows it) as a task of its own, and awaits it.
+/// Once begun, a write runs to its end even if its caller goes away (the client cancels, its deadline passes): a
+/// move the store has taken is always applied here and published to the watchers too.
+pub(super) async fn detached<T: Send + 'static>(
+    work: impl Future<Output = Result<T, MatchError>> + Send + 'static,
 ) -> Result<T, MatchError> {
-    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+    tokio::spawn(work).await.unwrap_or_else(|e| {
         tracing::error!(error = %e, "a match task panicked");
         Err(MatchError::Internal(
             "internal error; see the server log".into(),
@@ -295,7 +302,8 @@ pub(super) struct Slot<M> {
     /// When each seat, `[South, North]`, last had a stream open on this server (while one is open: when its
     /// last one opened), or when this server took the match up: what an abandonment claim measures from.
     pub(super) seen_ms: [AtomicU64; SEATS],
-    pub(super) write: Mutex<()>,
+    /// Held by the one writer of the match across its checks and the store's commit (an await).
+    pub(super) write: tokio::sync::Mutex<()>,
     pub(super) live: Mutex<Live>,
     pub(super) events: broadcast::Sender<Arc<Published<M>>>,
     /// Open spectator streams (no seat token).
@@ -325,7 +333,7 @@ impl<M> Slot<M> {
             tenant: record.tenant,
             players: record.players,
             bots: record.bots,
-            write: Mutex::new(()),
+            write: tokio::sync::Mutex::new(()),
             live: Mutex::new(live),
             events: broadcast::channel(buffer).0,
             spectators: AtomicUsize::new(0),
@@ -434,6 +442,8 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) spectators: AtomicUsize,
     /// What the engine may spend on one move ([`super::Matches::with_move_budget`]).
     pub(super) move_budget: Budget,
+    /// What a move may spend on the async worker before it is played again on the blocking pool.
+    pub(super) inline_laps: u64,
     /// Who plays the bot seats ([`super::Matches::with_bots`]); `None`: bot seats are refused.
     pub(super) bots: Option<super::bots::Bots>,
     /// The tenants' limits ([`super::Matches::with_identity`]).
@@ -463,18 +473,20 @@ impl<E: Encoder> Inner<E> {
         }
     }
 
-    /// The stored header of match `id`, without its log (`None`: the store has no such match). Blocking.
-    pub(super) fn header(&self, id: MatchId) -> Result<Option<MatchRecord>, MatchError> {
+    /// The stored header of match `id`, without its log (`None`: the store has no such match).
+    pub(super) async fn header(&self, id: MatchId) -> Result<Option<MatchRecord>, MatchError> {
         self.store
             .events_after(&id, u64::MAX)
+            .await
             .map(|stored| stored.map(|stored| stored.record))
             .map_err(|e| store_failed("reading a match", Some(id), e))
     }
 
     /// The stored log of `slot`.
-    pub(super) fn history(&self, slot: &Slot<E::Message>) -> Result<StoredMatch, MatchError> {
+    pub(super) async fn history(&self, slot: &Slot<E::Message>) -> Result<StoredMatch, MatchError> {
         self.store
             .load(&slot.id)
+            .await
             .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
             .ok_or_else(|| MatchError::NotFound(slot.id.to_string()))
     }
@@ -500,8 +512,12 @@ impl<E: Encoder> Inner<E> {
     }
 
     /// The answer of the earlier request that produced event `seq`.
-    fn earlier_answer(&self, slot: &Slot<E::Message>, seq: u64) -> Result<MatchEvent, MatchError> {
-        let stored = self.history(slot)?;
+    async fn earlier_answer(
+        &self,
+        slot: &Slot<E::Message>,
+        seq: u64,
+    ) -> Result<MatchEvent, MatchError> {
+        let stored = self.history(slot).await?;
         let (mut events, _, _) = replay_all(&stored, self.abort_after_ms())
             .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
         events.truncate(seq as usize);
@@ -512,7 +528,7 @@ impl<E: Encoder> Inner<E> {
 
     /// Brings `slot` up to the store's log (only what is new is read) and publishes the events its
     /// watchers have not seen; the store's version. Safe without the writer lock (see `advance`).
-    pub(super) fn catch_up(&self, slot: &Slot<E::Message>) -> Result<u64, MatchError> {
+    pub(super) async fn catch_up(&self, slot: &Slot<E::Message>) -> Result<u64, MatchError> {
         let (position, version) = {
             let live = lock(&slot.live);
             ((live.game.clone(), live.clocks), live.version)
@@ -520,6 +536,7 @@ impl<E: Encoder> Inner<E> {
         let Some(stored) = self
             .store
             .events_after(&slot.id, version)
+            .await
             .map_err(|e| store_failed("reading a match's log", Some(slot.id), e))?
         else {
             // Purged by another server sharing the store: forget it here too.
@@ -588,15 +605,15 @@ impl<E: Encoder> Inner<E> {
         fed
     }
 
-    pub(super) fn catch_up_logged(&self, slot: &Slot<E::Message>) {
-        if let Err(error) = self.catch_up(slot) {
+    pub(super) async fn catch_up_logged(&self, slot: &Slot<E::Message>) {
+        if let Err(error) = self.catch_up(slot).await {
             tracing::warn!(match_id = %slot.id, error = %error, "cannot catch up with the store");
         }
     }
 
-    /// The blocking body of a seat's action, under the match's writer lock: the checks and the
-    /// append, again after each race lost to another server sharing the store.
-    pub(super) fn submit(
+    /// The body of a seat's action, under the match's writer lock: the checks and the append, again after
+    /// each race lost to another server sharing the store.
+    pub(super) async fn submit(
         &self,
         slot: &Slot<E::Message>,
         seat: Player,
@@ -605,9 +622,9 @@ impl<E: Encoder> Inner<E> {
         request_id: String,
         at_ms: u64,
     ) -> Result<MatchEvent, MatchError> {
-        let _writer = lock(&slot.write);
+        let _writer = slot.write.lock().await;
         if self.store.shared() {
-            self.catch_up(slot)?;
+            self.catch_up(slot).await?;
         }
         // Stamped once the match is this request's alone: a sowing that waited for the writer lock behind the
         // keeper's flag is judged at the moment it is decided, and the log's times never go backwards.
@@ -616,11 +633,14 @@ impl<E: Encoder> Inner<E> {
             .max(lock(&slot.live).active_ms);
         let mut current = 0;
         for _ in 0..MAX_ATTEMPTS {
-            match self.try_submit(slot, seat, action, expected_version, &request_id, at_ms)? {
+            match self
+                .try_submit(slot, seat, action, expected_version, &request_id, at_ms)
+                .await?
+            {
                 Ok(answer) => return Ok(answer),
                 Err(stored) => {
                     self.metrics.store_conflict();
-                    current = self.catch_up(slot)?.max(stored);
+                    current = self.catch_up(slot).await?.max(stored);
                 }
             }
         }
@@ -632,24 +652,27 @@ impl<E: Encoder> Inner<E> {
 
     /// Appends what the clocks of `slot` have made due by `now_ms` (a flag, an abort), unless the match moved on
     /// or another server appended it first; the event appended here, if any. The timers' and the sweep's work.
-    pub(super) fn settle(
+    pub(super) async fn settle(
         &self,
         slot: &Slot<E::Message>,
         now_ms: u64,
     ) -> Result<Option<MatchEvent>, MatchError> {
-        let _writer = lock(&slot.write);
+        let _writer = slot.write.lock().await;
         if self.store.shared() {
-            self.catch_up(slot)?;
+            self.catch_up(slot).await?;
         }
         for _ in 0..MAX_ATTEMPTS {
             let Some(due) = self.due(slot, now_ms) else {
                 return Ok(None);
             };
-            match self.try_submit(slot, due.seat(), due.action(), None, "", due.at_ms())? {
+            match self
+                .try_submit(slot, due.seat(), due.action(), None, "", due.at_ms())
+                .await?
+            {
                 Ok(event) => return Ok(Some(event)),
                 Err(_) => {
                     self.metrics.store_conflict();
-                    self.catch_up(slot)?;
+                    self.catch_up(slot).await?;
                 }
             }
         }
@@ -667,7 +690,7 @@ impl<E: Encoder> Inner<E> {
     /// Why `seat` may not claim the match at `at_ms` (`ClaimVictory`), if it may not: the seat to sow must be
     /// another seat, a person's, with no stream open here and none seen anywhere (over a shared store) for
     /// `clock.abandon_after_ms`, counted from the start of its turn at the earliest.
-    fn claim_refusal(
+    async fn claim_refusal(
         &self,
         slot: &Slot<E::Message>,
         seat: Player,
@@ -729,6 +752,7 @@ impl<E: Encoder> Inner<E> {
             let elsewhere = self
                 .store
                 .seats_seen(&slot.id)
+                .await
                 .map_err(|e| store_failed("reading the seats' presence", Some(slot.id), e))?;
             seen = seen.max(elsewhere[absent.index()]);
         }
@@ -748,8 +772,21 @@ impl<E: Encoder> Inner<E> {
     }
 
     /// One attempt of `submit`: the answer, or `Ok(Err(version))` when the store holds a newer
-    /// version than this server did (or the request already).
-    fn try_submit(
+    /// version than this server did (or the request already). Boxed: it calls itself once, to append what the
+    /// clocks decided before the request came.
+    fn try_submit<'a>(
+        &'a self,
+        slot: &'a Slot<E::Message>,
+        seat: Player,
+        action: Action,
+        expected_version: Option<u64>,
+        request_id: &'a str,
+        at_ms: u64,
+    ) -> BoxFuture<'a, Result<Result<MatchEvent, u64>, MatchError>> {
+        Box::pin(self.try_submit_once(slot, seat, action, expected_version, request_id, at_ms))
+    }
+
+    async fn try_submit_once(
         &self,
         slot: &Slot<E::Message>,
         seat: Player,
@@ -758,22 +795,22 @@ impl<E: Encoder> Inner<E> {
         request_id: &str,
         at_ms: u64,
     ) -> Result<Result<MatchEvent, u64>, MatchError> {
-        let (mut game, mut clocks, version, finished) = {
+        let (earlier, (mut game, mut clocks, version, finished)) = {
             let live = lock(&slot.live);
-            if let Some(&(seq, player, earlier)) = live.requests.get(request_id) {
-                drop(live);
-                if (player, earlier) != (seat, action) {
-                    return Err(MatchError::invalid(
-                        "request_id",
-                        format!(
-                            "request_id {request_id:?} was used for another request (event {seq})"
-                        ),
-                    ));
-                }
-                return self.earlier_answer(slot, seq).map(Ok);
-            }
-            (live.game.clone(), live.clocks, live.version, live.finished)
+            (
+                live.requests.get(request_id).copied(),
+                (live.game.clone(), live.clocks, live.version, live.finished),
+            )
         };
+        if let Some((seq, player, earlier)) = earlier {
+            if (player, earlier) != (seat, action) {
+                return Err(MatchError::invalid(
+                    "request_id",
+                    format!("request_id {request_id:?} was used for another request (event {seq})"),
+                ));
+            }
+            return self.earlier_answer(slot, seq).await.map(Ok);
+        }
         if let (Some(ended), Action::Move(engine::Move::Sow(_))) = (finished, action) {
             // The flag falls on the seat to move, which the flag event leaves as it was.
             if ended.reason == EndReason::TimeForfeit && game.to_move() == Some(seat) {
@@ -806,8 +843,9 @@ impl<E: Encoder> Inner<E> {
             if (seat, action) != (due.seat(), due.action()) {
                 // The clocks decided before this request came: what they decided is appended first, and the
                 // request is refused (a sowing after its seat's flag, with its own reason).
-                if let Err(stored) =
-                    self.try_submit(slot, due.seat(), due.action(), None, "", due.at_ms())?
+                if let Err(stored) = self
+                    .try_submit(slot, due.seat(), due.action(), None, "", due.at_ms())
+                    .await?
                 {
                     return Ok(Err(stored));
                 }
@@ -842,14 +880,13 @@ impl<E: Encoder> Inner<E> {
                     metadata: Vec::new(),
                 });
             }
-            Action::Claim => self.claim_refusal(slot, seat, &game, &clocks, at_ms)?,
+            Action::Claim => {
+                self.claim_refusal(slot, seat, &game, &clocks, at_ms)
+                    .await?
+            }
             Action::Move(mv) => {
                 self.check_turn(slot, seat, mv, &game)?;
-                // Bounded like every engine call (`crate::pool`); a move is never accepted undecided.
-                self.move_budget
-                    .run(|| game.play(&mv, &mut trace))?
-                    .0
-                    .map_err(MatchError::Illegal)?;
+                (game, trace) = self.play(game, mv).await?;
             }
             _ => {}
         }
@@ -865,7 +902,7 @@ impl<E: Encoder> Inner<E> {
         let mut record = slot.record(event.seq, finished);
         record.active_ms = at_ms;
         record.deadline_ms = next_deadline(&clocks, finished);
-        match self.store.append(&record, &event) {
+        match self.store.append(&record, &event).await {
             Ok(()) => {}
             // Another server sharing the store got there first.
             Err(StoreError::Conflict { current }) => return Ok(Err(current)),
@@ -900,6 +937,34 @@ impl<E: Encoder> Inner<E> {
             },
         );
         Ok(Ok(answer))
+    }
+
+    /// Plays `mv` on `game` within the move budget (a move is never accepted undecided): inline while it stays
+    /// within `inline_laps` laps, as nearly every move does, else again from the start on tokio's blocking pool, so
+    /// that a long relay never holds an async worker. The state after it, and the engine's trace.
+    async fn play(
+        &self,
+        game: AnyGame,
+        mv: engine::Move,
+    ) -> Result<(AnyGame, Vec<Event>), MatchError> {
+        let full = self.move_budget.limit();
+        let mut trace = Vec::new();
+        let mut after = game.clone();
+        match Budget::laps(self.inline_laps.min(full)).run(|| after.play(&mv, &mut trace)) {
+            Ok((played, _)) => return played.map(|()| (after, trace)).map_err(MatchError::Illegal),
+            Err(engine::Unfinished::Exhausted { .. }) if full > self.inline_laps => {}
+            Err(unfinished) => return Err(unfinished.into()),
+        }
+        let budget = self.move_budget.clone();
+        let played = tokio::task::spawn_blocking(move || {
+            let (mut game, mut trace) = (game, Vec::new());
+            budget
+                .run(|| game.play(&mv, &mut trace))
+                .map(|(played, _)| played.map(|()| (game, trace)))
+        })
+        .await
+        .map_err(|e| MatchError::Internal(format!("a move's engine work failed: {e}")))?;
+        played?.map_err(MatchError::Illegal)
     }
 
     /// Refuses a move `seat` may not make now: a sowing out of turn, or a bot's choice between games.

@@ -562,3 +562,80 @@ async fn an_unstarted_timed_match_is_aborted_when_its_first_sowing_does_not_come
 fn a_manager_without_clock_settings_keeps_the_built_in_defaults_of_clock() {
     assert_eq!(DEFAULT_CLOCK, Settings::default().clock);
 }
+
+/// The moves of a seeded random `kind` match up to the first one that spends laps (a relay past its sixteenth lap,
+/// docs/common.md §1): the moves before it, and it.
+fn up_to_a_metered_move(kind: GameKind) -> (Vec<Move>, Move) {
+    let mut rng = crate::engine::Rng::new(7);
+    let mut game = AnyGame::new_match(kind, &Options::default());
+    let mut before = Vec::new();
+    for _ in 0..100_000 {
+        let moves = game.legal_moves();
+        let mv = moves[rng.below(moves.len())];
+        let mut trial = game.clone();
+        if Budget::laps(0)
+            .run(|| trial.play(&mv, &mut Vec::new()))
+            .is_err()
+        {
+            return (before, mv);
+        }
+        game.play(&mv, &mut Vec::new()).expect("a listed move");
+        before.push(mv);
+        if game.status() == crate::engine::Status::MatchOver {
+            game = AnyGame::new_match(kind, &Options::default());
+            before.clear();
+        }
+    }
+    panic!("no move of {kind:?} spent a lap in 100,000");
+}
+
+#[tokio::test]
+async fn a_move_past_the_inline_laps_is_played_again_off_the_async_worker_under_the_move_budget() {
+    let (before, long) = up_to_a_metered_move(GameKind::BaoLaKete);
+    // (the move budget, the inline laps, whether the long move is accepted)
+    for (budget, inline_laps, accepted) in [
+        (u64::MAX, u64::MAX, true),
+        (u64::MAX, 0, true),
+        (1, 0, false),
+    ] {
+        let matches = manager(Arc::new(MemoryStore::new()), settings(64))
+            .with_move_budget(Budget::laps(budget), inline_laps);
+        let created = matches
+            .create(GameKind::BaoLaKete, Options::default(), Owner::default())
+            .await
+            .unwrap();
+        let id = created.view.id.to_string();
+        for mv in before.iter().copied().chain([long]) {
+            let state = matches.get(&Access::anonymous(None), &id).await.unwrap();
+            let seat = state.game.to_move().unwrap_or(Player::South);
+            let token = created.tokens[seat.index()].as_deref();
+            let played = matches
+                .submit(
+                    &Access::anonymous(token),
+                    &id,
+                    Action::Move(mv),
+                    None,
+                    String::new(),
+                )
+                .await;
+            match (mv == long, accepted, played) {
+                (false, _, Ok(_)) | (true, true, Ok(_)) => {}
+                (
+                    true,
+                    false,
+                    Err(MatchError::Unfinished(crate::engine::Unfinished::Exhausted { budget: 1 })),
+                ) => {}
+                (_, _, other) => {
+                    panic!("budget {budget}, inline {inline_laps}: {mv:?} gave {other:?}")
+                }
+            }
+        }
+        let version = matches
+            .get(&Access::anonymous(None), &id)
+            .await
+            .unwrap()
+            .version;
+        let expected = before.len() as u64 + u64::from(accepted);
+        assert_eq!(version, expected, "budget {budget}, inline {inline_laps}");
+    }
+}

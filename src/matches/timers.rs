@@ -18,7 +18,7 @@
 //! whether the seat is connected elsewhere.
 
 use super::error::MatchError;
-use super::slots::{blocking, lock, next_deadline, Inner, Slot};
+use super::slots::{detached, lock, next_deadline, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;
@@ -107,13 +107,13 @@ impl<E: Encoder> Inner<E> {
     }
 
     /// A seat's stream opened or closed on this server at `now_ms`: remembered here, and over a shared store
-    /// recorded for the other replicas (off the runtime threads).
+    /// recorded for the other replicas (by a task of its own: nobody waits for it).
     pub(super) fn seat_seen(self: &Arc<Self>, slot: &Slot<E::Message>, seat: Player, now_ms: u64) {
         slot.seen_ms[seat.index()].fetch_max(now_ms, Ordering::AcqRel);
         if self.store.shared() {
             let (inner, id) = (self.clone(), slot.id);
-            tokio::task::spawn_blocking(move || {
-                if let Err(error) = inner.store.seat_seen(&id, seat, now_ms) {
+            tokio::spawn(async move {
+                if let Err(error) = inner.store.seat_seen(&id, seat, now_ms).await {
                     tracing::warn!(match_id = %id, %error, "cannot record a seat's presence");
                 }
             });
@@ -133,8 +133,7 @@ impl<E: Encoder> Matches<E> {
         if !held {
             // A deadline read from the store's headers, of a match this server does not hold: its header alone says
             // whether it is due (loading it would replay its log, and this server would then follow it for ever).
-            let inner = self.inner.clone();
-            let header = blocking(move || inner.header(id)).await?;
+            let header = self.inner.header(id).await?;
             match header {
                 None => return Err(MatchError::NotFound(id.to_string())),
                 Some(record) if record.finished.is_some() => return Ok(None),
@@ -152,7 +151,7 @@ impl<E: Encoder> Matches<E> {
         let slot = self.slot("match_id", &id.to_string(), Fresh::Held).await?;
         let inner = self.inner.clone();
         let held = slot.clone();
-        let settled = blocking(move || inner.settle(&held, now_ms)).await;
+        let settled = detached(async move { inner.settle(&held, now_ms).await }).await;
         if let Ok(None) = settled {
             // Nothing due after all (the match moved on): watch for what its clocks say now.
             self.inner.watch_clocks(&slot);
@@ -191,18 +190,13 @@ impl<E: Encoder> Matches<E> {
         if present.is_empty() {
             return;
         }
-        let inner = self.inner.clone();
-        let _ = blocking(move || {
-            // Read here, just before the writes, whatever the keeper did before.
-            let now_ms = inner.time.now_ms();
-            for (id, seat) in present {
-                if let Err(error) = inner.store.seat_seen(&id, seat, now_ms) {
-                    tracing::warn!(match_id = %id, %error, "cannot record a seat's presence");
-                }
+        // Read here, just before the writes, whatever the keeper did before.
+        let now_ms = self.inner.time.now_ms();
+        for (id, seat) in present {
+            if let Err(error) = self.inner.store.seat_seen(&id, seat, now_ms).await {
+                tracing::warn!(match_id = %id, %error, "cannot record a seat's presence");
             }
-            Ok(())
-        })
-        .await;
+        }
     }
 
     /// Keeps the clocks of every match this server knows of until the returned guard is dropped: sleeps until the

@@ -13,7 +13,7 @@
 //! the client goes away, or when the server shuts down (which drops the response stream).
 
 use super::error::{store_failed, MatchError};
-use super::slots::{blocking, lock, replay_all, Inner, Published, Slot};
+use super::slots::{lock, replay_all, Inner, Published, Slot};
 use super::view::{Encoder, SnapshotReason, Update};
 use crate::engine::Player;
 use crate::store::Finished;
@@ -255,10 +255,10 @@ impl<E: Encoder> Watcher<E> {
         let Some(from_seq) = from_seq else {
             return self.snapshot(SnapshotReason::Initial).await;
         };
-        let (version, inner, slot) = (self.cursor, self.inner.clone(), self.slot.clone());
-        let missed = if from_seq < version {
-            blocking(move || {
-                let stored = inner.history(&slot)?;
+        let (version, inner, slot) = (self.cursor, &self.inner, &self.slot);
+        let missed: Result<Vec<_>, MatchError> = if from_seq < version {
+            async {
+                let stored = inner.history(&slot).await?;
                 let (mut events, _, _) = replay_all(&stored, inner.abort_after_ms())
                     .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
                 events.truncate(version as usize);
@@ -266,8 +266,8 @@ impl<E: Encoder> Watcher<E> {
                 Ok(missed
                     .iter()
                     .map(|event| inner.encoder.encode(Update::Event(event)))
-                    .collect::<Vec<_>>())
-            })
+                    .collect())
+            }
             .await
         } else {
             Ok(Vec::new())

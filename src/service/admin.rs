@@ -1,6 +1,5 @@
 //! `mancala.v1.Admin`: the operator's tenants, keys and limits, behind the operator's key (checked by
-//! [`super::auth::Authenticate`] with [`super::auth::Needs::Operator`]). Every change blocks on the store, so
-//! it runs on tokio's blocking pool.
+//! [`super::auth::Authenticate`] with [`super::auth::Needs::Operator`]). Every change awaits the store.
 
 use crate::api::{error, pb};
 use crate::identity::{resolve, AdminError, Identity};
@@ -50,18 +49,6 @@ impl AdminService {
             }),
         }
     }
-
-    /// Runs a change of the tenants off the async workers.
-    async fn change<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(Identity) -> Result<T, AdminError> + Send + 'static,
-    ) -> Result<T, Status> {
-        let identity = self.identity.clone();
-        tokio::task::spawn_blocking(move || work(identity))
-            .await
-            .map_err(|_| Status::internal("a tenant change panicked; see the server log"))?
-            .map_err(error::admin_error)
-    }
 }
 
 fn limits_pb(limits: &LimitOverrides) -> pb::TenantLimits {
@@ -91,10 +78,10 @@ impl pb::admin_server::Admin for AdminService {
         let request = request.into_inner();
         let limits = limits_from_pb(request.limits.as_ref());
         let (record, key) = self
-            .change(move |identity| {
-                identity.create_tenant(&request.tenant_id, &request.name, limits)
-            })
-            .await?;
+            .identity
+            .create_tenant(&request.tenant_id, &request.name, limits)
+            .await
+            .map_err(error::admin_error)?;
         Ok(Response::new(pb::CreateTenantResponse {
             tenant: Some(self.tenant_pb(&record)),
             api_key: key.key,
@@ -106,8 +93,10 @@ impl pb::admin_server::Admin for AdminService {
         _request: Request<pb::ListTenantsRequest>,
     ) -> Result<Response<pb::ListTenantsResponse>, Status> {
         // As the store has them now, not as this replica last heard.
-        self.change(|identity| identity.reload().map_err(AdminError::from))
-            .await?;
+        self.identity
+            .reload()
+            .await
+            .map_err(|e| error::admin_error(AdminError::from(e)))?;
         let tenants = self
             .identity
             .tenants()
@@ -123,8 +112,10 @@ impl pb::admin_server::Admin for AdminService {
     ) -> Result<Response<pb::CreateApiKeyResponse>, Status> {
         let request = request.into_inner();
         let (record, key) = self
-            .change(move |identity| identity.create_key(&request.tenant_id, request.revoke_others))
-            .await?;
+            .identity
+            .create_key(&request.tenant_id, request.revoke_others)
+            .await
+            .map_err(error::admin_error)?;
         Ok(Response::new(pb::CreateApiKeyResponse {
             tenant: Some(self.tenant_pb(&record)),
             api_key: key.key,
@@ -137,8 +128,10 @@ impl pb::admin_server::Admin for AdminService {
     ) -> Result<Response<pb::RevokeApiKeyResponse>, Status> {
         let request = request.into_inner();
         let record = self
-            .change(move |identity| identity.revoke_key(&request.tenant_id, &request.key_id))
-            .await?;
+            .identity
+            .revoke_key(&request.tenant_id, &request.key_id)
+            .await
+            .map_err(error::admin_error)?;
         Ok(Response::new(pb::RevokeApiKeyResponse {
             tenant: Some(self.tenant_pb(&record)),
         }))
@@ -151,13 +144,13 @@ impl pb::admin_server::Admin for AdminService {
         let request = request.into_inner();
         let limits = limits_from_pb(request.limits.as_ref());
         let record = self
-            .change(move |identity| {
-                identity.update_tenant(&request.tenant_id, |record| {
-                    record.limits = limits;
-                    Ok(())
-                })
+            .identity
+            .update_tenant(&request.tenant_id, |record| {
+                record.limits = limits;
+                Ok(())
             })
-            .await?;
+            .await
+            .map_err(error::admin_error)?;
         tracing::info!(tenant = %record.id, "tenant limits set");
         Ok(Response::new(pb::SetTenantLimitsResponse {
             tenant: Some(self.tenant_pb(&record)),
@@ -171,13 +164,13 @@ impl pb::admin_server::Admin for AdminService {
         let request = request.into_inner();
         let disabled = request.disabled;
         let record = self
-            .change(move |identity| {
-                identity.update_tenant(&request.tenant_id, |record| {
-                    record.disabled = disabled;
-                    Ok(())
-                })
+            .identity
+            .update_tenant(&request.tenant_id, |record| {
+                record.disabled = disabled;
+                Ok(())
             })
-            .await?;
+            .await
+            .map_err(error::admin_error)?;
         tracing::info!(tenant = %record.id, disabled, "tenant disabled or enabled");
         Ok(Response::new(pb::SetTenantDisabledResponse {
             tenant: Some(self.tenant_pb(&record)),

@@ -104,18 +104,28 @@ impl Authenticate {
         self.metrics.tenant_call(tenant, outcome);
     }
 
-    /// Reads the tenants again, off the async worker where the runtime allows it; whether it did.
+    /// Reads the tenants again and waits for it (the interceptor cannot await: the worker hands its other tasks
+    /// on while it waits); whether it did. On a runtime of one thread nothing can wait there: the read is started
+    /// for the calls that follow, and this one is answered with what is known.
     fn refreshed(&self) -> bool {
-        let refresh = || match self.identity.refresh() {
-            Ok(done) => done,
-            Err(e) => {
+        let identity = self.identity.clone();
+        let refresh = async move {
+            identity.refresh().await.unwrap_or_else(|e| {
                 tracing::warn!(error = %e, "cannot read the tenants again");
                 false
-            }
+            })
         };
-        match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
-            Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(refresh),
-            _ => refresh(),
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime)
+                if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread =>
+            {
+                tokio::task::block_in_place(|| runtime.block_on(refresh))
+            }
+            Ok(runtime) => {
+                runtime.spawn(refresh);
+                false
+            }
+            Err(_) => false,
         }
     }
 }

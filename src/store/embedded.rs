@@ -16,6 +16,7 @@ use super::{
 };
 use redb::{Database, ReadableTable, TableDefinition};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
 const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
@@ -26,8 +27,13 @@ const ACTIVE: TableDefinition<&str, u64> = TableDefinition::new("active_per_tena
 /// The file name inside the data directory.
 pub const FILE_NAME: &str = "mancala.redb";
 
-/// Matches in a redb file.
-pub struct EmbeddedStore {
+/// Matches in a redb file. A handle: clones share the one open database.
+#[derive(Clone)]
+pub struct EmbeddedStore(Arc<Redb>);
+
+/// The open database, whose calls block (disk reads, an fsync per commit): the store's async methods run them on
+/// tokio's blocking pool ([`EmbeddedStore::off_runtime`]).
+pub(super) struct Redb {
     db: Database,
     path: PathBuf,
     appends: GroupCommit<(MatchRecord, EventRecord)>,
@@ -36,7 +42,7 @@ pub struct EmbeddedStore {
 impl std::fmt::Debug for EmbeddedStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EmbeddedStore")
-            .field("path", &self.path)
+            .field("path", &self.0.path)
             .finish()
     }
 }
@@ -66,25 +72,37 @@ impl EmbeddedStore {
         super::tenants::create_embedded_tables(&txn)?;
         super::lobby::create_embedded_tables(&txn)?;
         txn.commit().map_err(failed)?;
-        Ok(EmbeddedStore {
+        Ok(EmbeddedStore(Arc::new(Redb {
             db,
             path,
             appends: GroupCommit::default(),
-        })
+        })))
     }
 
     /// The database file.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.0.path
     }
 
-    /// The database, for the tenants' tables.
-    pub(super) fn db(&self) -> &Database {
-        &self.db
+    /// Runs `work` on the database on tokio's blocking pool, so that a disk read or a commit's fsync never holds
+    /// an async worker; its answer.
+    pub(super) async fn off_runtime<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Redb) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let redb = self.0.clone();
+        tokio::task::spawn_blocking(move || work(&redb))
+            .await
+            .unwrap_or_else(|e| Err(StoreError::Failed(format!("a store task failed: {e}"))))
     }
 }
 
-impl EmbeddedStore {
+impl Redb {
+    /// The database, for the tenants' and the lobby's tables.
+    pub(super) fn db(&self) -> &Database {
+        &self.db
+    }
+
     /// Commits `batch` in one write transaction: each append checked against the version stored (earlier appends
     /// of the batch included) and refused alone if stale; a storage failure fails them all, as nothing is committed.
     fn commit_appends(&self, batch: &[(MatchRecord, EventRecord)]) -> Vec<Result<(), StoreError>> {
@@ -154,7 +172,8 @@ impl EmbeddedStore {
     }
 }
 
-impl MatchStore for EmbeddedStore {
+/// The match store's calls, as they block.
+impl Redb {
     fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
         let txn = self.db.begin_write().map_err(failed)?;
         {
@@ -249,13 +268,11 @@ impl MatchStore for EmbeddedStore {
         Ok(Some(StoredMatch { record, events }))
     }
 
-    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+    fn append(&self, record: MatchRecord, event: EventRecord) -> Result<(), StoreError> {
         // Appends made at the same time share one transaction and one fsync (`group_commit`); each returns once its
         // own is durable, or with its own refusal.
         self.appends
-            .submit((record.clone(), event.clone()), |batch| {
-                self.commit_appends(batch)
-            })
+            .submit((record, event), |batch| self.commit_appends(batch))
     }
 
     fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
@@ -319,6 +336,56 @@ impl MatchStore for EmbeddedStore {
     }
 }
 
+#[async_trait::async_trait]
+impl MatchStore for EmbeddedStore {
+    async fn create(
+        &self,
+        record: &MatchRecord,
+        max_active: Option<u64>,
+    ) -> Result<(), StoreError> {
+        let record = record.clone();
+        self.off_runtime(move |redb| redb.create(&record, max_active))
+            .await
+    }
+
+    async fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
+        let tenant = tenant.to_string();
+        self.off_runtime(move |redb| redb.unfinished_count(&tenant))
+            .await
+    }
+
+    async fn events_after(
+        &self,
+        id: &MatchId,
+        after: u64,
+    ) -> Result<Option<StoredMatch>, StoreError> {
+        let id = *id;
+        self.off_runtime(move |redb| redb.events_after(&id, after))
+            .await
+    }
+
+    async fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
+        let id = *id;
+        self.off_runtime(move |redb| redb.load(&id)).await
+    }
+
+    async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+        let (record, event) = (record.clone(), event.clone());
+        self.off_runtime(move |redb| redb.append(record, event))
+            .await
+    }
+
+    async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
+        let query = query.clone();
+        self.off_runtime(move |redb| redb.list(&query)).await
+    }
+
+    async fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
+        self.off_runtime(move |redb| redb.purge_finished_before(cutoff_ms))
+            .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,20 +421,23 @@ mod tests {
     }
 
     /// The same contract, checked on both stores.
-    fn contract(store: &dyn MatchStore) {
+    async fn contract(store: &dyn MatchStore) {
         let mut a = record(1, GameKind::BaAwa);
-        store.create(&a, Some(2)).unwrap();
-        store.create(&record(2, GameKind::Bosh), Some(2)).unwrap();
+        store.create(&a, Some(2)).await.unwrap();
+        store
+            .create(&record(2, GameKind::Bosh), Some(2))
+            .await
+            .unwrap();
         // The tenant's two unfinished matches are its limit; another tenant's count is its own.
         assert!(matches!(
-            store.create(&record(4, GameKind::Bosh), Some(2)),
+            store.create(&record(4, GameKind::Bosh), Some(2)).await,
             Err(StoreError::TooManyActive { active: 2 })
         ));
         let other = MatchRecord {
             tenant: "other".into(),
             ..record(5, GameKind::Bosh)
         };
-        store.create(&other, Some(1)).unwrap();
+        store.create(&other, Some(1)).await.unwrap();
         assert_eq!(
             store
                 .list(&ListQuery {
@@ -375,40 +445,43 @@ mod tests {
                     limit: 10,
                     ..Default::default()
                 })
+                .await
                 .unwrap(),
             vec![other.clone()]
         );
         a.version = 1;
-        store.append(&a, &sow(1, 3)).unwrap();
+        store.append(&a, &sow(1, 3)).await.unwrap();
         // A second append of seq 1 is a conflict and changes nothing.
         assert!(matches!(
-            store.append(&a, &sow(1, 4)),
+            store.append(&a, &sow(1, 4)).await,
             Err(StoreError::Conflict { current: 1 })
         ));
         assert!(matches!(
-            store.append(&record(9, GameKind::BaAwa), &sow(1, 4)),
+            store.append(&record(9, GameKind::BaAwa), &sow(1, 4)).await,
             Err(StoreError::NotFound)
         ));
-        let loaded = store.load(&a.id).unwrap().unwrap();
+        let loaded = store.load(&a.id).await.unwrap().unwrap();
         assert_eq!(loaded.record, a);
         assert_eq!(loaded.events, vec![sow(1, 3)]);
-        assert_eq!(store.load(&MatchId([3; 16])).unwrap(), None);
+        assert_eq!(store.load(&MatchId([3; 16])).await.unwrap(), None);
 
-        let all = |query: ListQuery| {
+        let all = |query: ListQuery| async move {
             store
                 .list(&ListQuery {
                     limit: 10,
                     tenant: Some("acme".into()),
                     ..query
                 })
+                .await
                 .unwrap()
         };
-        assert_eq!(all(ListQuery::default()).len(), 2);
+        assert_eq!(all(ListQuery::default()).await.len(), 2);
         assert_eq!(
             all(ListQuery {
                 kind: Some(GameKind::Bosh),
                 ..Default::default()
-            })[0]
+            })
+            .await[0]
                 .id,
             MatchId([2; 16])
         );
@@ -417,6 +490,7 @@ mod tests {
                 after: Some(a.id),
                 ..Default::default()
             })
+            .await
             .len(),
             1
         );
@@ -427,6 +501,7 @@ mod tests {
                     tenant: Some("acme".into()),
                     ..Default::default()
                 })
+                .await
                 .unwrap()[0]
                 .id,
             a.id
@@ -447,32 +522,37 @@ mod tests {
                     ..sow(2, 0)
                 },
             )
+            .await
             .unwrap();
         assert_eq!(
             all(ListQuery {
                 finished: Some(true),
                 ..Default::default()
-            }),
+            })
+            .await,
             vec![a.clone()]
         );
         // Finished, it no longer counts against the tenant's limit.
-        store.create(&record(4, GameKind::Bosh), Some(2)).unwrap();
-        assert!(store.purge_finished_before(50).unwrap().is_empty());
-        assert_eq!(store.purge_finished_before(51).unwrap(), vec![a.id]);
-        assert_eq!(store.load(&a.id).unwrap(), None);
-        assert_eq!(all(ListQuery::default()).len(), 2);
+        store
+            .create(&record(4, GameKind::Bosh), Some(2))
+            .await
+            .unwrap();
+        assert!(store.purge_finished_before(50).await.unwrap().is_empty());
+        assert_eq!(store.purge_finished_before(51).await.unwrap(), vec![a.id]);
+        assert_eq!(store.load(&a.id).await.unwrap(), None);
+        assert_eq!(all(ListQuery::default()).await.len(), 2);
     }
 
-    #[test]
-    fn memory_store_keeps_the_contract() {
-        contract(&crate::store::MemoryStore::new());
+    #[tokio::test]
+    async fn memory_store_keeps_the_contract() {
+        contract(&crate::store::MemoryStore::new()).await;
     }
 
-    #[test]
-    fn embedded_store_keeps_the_contract_and_survives_reopening() {
+    #[tokio::test]
+    async fn embedded_store_keeps_the_contract_and_survives_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let store = EmbeddedStore::open(dir.path()).unwrap();
-        contract(&store);
+        contract(&store).await;
         drop(store);
         let reopened = EmbeddedStore::open(dir.path()).unwrap();
         assert_eq!(
@@ -481,6 +561,7 @@ mod tests {
                     limit: 10,
                     ..Default::default()
                 })
+                .await
                 .unwrap()
                 .len(),
             3,
@@ -489,6 +570,7 @@ mod tests {
         assert_eq!(
             reopened
                 .load(&MatchId([2; 16]))
+                .await
                 .unwrap()
                 .unwrap()
                 .record

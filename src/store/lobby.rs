@@ -6,6 +6,7 @@
 //! `seq - 1` entries, so two replicas deciding on the same state never both write. Over Redis every append is
 //! announced on a channel every replica follows, which wakes the streams waiting on that tenant.
 
+use super::embedded::Redb;
 use super::{EmbeddedStore, MemoryStore, RedisStore, StoreError};
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use std::collections::BTreeMap;
@@ -35,16 +36,21 @@ pub enum LobbyAppended {
     Resumed,
 }
 
-/// Keeps the lobby logs. Every method blocks, as the match store's do.
+/// Keeps the lobby logs; every method but `follow_lobby` is awaited, as the match store's are.
+#[async_trait::async_trait]
 pub trait LobbyStore: Send + Sync + 'static {
     /// Appends `entries` (at least one) to `tenant`'s log as entries `first`, `first + 1` …, all or none, if it
     /// holds exactly `first - 1` entries; otherwise [`StoreError::Conflict`] with the number it holds. Durable when
     /// it returns `Ok`.
-    fn lobby_append(&self, tenant: &str, first: u64, entries: &[Vec<u8>])
-        -> Result<(), StoreError>;
+    async fn lobby_append(
+        &self,
+        tenant: &str,
+        first: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError>;
 
     /// At most `limit` entries of `tenant`'s log after `after`, in order (none for a tenant without a log).
-    fn lobby_read(
+    async fn lobby_read(
         &self,
         tenant: &str,
         after: u64,
@@ -52,7 +58,7 @@ pub trait LobbyStore: Send + Sync + 'static {
     ) -> Result<Vec<LobbyEntry>, StoreError>;
 
     /// Every tenant with a lobby log.
-    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError>;
+    async fn lobby_tenants(&self) -> Result<Vec<String>, StoreError>;
 
     /// For a shared store: reports every append by any server to `sink`, on a thread of its own, until `stop`.
     fn follow_lobby(
@@ -81,7 +87,8 @@ pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), Store
     Ok(())
 }
 
-impl LobbyStore for EmbeddedStore {
+/// The lobby's calls, as they block (the embedded store runs them off the async workers).
+impl Redb {
     fn lobby_append(
         &self,
         tenant: &str,
@@ -148,14 +155,44 @@ impl LobbyStore for EmbeddedStore {
     }
 }
 
+#[async_trait::async_trait]
+impl LobbyStore for EmbeddedStore {
+    async fn lobby_append(
+        &self,
+        tenant: &str,
+        first: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError> {
+        let (tenant, entries) = (tenant.to_string(), entries.to_vec());
+        self.off_runtime(move |redb| redb.lobby_append(&tenant, first, &entries))
+            .await
+    }
+
+    async fn lobby_read(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LobbyEntry>, StoreError> {
+        let tenant = tenant.to_string();
+        self.off_runtime(move |redb| redb.lobby_read(&tenant, after, limit))
+            .await
+    }
+
+    async fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+        self.off_runtime(|redb| redb.lobby_tenants()).await
+    }
+}
+
 /// The memory store's lobby logs.
 #[derive(Debug, Default)]
 pub(super) struct MemoryLobby {
     logs: Mutex<BTreeMap<String, Vec<Vec<u8>>>>,
 }
 
+#[async_trait::async_trait]
 impl LobbyStore for MemoryStore {
-    fn lobby_append(
+    async fn lobby_append(
         &self,
         tenant: &str,
         first: u64,
@@ -176,7 +213,7 @@ impl LobbyStore for MemoryStore {
         Ok(())
     }
 
-    fn lobby_read(
+    async fn lobby_read(
         &self,
         tenant: &str,
         after: u64,
@@ -202,7 +239,7 @@ impl LobbyStore for MemoryStore {
             .collect())
     }
 
-    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+    async fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
         let logs = self
             .lobby
             .logs
@@ -242,33 +279,36 @@ impl RedisStore {
 /// How many entries one Redis read returns at most (the lobby reads on in pages).
 const REDIS_PAGE: usize = 1000;
 
+#[async_trait::async_trait]
 impl LobbyStore for RedisStore {
-    fn lobby_append(
+    async fn lobby_append(
         &self,
         tenant: &str,
         first: u64,
         entries: &[Vec<u8>],
     ) -> Result<(), StoreError> {
-        let (outcome, length): (u8, u64) = self.with(|mut con| async move {
-            let script = redis::Script::new(LOBBY_APPEND);
-            let mut invocation = script.key(self.lobby_key(tenant));
-            invocation
-                .key(self.lobby_tenants_key())
-                .arg(first)
-                .arg(tenant)
-                .arg(self.lobby_channel());
-            for bytes in entries {
-                invocation.arg(bytes.as_slice());
-            }
-            invocation.invoke_async(&mut con).await
-        })?;
+        let (outcome, length): (u8, u64) = self
+            .with(|mut con| async move {
+                let script = redis::Script::new(LOBBY_APPEND);
+                let mut invocation = script.key(self.lobby_key(tenant));
+                invocation
+                    .key(self.lobby_tenants_key())
+                    .arg(first)
+                    .arg(tenant)
+                    .arg(self.lobby_channel());
+                for bytes in entries {
+                    invocation.arg(bytes.as_slice());
+                }
+                invocation.invoke_async(&mut con).await
+            })
+            .await?;
         match outcome {
             0 => Ok(()),
             _ => Err(StoreError::Conflict { current: length }),
         }
     }
 
-    fn lobby_read(
+    async fn lobby_read(
         &self,
         tenant: &str,
         after: u64,
@@ -279,14 +319,16 @@ impl LobbyStore for RedisStore {
             return Ok(Vec::new());
         };
         let stop = start.saturating_add(limit as isize - 1);
-        let entries: Vec<Vec<u8>> = self.with(|mut con| async move {
-            redis::cmd("LRANGE")
-                .arg(self.lobby_key(tenant))
-                .arg(start)
-                .arg(stop)
-                .query_async(&mut con)
-                .await
-        })?;
+        let entries: Vec<Vec<u8>> = self
+            .with(|mut con| async move {
+                redis::cmd("LRANGE")
+                    .arg(self.lobby_key(tenant))
+                    .arg(start)
+                    .arg(stop)
+                    .query_async(&mut con)
+                    .await
+            })
+            .await?;
         Ok(entries
             .into_iter()
             .zip(after + 1..)
@@ -294,13 +336,14 @@ impl LobbyStore for RedisStore {
             .collect())
     }
 
-    fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
+    async fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
         self.with(|mut con| async move {
             redis::cmd("SMEMBERS")
                 .arg(self.lobby_tenants_key())
                 .query_async(&mut con)
                 .await
         })
+        .await
     }
 
     fn follow_lobby(
@@ -338,29 +381,30 @@ mod tests {
     use super::*;
 
     /// What every lobby store must do.
-    fn appends_are_checked_and_read_back_in_order(store: &dyn LobbyStore, tenant: &str) {
-        assert!(store.lobby_read(tenant, 0, 10).unwrap().is_empty());
+    async fn appends_are_checked_and_read_back_in_order(store: &dyn LobbyStore, tenant: &str) {
+        assert!(store.lobby_read(tenant, 0, 10).await.unwrap().is_empty());
         let one = |bytes: &[u8]| vec![bytes.to_vec()];
         assert!(matches!(
-            store.lobby_append(tenant, 2, &one(b"two")),
+            store.lobby_append(tenant, 2, &one(b"two")).await,
             Err(StoreError::Conflict { current: 0 })
         ));
-        store.lobby_append(tenant, 1, &one(b"one")).unwrap();
+        store.lobby_append(tenant, 1, &one(b"one")).await.unwrap();
         assert!(matches!(
-            store.lobby_append(tenant, 1, &one(b"again")),
+            store.lobby_append(tenant, 1, &one(b"again")).await,
             Err(StoreError::Conflict { current: 1 })
         ));
         store
             .lobby_append(tenant, 2, &[b"two".to_vec(), b"three".to_vec()])
+            .await
             .unwrap();
-        let all = store.lobby_read(tenant, 0, 10).unwrap();
+        let all = store.lobby_read(tenant, 0, 10).await.unwrap();
         assert_eq!(
             all.iter()
                 .map(|e| (e.seq, e.bytes.as_slice()))
                 .collect::<Vec<_>>(),
             [(1, &b"one"[..]), (2, b"two"), (3, b"three")]
         );
-        let page = store.lobby_read(tenant, 1, 1).unwrap();
+        let page = store.lobby_read(tenant, 1, 1).await.unwrap();
         assert_eq!(
             page,
             [LobbyEntry {
@@ -368,44 +412,60 @@ mod tests {
                 bytes: b"two".to_vec()
             }]
         );
-        assert!(store.lobby_read(tenant, 3, 10).unwrap().is_empty());
-        assert!(store.lobby_read(tenant, u64::MAX, 10).unwrap().is_empty());
-        assert!(store.lobby_tenants().unwrap().contains(&tenant.to_string()));
-        assert!(store.lobby_read("nobody-here", 0, 10).unwrap().is_empty());
+        assert!(store.lobby_read(tenant, 3, 10).await.unwrap().is_empty());
+        assert!(store
+            .lobby_read(tenant, u64::MAX, 10)
+            .await
+            .unwrap()
+            .is_empty());
+        assert!(store
+            .lobby_tenants()
+            .await
+            .unwrap()
+            .contains(&tenant.to_string()));
+        assert!(store
+            .lobby_read("nobody-here", 0, 10)
+            .await
+            .unwrap()
+            .is_empty());
     }
 
-    #[test]
-    fn the_memory_store_keeps_checked_lobby_logs() {
-        appends_are_checked_and_read_back_in_order(&MemoryStore::new(), "acme");
+    #[tokio::test]
+    async fn the_memory_store_keeps_checked_lobby_logs() {
+        appends_are_checked_and_read_back_in_order(&MemoryStore::new(), "acme").await;
     }
 
-    #[test]
-    fn the_embedded_store_keeps_checked_lobby_logs_across_a_reopen() {
+    #[tokio::test]
+    async fn the_embedded_store_keeps_checked_lobby_logs_across_a_reopen() {
         let dir = tempfile::tempdir().unwrap();
         appends_are_checked_and_read_back_in_order(
             &EmbeddedStore::open(dir.path()).unwrap(),
             "acme",
-        );
+        )
+        .await;
         let reopened = EmbeddedStore::open(dir.path()).unwrap();
-        assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
+        assert_eq!(reopened.lobby_read("acme", 0, 10).await.unwrap().len(), 3);
         // Tenant ids sort next to each other: one tenant's range never reaches into the next's.
         reopened
             .lobby_append("acme-2", 1, &[b"x".to_vec()])
+            .await
             .unwrap();
-        assert_eq!(reopened.lobby_read("acme", 0, 10).unwrap().len(), 3);
+        assert_eq!(reopened.lobby_read("acme", 0, 10).await.unwrap().len(), 3);
         reopened
             .lobby_append("", 1, &[b"anonymous".to_vec()])
+            .await
             .unwrap();
-        assert_eq!(reopened.lobby_read("", 0, 10).unwrap().len(), 1);
+        assert_eq!(reopened.lobby_read("", 0, 10).await.unwrap().len(), 1);
     }
 
-    #[test]
-    fn the_redis_store_keeps_checked_lobby_logs() {
+    #[tokio::test]
+    async fn the_redis_store_keeps_checked_lobby_logs() {
         let url = crate::store::test_redis_url();
         let prefix = format!("mancala-test-lobby-{}:", std::process::id());
-        let store =
-            RedisStore::open(&url, &prefix, Some(std::time::Duration::from_secs(60))).unwrap();
+        let store = RedisStore::open(&url, &prefix, Some(std::time::Duration::from_secs(60)))
+            .await
+            .unwrap();
         let tenant = format!("t{}", std::process::id());
-        appends_are_checked_and_read_back_in_order(&store, &tenant);
+        appends_are_checked_and_read_back_in_order(&store, &tenant).await;
     }
 }

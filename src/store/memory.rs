@@ -33,8 +33,14 @@ fn unfinished_of(matches: &BTreeMap<MatchId, StoredMatch>, tenant: &str) -> u64 
         .count() as u64
 }
 
+// Nothing here waits: each call is a moment under the map's lock, so the futures are ready at once.
+#[async_trait::async_trait]
 impl MatchStore for MemoryStore {
-    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
+    async fn create(
+        &self,
+        record: &MatchRecord,
+        max_active: Option<u64>,
+    ) -> Result<(), StoreError> {
         let mut matches = self.matches();
         if matches.contains_key(&record.id) {
             return Ok(());
@@ -55,15 +61,15 @@ impl MatchStore for MemoryStore {
         Ok(())
     }
 
-    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
+    async fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
         Ok(unfinished_of(&self.matches(), tenant))
     }
 
-    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
+    async fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
         Ok(self.matches().get(id).cloned())
     }
 
-    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+    async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
         let mut matches = self.matches();
         let stored = matches.get_mut(&record.id).ok_or(StoreError::NotFound)?;
         if stored.record.version + 1 != event.seq {
@@ -76,7 +82,7 @@ impl MatchStore for MemoryStore {
         Ok(())
     }
 
-    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
+    async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
         use std::ops::Bound::{Excluded, Unbounded};
         let matches = self.matches();
         let start = query.after.map_or(Unbounded, Excluded);
@@ -89,7 +95,7 @@ impl MatchStore for MemoryStore {
             .collect())
     }
 
-    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
+    async fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
         let mut matches = self.matches();
         let expired: Vec<MatchId> = matches
             .values()

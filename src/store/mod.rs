@@ -10,11 +10,11 @@
 //! script, so two servers can never both append the same `seq`; it also tells every server about
 //! every append ([`MatchStore::follow`]), so that each can feed its own watchers.
 //!
-//! Every method blocks (disk or network I/O) and is called on tokio's blocking pool, never on a
-//! runtime thread: the match manager holds a match's writer lock across the commit (`crate::matches`),
-//! which is what makes the embedded store's group commit and one-writer-per-match simple. The Redis
-//! store is async inside (one multiplexed connection that reconnects by itself) and waits for its call
-//! there; the trait needs no async machinery.
+//! The traits are async: a store call is awaited on the caller's task, and the match manager holds a match's
+//! writer lock (an async one) across the commit (`crate::matches`), which is what makes one writer per match
+//! simple. Each store waits in its own way: the Redis store on its one multiplexed connection (it reconnects
+//! by itself), never on a thread; the embedded store, whose redb file and fsync block, on tokio's blocking pool
+//! (as `tokio::fs` does), where concurrent appends still share one commit; the memory store not at all.
 
 mod embedded;
 mod group_commit;
@@ -77,17 +77,25 @@ impl Stores {
     }
 
     /// Opens the configured store (creating the data directory and file if needed, or connecting to Redis).
-    pub fn open(settings: &crate::config::MatchSettings) -> Result<Stores, StoreError> {
+    pub async fn open(settings: &crate::config::MatchSettings) -> Result<Stores, StoreError> {
         use crate::config::StoreKind;
         Ok(match settings.store {
-            StoreKind::Embedded => Stores::of(EmbeddedStore::open(&settings.data_dir)?),
+            StoreKind::Embedded => {
+                // Opening the file may recover it after a crash, which reads it whole: off the async workers.
+                let dir = settings.data_dir.clone();
+                let opened = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+                    .await
+                    .map_err(|e| StoreError::Failed(format!("opening the store failed: {e}")))?;
+                Stores::of(opened?)
+            }
             StoreKind::Memory => Stores::of(MemoryStore::new()),
             StoreKind::Redis => {
                 let store = RedisStore::open(
                     &settings.redis_url,
                     &settings.redis_key_prefix,
                     settings.redis_request_ttl,
-                )?;
+                )
+                .await?;
                 tracing::info!(
                     server = %store.server(),
                     prefix = %settings.redis_key_prefix,
@@ -373,35 +381,41 @@ pub(crate) fn test_redis_url() -> String {
         .unwrap_or_else(|| "redis://127.0.0.1:6379".to_string())
 }
 
-/// Keeps matches and their logs. See the module doc; every method blocks.
+/// Keeps matches and their logs. See the module doc: every method but `shared` and `follow` is awaited.
+#[async_trait::async_trait]
 pub trait MatchStore: Send + Sync + 'static {
     /// Stores a new match (version 0, empty log), unless its tenant already has `max_active` unfinished
     /// matches ([`StoreError::TooManyActive`]; `None`: no limit). The check and the count are atomic. A match
     /// of that id already stored is left as it is (`Ok`): a creation that is retried, or made by two replicas
     /// from one lobby entry, happens once.
-    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError>;
+    async fn create(&self, record: &MatchRecord, max_active: Option<u64>)
+        -> Result<(), StoreError>;
 
     /// How many unfinished matches `tenant` has (what `create`'s `max_active` is checked against).
-    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError>;
+    async fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError>;
 
     /// The match and its whole log, or `None` if the store does not have it.
-    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError>;
+    async fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError>;
 
     /// Atomically: if the stored version is `event.seq - 1`, appends `event` and replaces the header
     /// with `record` (whose version is `event.seq`); otherwise [`StoreError::Conflict`]. Durable when
     /// it returns `Ok`. An append that finishes the match takes it off its tenant's count of unfinished ones.
-    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError>;
+    async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError>;
 
     /// The headers passing `query`, in id order, at most `query.limit`.
-    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError>;
+    async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError>;
 
     /// Deletes every match finished before `cutoff_ms`, with its log, and says which.
-    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError>;
+    async fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError>;
 
     /// The header and the events after `after` (all of them for 0), read together; `None` if the
     /// store does not have the match. The default reads the whole log.
-    fn events_after(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
-        Ok(self.load(id)?.map(|mut stored| {
+    async fn events_after(
+        &self,
+        id: &MatchId,
+        after: u64,
+    ) -> Result<Option<StoredMatch>, StoreError> {
+        Ok(self.load(id).await?.map(|mut stored| {
             let after = (after as usize).min(stored.events.len());
             stored.events.drain(..after);
             stored
@@ -417,14 +431,14 @@ pub trait MatchStore: Send + Sync + 'static {
     /// Over a shared store: records that `seat` of match `id` had a `WatchMatch` stream open on some server at
     /// `at_ms`, so that every replica can tell how long a seat has been away (an abandonment claim). A store of
     /// one server keeps nothing: that server's own count of streams is the whole truth.
-    fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
+    async fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
         let _ = (id, seat, at_ms);
         Ok(())
     }
 
     /// When each seat of match `id`, `[South, North, East]`, was last recorded by [`MatchStore::seat_seen`] (0:
     /// never).
-    fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
+    async fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
         let _ = id;
         Ok([0; SEATS])
     }

@@ -30,10 +30,11 @@
 //! (requests from many matches are pipelined on it) and that reconnects by itself, with backoff, once it
 //! finds the connection dropped. A command that was in flight when the connection dropped fails (the match
 //! manager reports it to its caller); nothing is retried here, so an append is never applied twice behind
-//! the client's back: the client's `request_id` is what makes retrying it safe. The manager's connection
-//! and I/O run on a small runtime of the store's own ([`Driver`]), so that the store works the same for the
-//! server, the CLI and plain tests. The [`MatchStore`] methods stay synchronous because the match manager
-//! holds a match's writer lock across the commit (see `crate::matches`); they wait for the async call there.
+//! the client's back: the client's `request_id` is what makes retrying it safe. The store's methods are async
+//! and await their reply on the caller's task: no call holds a thread while Redis answers. The connection's
+//! own task runs on the runtime the store was opened on (the server's). The followers of the channels
+//! ([`MatchStore::follow`] and the lobby's and tenants' feeds) are the exception: each is a thread of its own
+//! with a blocking subscription, which waits for messages and nothing else.
 //! `rediss://` connects with TLS (rustls), trusting the system's CA roots (`SSL_CERT_FILE` or
 //! `SSL_CERT_DIR` point elsewhere). `?protocol=resp3` in the URL also lets the manager notice a dropped
 //! connection while idle, before a call fails on it.
@@ -122,7 +123,6 @@ pub struct RedisStore {
     request_ttl: Option<Duration>,
     /// Cloned for each call: the clones share the one multiplexed connection.
     connection: ConnectionManager,
-    driver: Driver,
     append: Script,
     create: Script,
     purge: Script,
@@ -165,8 +165,8 @@ fn published(id: &MatchId, event: &[u8]) -> Vec<u8> {
 
 impl RedisStore {
     /// Connects to `url` (failing now, with a one-line reason, if Redis does not answer) and
-    /// keeps its keys under `prefix`.
-    pub fn open(
+    /// keeps its keys under `prefix`. The connection's task runs on the runtime this is awaited on.
+    pub async fn open(
         url: &str,
         prefix: &str,
         request_ttl: Option<Duration>,
@@ -177,20 +177,18 @@ impl RedisStore {
         let client = Client::open(url)
             .map_err(|_| StoreError::Failed("matches.redis_url is not a Redis URL".into()))?;
         let server = client.get_connection_info().addr().to_string();
-        let driver = Driver::new()?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(IO_TIMEOUT))
             .set_response_timeout(Some(IO_TIMEOUT))
             .set_max_delay(RECONNECT_BACKOFF_MAX);
-        let connection = driver
-            .run(ConnectionManager::new_with_config(client.clone(), config))
+        let connection = ConnectionManager::new_with_config(client.clone(), config)
+            .await
             .map_err(|e| StoreError::Failed(format!("cannot reach Redis at {server}: {e}")))?;
         let store = RedisStore {
             client,
             prefix: prefix.to_string(),
             request_ttl,
             connection,
-            driver,
             append: Script::new(APPEND),
             create: Script::new(CREATE),
             purge: Script::new(PURGE),
@@ -205,6 +203,7 @@ impl RedisStore {
                 }
                 Ok(())
             })
+            .await
             .map_err(|e| StoreError::Failed(format!("Redis at {server} does not answer: {e}")))?;
         Ok(store)
     }
@@ -214,19 +213,16 @@ impl RedisStore {
         self.client.get_connection_info().addr().to_string()
     }
 
-    /// Runs `work` on a clone of the shared connection and waits for it. Nothing is retried: the
-    /// connection manager reconnects by itself after a dropped connection, and the call that saw
-    /// it drop fails.
-    pub(super) fn with<T, F>(
+    /// Runs `work` on a clone of the shared connection and awaits it. Nothing is retried: the connection
+    /// manager reconnects by itself after a dropped connection, and the call that saw it drop fails.
+    pub(super) async fn with<T, F>(
         &self,
         work: impl FnOnce(ConnectionManager) -> F,
     ) -> Result<T, StoreError>
     where
         F: Future<Output = RedisResult<T>>,
     {
-        self.driver
-            .run(work(self.connection.clone()))
-            .map_err(failed)
+        work(self.connection.clone()).await.map_err(failed)
     }
 
     fn header_key(&self, id: &MatchId) -> String {
@@ -267,17 +263,19 @@ impl RedisStore {
     }
 
     /// The header and the events after `after`, read atomically.
-    fn read(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
+    async fn read(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
         // `after` may be past the log (u64::MAX: the header alone); `as isize` would wrap it to -1, the last event.
         let start = isize::try_from(after).unwrap_or(isize::MAX);
-        let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self.with(|mut con| async move {
-            redis::pipe()
-                .atomic()
-                .hget(self.header_key(id), "h")
-                .lrange(self.log_key(id), start, -1)
-                .query_async(&mut con)
-                .await
-        })?;
+        let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self
+            .with(|mut con| async move {
+                redis::pipe()
+                    .atomic()
+                    .hget(self.header_key(id), "h")
+                    .lrange(self.log_key(id), start, -1)
+                    .query_async(&mut con)
+                    .await
+            })
+            .await?;
         let Some(header) = header else {
             return Ok(None);
         };
@@ -302,74 +300,88 @@ impl RedisStore {
     }
 }
 
+#[async_trait::async_trait]
 impl MatchStore for RedisStore {
-    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
+    async fn create(
+        &self,
+        record: &MatchRecord,
+        max_active: Option<u64>,
+    ) -> Result<(), StoreError> {
         let id = record.id;
-        let (outcome, active): (u8, u64) = self.with(|mut con| async move {
-            self.create
-                .key(self.header_key(&id))
-                .key(self.ids_key())
-                .key(self.active_key(&record.tenant))
-                .arg(record.version)
-                .arg(codec::encode_match(record))
-                .arg(id.to_string())
-                .arg(max_active.unwrap_or(0))
-                .invoke_async(&mut con)
-                .await
-        })?;
+        let (outcome, active): (u8, u64) = self
+            .with(|mut con| async move {
+                self.create
+                    .key(self.header_key(&id))
+                    .key(self.ids_key())
+                    .key(self.active_key(&record.tenant))
+                    .arg(record.version)
+                    .arg(codec::encode_match(record))
+                    .arg(id.to_string())
+                    .arg(max_active.unwrap_or(0))
+                    .invoke_async(&mut con)
+                    .await
+            })
+            .await?;
         match outcome {
             0 => Ok(()),
             _ => Err(StoreError::TooManyActive { active }),
         }
     }
 
-    fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
+    async fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
         self.with(|mut con| async move {
             redis::cmd("SCARD")
                 .arg(self.active_key(tenant))
                 .query_async(&mut con)
                 .await
         })
+        .await
     }
 
-    fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
-        self.read(id, 0)
+    async fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
+        self.read(id, 0).await
     }
 
-    fn events_after(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
-        self.read(id, after)
+    async fn events_after(
+        &self,
+        id: &MatchId,
+        after: u64,
+    ) -> Result<Option<StoredMatch>, StoreError> {
+        self.read(id, after).await
     }
 
-    fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
+    async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
         let id = record.id;
         let encoded = codec::encode_event(event);
         let ttl = self.request_ttl.map_or(0, |ttl| ttl.as_millis().max(1));
         let finished_at = record
             .finished
             .map_or(String::new(), |f| f.at_ms.to_string());
-        let (outcome, version): (u8, u64) = self.with(|mut con| async move {
-            self.append
-                .key(self.header_key(&id))
-                .key(self.log_key(&id))
-                .key(self.request_key(&id, &event.request_id))
-                .key(self.finished_key())
-                .key(self.active_key(&record.tenant))
-                .arg(event.seq)
-                .arg(codec::encode_match(record))
-                .arg(&encoded)
-                .arg(if event.request_id.is_empty() {
-                    "0"
-                } else {
-                    "1"
-                })
-                .arg(ttl.to_string())
-                .arg(&finished_at)
-                .arg(id.to_string())
-                .arg(self.channel())
-                .arg(published(&id, &encoded))
-                .invoke_async(&mut con)
-                .await
-        })?;
+        let (outcome, version): (u8, u64) = self
+            .with(|mut con| async move {
+                self.append
+                    .key(self.header_key(&id))
+                    .key(self.log_key(&id))
+                    .key(self.request_key(&id, &event.request_id))
+                    .key(self.finished_key())
+                    .key(self.active_key(&record.tenant))
+                    .arg(event.seq)
+                    .arg(codec::encode_match(record))
+                    .arg(&encoded)
+                    .arg(if event.request_id.is_empty() {
+                        "0"
+                    } else {
+                        "1"
+                    })
+                    .arg(ttl.to_string())
+                    .arg(&finished_at)
+                    .arg(id.to_string())
+                    .arg(self.channel())
+                    .arg(published(&id, &encoded))
+                    .invoke_async(&mut con)
+                    .await
+            })
+            .await?;
         match outcome {
             0 => Ok(()),
             1 => Err(StoreError::Conflict { current: version }),
@@ -377,33 +389,37 @@ impl MatchStore for RedisStore {
         }
     }
 
-    fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
+    async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
         let mut out = Vec::new();
         let mut after = query.after;
         while out.len() < query.limit {
             let start = after.map_or("-".to_string(), |id| format!("({id}"));
-            let ids: Vec<String> = self.with(|mut con| async move {
-                redis::cmd("ZRANGEBYLEX")
-                    .arg(self.ids_key())
-                    .arg(&start)
-                    .arg("+")
-                    .arg("LIMIT")
-                    .arg(0)
-                    .arg(LIST_BATCH)
-                    .query_async(&mut con)
-                    .await
-            })?;
+            let ids: Vec<String> = self
+                .with(|mut con| async move {
+                    redis::cmd("ZRANGEBYLEX")
+                        .arg(self.ids_key())
+                        .arg(&start)
+                        .arg("+")
+                        .arg("LIMIT")
+                        .arg(0)
+                        .arg(LIST_BATCH)
+                        .query_async(&mut con)
+                        .await
+                })
+                .await?;
             let ids: Vec<MatchId> = ids.iter().filter_map(|id| MatchId::parse(id)).collect();
             let Some(last) = ids.last() else { break };
             after = Some(*last);
             let batch = &ids;
-            let headers: Vec<Option<Vec<u8>>> = self.with(|mut con| async move {
-                let mut pipe = redis::pipe();
-                for id in batch {
-                    pipe.hget(self.header_key(id), "h");
-                }
-                pipe.query_async(&mut con).await
-            })?;
+            let headers: Vec<Option<Vec<u8>>> = self
+                .with(|mut con| async move {
+                    let mut pipe = redis::pipe();
+                    for id in batch {
+                        pipe.hget(self.header_key(id), "h");
+                    }
+                    pipe.query_async(&mut con).await
+                })
+                .await?;
             for (id, header) in ids.iter().zip(headers) {
                 // Purged between the two reads.
                 let Some(header) = header else { continue };
@@ -416,28 +432,32 @@ impl MatchStore for RedisStore {
         Ok(out)
     }
 
-    fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
-        let ids: Vec<String> = self.with(|mut con| async move {
-            redis::cmd("ZRANGEBYSCORE")
-                .arg(self.finished_key())
-                .arg("-inf")
-                .arg(format!("({cutoff_ms}"))
-                .query_async(&mut con)
-                .await
-        })?;
+    async fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
+        let ids: Vec<String> = self
+            .with(|mut con| async move {
+                redis::cmd("ZRANGEBYSCORE")
+                    .arg(self.finished_key())
+                    .arg("-inf")
+                    .arg(format!("({cutoff_ms}"))
+                    .query_async(&mut con)
+                    .await
+            })
+            .await?;
         let mut purged = Vec::new();
         for id in ids.iter().filter_map(|id| MatchId::parse(id)) {
             // Several replicas may purge at once: each match is reported by the one that deleted it.
-            let removed: u8 = self.with(|mut con| async move {
-                self.purge
-                    .key(self.header_key(&id))
-                    .key(self.log_key(&id))
-                    .key(self.ids_key())
-                    .key(self.finished_key())
-                    .arg(id.to_string())
-                    .invoke_async(&mut con)
-                    .await
-            })?;
+            let removed: u8 = self
+                .with(|mut con| async move {
+                    self.purge
+                        .key(self.header_key(&id))
+                        .key(self.log_key(&id))
+                        .key(self.ids_key())
+                        .key(self.finished_key())
+                        .arg(id.to_string())
+                        .invoke_async(&mut con)
+                        .await
+                })
+                .await?;
             if removed == 1 {
                 purged.push(id);
             }
@@ -445,7 +465,7 @@ impl MatchStore for RedisStore {
         Ok(purged)
     }
 
-    fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
+    async fn seat_seen(&self, id: &MatchId, seat: Player, at_ms: u64) -> Result<(), StoreError> {
         let key = self.seen_key(id);
         self.with(|mut con| async move {
             // Each server writes its own "now"; one slightly behind another can set the time back by a few
@@ -463,19 +483,22 @@ impl MatchStore for RedisStore {
                 .query_async::<()>(&mut con)
                 .await
         })
+        .await
     }
 
-    fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
+    async fn seats_seen(&self, id: &MatchId) -> Result<[u64; SEATS], StoreError> {
         let key = self.seen_key(id);
-        let seen: (Option<u64>, Option<u64>, Option<u64>) = self.with(|mut con| async move {
-            redis::cmd("HMGET")
-                .arg(&key)
-                .arg(seat_field(Player::South))
-                .arg(seat_field(Player::North))
-                .arg(seat_field(Player::East))
-                .query_async(&mut con)
-                .await
-        })?;
+        let seen: (Option<u64>, Option<u64>, Option<u64>) = self
+            .with(|mut con| async move {
+                redis::cmd("HMGET")
+                    .arg(&key)
+                    .arg(seat_field(Player::South))
+                    .arg(seat_field(Player::North))
+                    .arg(seat_field(Player::East))
+                    .query_async(&mut con)
+                    .await
+            })
+            .await?;
         Ok([seen.0, seen.1, seen.2].map(|at| at.unwrap_or(0)))
     }
 
@@ -541,48 +564,6 @@ impl RedisStore {
             .spawn(move || follower.run())
             .map_err(|e| tracing::error!(error = %e, what, "cannot start a Redis follower thread"))
             .ok()
-    }
-}
-
-/// The store's own small runtime, which runs the connection manager (its connection, its reconnections)
-/// and lets the synchronous [`MatchStore`] methods wait for an async call. Its own, not the server's: the
-/// store is also opened by the CLI and by tests that have no runtime, and no caller's runtime can then be
-/// shut down under it.
-struct Driver(Option<tokio::runtime::Runtime>);
-
-impl Driver {
-    fn new() -> Result<Driver, StoreError> {
-        tokio::runtime::Builder::new_multi_thread()
-            // One thread does the connection's I/O; the callers' threads poll their own calls.
-            .worker_threads(1)
-            .thread_name("mancala-redis")
-            .enable_io()
-            .enable_time()
-            .build()
-            .map(|runtime| Driver(Some(runtime)))
-            .map_err(|e| {
-                StoreError::Failed(format!("cannot start the Redis client's runtime: {e}"))
-            })
-    }
-
-    /// Waits for `call` on this thread. Callers are off the server's async workers (tokio's blocking pool,
-    /// a thread of their own), as every store call is.
-    fn run<F: Future>(&self, call: F) -> F::Output {
-        self.0
-            .as_ref()
-            .expect("the runtime is only taken when the store is dropped")
-            .handle()
-            .block_on(call)
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        // The last handle on the store may go on an async worker, where a runtime cannot be dropped by
-        // waiting for its threads.
-        if let Some(runtime) = self.0.take() {
-            runtime.shutdown_background();
-        }
     }
 }
 
@@ -660,13 +641,15 @@ mod tests {
         assert_eq!(rest, b"event");
     }
 
-    #[test]
-    fn a_read_past_the_log_is_the_header_alone() {
+    #[tokio::test]
+    async fn a_read_past_the_log_is_the_header_alone() {
         use crate::engine::{GameKind, Move, Options, Player, Sow};
         use crate::store::{Action, EventRecord, MatchRecord};
         let url = crate::store::test_redis_url();
         let prefix = format!("mancala-test-read-past-{}:", std::process::id());
-        let store = RedisStore::open(&url, &prefix, Some(Duration::from_secs(60))).unwrap();
+        let store = RedisStore::open(&url, &prefix, Some(Duration::from_secs(60)))
+            .await
+            .unwrap();
         let mut record = MatchRecord {
             id: MatchId([7; 16]),
             kind: GameKind::BaAwa,
@@ -682,7 +665,7 @@ mod tests {
             time_control: Default::default(),
             deadline_ms: None,
         };
-        store.create(&record, None).unwrap();
+        store.create(&record, None).await.unwrap();
         record.version = 1;
         let event = EventRecord {
             seq: 1,
@@ -691,14 +674,23 @@ mod tests {
             request_id: String::new(),
             at_ms: 2,
         };
-        store.append(&record, &event).unwrap();
+        store.append(&record, &event).await.unwrap();
         for after in [1, 2, u64::MAX] {
-            let read = store.events_after(&record.id, after).unwrap().unwrap();
+            let read = store
+                .events_after(&record.id, after)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(read.record, record, "after {after}");
             assert!(read.events.is_empty(), "after {after}: {:?}", read.events);
         }
         assert_eq!(
-            store.events_after(&record.id, 0).unwrap().unwrap().events,
+            store
+                .events_after(&record.id, 0)
+                .await
+                .unwrap()
+                .unwrap()
+                .events,
             [event]
         );
     }

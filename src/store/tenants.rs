@@ -6,6 +6,7 @@
 //! server holds every tenant in memory (`crate::identity`) and reads them all again when told they changed:
 //! over Redis every write is published on a channel every replica follows.
 
+use super::embedded::Redb;
 use super::{EmbeddedStore, MemoryStore, RedisStore, StoreError};
 use prost::Message;
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
@@ -57,18 +58,19 @@ pub struct TenantRecord {
     pub revision: u64,
 }
 
-/// Keeps tenants. Every method blocks; see the module doc.
+/// Keeps tenants; every method but `follow_tenants` is awaited (see `crate::store`).
+#[async_trait::async_trait]
 pub trait TenantStore: Send + Sync + 'static {
     /// Every tenant.
-    fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError>;
+    async fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError>;
 
     /// Writes `record` if the stored revision is `record.revision - 1` (no tenant of that id for
     /// revision 1); otherwise [`StoreError::Conflict`] with the stored revision.
-    fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError>;
+    async fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError>;
 
     /// The secret that signs player tokens: the stored one, or `fresh` stored now if there is none yet (the
     /// first replica to ask decides it for all).
-    fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError>;
+    async fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError>;
 
     /// For a shared store: calls `changed` on a thread of its own whenever any server writes a tenant (and
     /// when the feed restarts, since changes may have been missed), until `stop` is set.
@@ -202,7 +204,8 @@ pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), Store
     Ok(())
 }
 
-impl TenantStore for EmbeddedStore {
+/// The tenants' calls, as they block (the embedded store runs them off the async workers).
+impl Redb {
     fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
         let txn = self.db().begin_read().map_err(failed)?;
         let table = txn.open_table(TENANTS).map_err(failed)?;
@@ -256,6 +259,22 @@ impl TenantStore for EmbeddedStore {
     }
 }
 
+#[async_trait::async_trait]
+impl TenantStore for EmbeddedStore {
+    async fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
+        self.off_runtime(|redb| redb.tenants()).await
+    }
+
+    async fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
+        let record = record.clone();
+        self.off_runtime(move |redb| redb.put_tenant(&record)).await
+    }
+
+    async fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
+        self.off_runtime(move |redb| redb.token_secret(fresh)).await
+    }
+}
+
 /// The memory store's tenants.
 #[derive(Debug, Default)]
 pub(super) struct MemoryTenants {
@@ -263,8 +282,9 @@ pub(super) struct MemoryTenants {
     secret: Mutex<Option<[u8; 32]>>,
 }
 
+#[async_trait::async_trait]
 impl TenantStore for MemoryStore {
-    fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
+    async fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
         Ok(self
             .tenants
             .tenants
@@ -273,7 +293,7 @@ impl TenantStore for MemoryStore {
             .clone())
     }
 
-    fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
+    async fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
         let mut tenants = self
             .tenants
             .tenants
@@ -288,7 +308,7 @@ impl TenantStore for MemoryStore {
         Ok(())
     }
 
-    fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
+    async fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
         Ok(*self
             .tenants
             .secret
@@ -319,52 +339,59 @@ impl RedisStore {
     }
 }
 
+#[async_trait::async_trait]
 impl TenantStore for RedisStore {
-    fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
-        let all: Vec<(String, Vec<u8>)> = self.with(|mut con| async move {
-            redis::cmd("HGETALL")
-                .arg(self.tenants_key())
-                .query_async(&mut con)
-                .await
-        })?;
+    async fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
+        let all: Vec<(String, Vec<u8>)> = self
+            .with(|mut con| async move {
+                redis::cmd("HGETALL")
+                    .arg(self.tenants_key())
+                    .query_async(&mut con)
+                    .await
+            })
+            .await?;
         all.iter()
             .filter(|(field, _)| field.starts_with("t:"))
             .map(|(_, bytes)| decode_tenant(bytes))
             .collect()
     }
 
-    fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
-        let (outcome, stored): (u8, u64) = self.with(|mut con| async move {
-            redis::Script::new(PUT_TENANT)
-                .key(self.tenants_key())
-                .arg(&record.id)
-                .arg(record.revision)
-                .arg(encode_tenant(record))
-                .arg(self.tenants_channel())
-                .invoke_async(&mut con)
-                .await
-        })?;
+    async fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
+        let (outcome, stored): (u8, u64) = self
+            .with(|mut con| async move {
+                redis::Script::new(PUT_TENANT)
+                    .key(self.tenants_key())
+                    .arg(&record.id)
+                    .arg(record.revision)
+                    .arg(encode_tenant(record))
+                    .arg(self.tenants_channel())
+                    .invoke_async(&mut con)
+                    .await
+            })
+            .await?;
         match outcome {
             0 => Ok(()),
             _ => Err(StoreError::Conflict { current: stored }),
         }
     }
 
-    fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
+    async fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
         let key = format!("{}player-token-secret", self.prefix());
         // SET NX then GET, in one transaction: the first replica's secret is everyone's.
-        let (stored,): (Vec<u8>,) = self.with(|mut con| async move {
-            redis::pipe()
-                .atomic()
-                .cmd("SET")
-                .arg(&key)
-                .arg(fresh.as_slice())
-                .arg("NX")
-                .ignore()
-                .get(&key)
-                .query_async(&mut con)
-                .await
-        })?;
+        let (stored,): (Vec<u8>,) = self
+            .with(|mut con| async move {
+                redis::pipe()
+                    .atomic()
+                    .cmd("SET")
+                    .arg(&key)
+                    .arg(fresh.as_slice())
+                    .arg("NX")
+                    .ignore()
+                    .get(&key)
+                    .query_async(&mut con)
+                    .await
+            })
+            .await?;
         stored
             .as_slice()
             .try_into()
@@ -410,38 +437,42 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tenants_survive_the_codec() {
+    #[tokio::test]
+    async fn tenants_survive_the_codec() {
         let record = acme(4);
         assert_eq!(decode_tenant(&encode_tenant(&record)).unwrap(), record);
         assert!(decode_tenant(b"\xff\xff").is_err());
     }
 
-    fn revisions_are_checked(store: &dyn TenantStore) {
+    async fn revisions_are_checked(store: &dyn TenantStore) {
         assert!(matches!(
-            store.put_tenant(&acme(2)),
+            store.put_tenant(&acme(2)).await,
             Err(StoreError::Conflict { current: 0 })
         ));
-        store.put_tenant(&acme(1)).unwrap();
+        store.put_tenant(&acme(1)).await.unwrap();
         assert!(matches!(
-            store.put_tenant(&acme(1)),
+            store.put_tenant(&acme(1)).await,
             Err(StoreError::Conflict { current: 1 })
         ));
-        store.put_tenant(&acme(2)).unwrap();
-        assert_eq!(store.tenants().unwrap(), vec![acme(2)]);
-        let first = store.token_secret([1; 32]).unwrap();
+        store.put_tenant(&acme(2)).await.unwrap();
+        assert_eq!(store.tenants().await.unwrap(), vec![acme(2)]);
+        let first = store.token_secret([1; 32]).await.unwrap();
         assert_eq!(first, [1; 32]);
-        assert_eq!(store.token_secret([2; 32]).unwrap(), first, "kept once set");
+        assert_eq!(
+            store.token_secret([2; 32]).await.unwrap(),
+            first,
+            "kept once set"
+        );
     }
 
-    #[test]
-    fn the_memory_store_checks_revisions_and_keeps_one_secret() {
-        revisions_are_checked(&MemoryStore::new());
+    #[tokio::test]
+    async fn the_memory_store_checks_revisions_and_keeps_one_secret() {
+        revisions_are_checked(&MemoryStore::new()).await;
     }
 
-    #[test]
-    fn the_embedded_store_checks_revisions_and_keeps_one_secret() {
+    #[tokio::test]
+    async fn the_embedded_store_checks_revisions_and_keeps_one_secret() {
         let dir = tempfile::tempdir().unwrap();
-        revisions_are_checked(&EmbeddedStore::open(dir.path()).unwrap());
+        revisions_are_checked(&EmbeddedStore::open(dir.path()).unwrap()).await;
     }
 }

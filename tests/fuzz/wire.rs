@@ -258,9 +258,13 @@ fn harness() -> &'static Harness {
             .build()
             .expect("a runtime");
         let store = Arc::new(MemoryStore::new());
-        let identity =
-            mancala::identity::Identity::open(store.clone(), &settings.auth, settings.limits)
-                .expect("tenants of a memory store");
+        let identity = runtime
+            .block_on(mancala::identity::Identity::open(
+                store.clone(),
+                &settings.auth,
+                settings.limits,
+            ))
+            .expect("tenants of a memory store");
         let matches = MatchesService::new(
             Matches::with_store(store, settings.matches.clone(), mancala::api::matches::Wire)
                 .with_identity(identity.clone()),
