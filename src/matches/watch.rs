@@ -258,7 +258,7 @@ impl<E: Encoder> Watcher<E> {
         let (version, inner, slot) = (self.cursor, &self.inner, &self.slot);
         let missed: Result<Vec<_>, MatchError> = if from_seq < version {
             async {
-                let stored = inner.history(&slot).await?;
+                let stored = inner.history(slot).await?;
                 let (mut events, _, _) = replay_all(&stored, inner.abort_after_ms())
                     .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
                 events.truncate(version as usize);
