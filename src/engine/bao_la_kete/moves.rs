@@ -386,21 +386,25 @@ impl BaoLaKete {
         mut wanted: impl FnMut(Start) -> bool,
     ) -> Option<Start> {
         let (nemo, own) = (self.is_nemo(mover), base(mover));
+        let start_at = |pit, dir| match (nemo, layer) {
+            (true, Layer::Takatas) => Start::NemoTakata { pit, dir },
+            (true, _) => Start::NemoCapture { pit },
+            (false, _) => Start::Mtaji {
+                pit,
+                dir,
+                capturing: layer != Layer::Takatas,
+            },
+        };
         for i in bits(sets[0] | sets[1]) {
             let pit = own + i;
-            for (d, dir) in DIRECTIONS.into_iter().enumerate() {
-                if sets[d] & (1 << i) == 0 {
-                    continue;
+            if sets[0] & (1 << i) != 0 {
+                let start = start_at(pit, Direction::Clockwise);
+                if wanted(start) {
+                    return Some(start);
                 }
-                let start = match (nemo, layer) {
-                    (true, Layer::Takatas) => Start::NemoTakata { pit, dir },
-                    (true, _) => Start::NemoCapture { pit },
-                    (false, _) => Start::Mtaji {
-                        pit,
-                        dir,
-                        capturing: layer != Layer::Takatas,
-                    },
-                };
+            }
+            if sets[1] & (1 << i) != 0 {
+                let start = start_at(pit, Direction::Anticlockwise);
                 if wanted(start) {
                     return Some(start);
                 }
@@ -671,9 +675,17 @@ impl BaoLaKete {
     /// the start sets, each found in one pass over the mover's holes.
     pub(crate) fn collect_legal_moves(&self, mover: Player, out: &mut MoveList) {
         let captures = self.capture_starts(mover);
+        // Nothing to play out: a mtaji capture, or a nemo capture once the kuu is dead (no lap can ask for the
+        // kuu decision), as `for_each_ending_variant` lists them.
+        let captures_ask_nothing = !self.is_nemo(mover) || !self.kuu_alive[mover.index()];
         for layer in LAYERS {
             let sets = match layer {
+                Layer::MarkedCaptures if self.own_mark(mover).is_none() => [0, 0],
                 Layer::MarkedCaptures => self.marked_capture_starts(mover, captures),
+                Layer::Captures if captures_ask_nothing => {
+                    self.list_captures(mover, captures, out);
+                    [0, 0]
+                }
                 Layer::Captures => captures,
                 Layer::Takatas => self.takata_starts(mover, captures),
             };
@@ -683,6 +695,40 @@ impl BaoLaKete {
             });
             if !out.is_empty() {
                 return;
+            }
+        }
+    }
+
+    /// The capture moves of `captures` when none asks for a trial (`for_each_ending_variant`'s `asks_nothing`),
+    /// in its order: a nemo capture at a central hole with the left kichwa, then the right (§2.7 B3); a mtaji
+    /// capture clockwise, then anticlockwise.
+    fn list_captures(&self, mover: Player, captures: StartSets, out: &mut MoveList) {
+        let nemo = self.is_nemo(mover);
+        let own = base(mover);
+        let sow = |pit, direction, kichwa| {
+            Move::Sow(Sow {
+                pit,
+                direction,
+                kichwa,
+                kuu_decision: None,
+            })
+        };
+        for i in bits(captures[0] | captures[1]) {
+            let pit = own + i;
+            if nemo {
+                if is_central(pit) {
+                    out.push(sow(pit, None, Some(Kichwa::Left)));
+                    out.push(sow(pit, None, Some(Kichwa::Right)));
+                } else {
+                    out.push(sow(pit, None, None));
+                }
+                continue;
+            }
+            if captures[0] & (1 << i) != 0 {
+                out.push(sow(pit, Some(Direction::Clockwise), None));
+            }
+            if captures[1] & (1 << i) != 0 {
+                out.push(sow(pit, Some(Direction::Anticlockwise), None));
             }
         }
     }
