@@ -595,16 +595,49 @@ fn packed_circuit(pits: &[u8; PITS], own: usize) -> u128 {
     row_word(pits, own) as u128 | (back as u128) << 64
 }
 
+/// `SOWN[first][r]`: one seed in each of the `r` positions from `first` on, round the circuit (a table: a
+/// rotate of a 128-bit word by a variable amount is a dozen instructions).
+const SOWN: [[u128; CIRCUIT as usize]; CIRCUIT as usize] = {
+    let mut sown = [[0u128; CIRCUIT as usize]; CIRCUIT as usize];
+    let mut first = 0;
+    while first < CIRCUIT as usize {
+        let mut r = 0;
+        while r < CIRCUIT as usize {
+            sown[first][r] = LOW[r].rotate_left(8 * first as u32);
+            r += 1;
+        }
+        first += 1;
+    }
+    sown
+};
+
+/// `HOLE[k]`: the byte of position `k`.
+const HOLE: [u128; CIRCUIT as usize] = {
+    let mut hole = [0u128; CIRCUIT as usize];
+    let mut k = 0;
+    while k < CIRCUIT as usize {
+        hole[k] = 0xFF << (8 * k);
+        k += 1;
+    }
+    hole
+};
+
 #[inline(always)]
 fn seeds_at(circuit: u128, k: u8) -> u8 {
-    (circuit >> (8 * k)) as u8
+    // The word's half holding `k`, then a 64-bit shift (a 128-bit one by a variable amount costs more).
+    let half = if k < ROW {
+        circuit as u64
+    } else {
+        (circuit >> 64) as u64
+    };
+    (half >> (8 * (k % ROW))) as u8
 }
 
 /// Empties position `k`; returns its seeds.
 #[inline(always)]
 fn lift(circuit: &mut u128, k: u8) -> u8 {
     let seeds = seeds_at(*circuit, k);
-    *circuit &= !(0xFF << (8 * k));
+    *circuit &= !HOLE[(k % CIRCUIT) as usize];
     seeds
 }
 
@@ -618,7 +651,9 @@ fn sow_packed(circuit: &mut u128, after: u8, seeds: u8, dir: Direction) -> u8 {
         Direction::Clockwise => (after.wrapping_add(1), after.wrapping_add(seeds)),
         Direction::Anticlockwise => (after.wrapping_sub(rest), after.wrapping_sub(seeds)),
     };
-    *circuit +=
-        ONES * rounds as u128 + LOW[rest as usize].rotate_left(8 * (first % CIRCUIT) as u32);
+    *circuit += SOWN[(first % CIRCUIT) as usize][rest as usize];
+    if rounds > 0 {
+        *circuit += ONES * rounds as u128;
+    }
     last % CIRCUIT
 }

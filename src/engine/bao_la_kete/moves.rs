@@ -5,13 +5,14 @@
 
 use super::execute::Halt;
 use super::{
-    base, circuit, front_row, is_central, is_front, is_kichwa, kuu, offset, opposite, owner, step,
-    BaoLaKete, MAX_CAPTURE_HAND,
+    base, circuit, circuit_index, is_central, is_front, is_kichwa, kuu, offset, opposite, owner,
+    row_word, step, BaoLaKete, CIRCUIT, KUU_OFFSET, MAX_CAPTURE_HAND, ROW,
 };
 use crate::engine::{
     Direction, IllegalMove, Kichwa, KuuDecision, Move, MoveList, NoTrace, PitSet, Player, Reason,
     Sow,
 };
+#[cfg(test)]
 use arrayvec::ArrayVec;
 
 /// How a move starts (§2.7 "Start"), before the choices made along the way.
@@ -79,6 +80,7 @@ const LAYERS: [Layer; 3] = [Layer::MarkedCaptures, Layer::Captures, Layer::Takat
 const DIRECTIONS: [Direction; 2] = [Direction::Clockwise, Direction::Anticlockwise];
 
 /// Starts of one layer: at most 16 holes × 2 directions.
+#[cfg(test)]
 pub(crate) type Starts = ArrayVec<Start, 32>;
 
 // ---- Refusal texts (static, so refusing a move never allocates) ----
@@ -183,6 +185,44 @@ fn occupied_bits(row: u64) -> u32 {
     ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
+/// Bit `i` set when byte `i` of a row holds two seeds or more (its bits above the lowest are not all 0).
+#[inline(always)]
+fn two_or_more_bits(row: u64) -> u32 {
+    occupied_bits(row & 0xFEFE_FEFE_FEFE_FEFE)
+}
+
+/// `POSITION[i]`: the circuit position (`circuit_index`) of the hole at offset `i` of a player's rows.
+const POSITION: [u8; CIRCUIT as usize] = {
+    let mut position = [0u8; CIRCUIT as usize];
+    let mut i = 0;
+    while i < CIRCUIT {
+        position[i as usize] = circuit_index(i);
+        i += 1;
+    }
+    position
+};
+
+/// The start holes of one layer for one player, found for all his holes at once: per direction (clockwise,
+/// then anticlockwise) bit `i` for the hole at offset `i` of his rows (f1–f8, then b1–b8). A nemo capture has
+/// no direction: its holes are in the clockwise set, the other is empty.
+pub(crate) type StartSets = [u16; 2];
+
+/// Which of a layer's two sets holds `start`: the anticlockwise one for an anticlockwise move.
+fn set_index(start: Start) -> usize {
+    usize::from(start.direction() == Some(Direction::Anticlockwise))
+}
+
+/// The offsets of the set bits of `set`, lowest first.
+fn bits(mut set: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as u8;
+            set &= set - 1;
+            i
+        })
+    })
+}
+
 impl BaoLaKete {
     /// §2.4: `mover`'s front holes where the last seed of a lap captures — occupied, and facing an occupied
     /// hole — one bit per pit. Move generation asks this of every hole and direction, so it is one word test.
@@ -236,6 +276,141 @@ impl BaoLaKete {
     /// The hole the mover must capture first, when his last takata marked one (§2.8).
     fn own_mark(&self, mover: Player) -> Option<u8> {
         self.mark.filter(|m| m.setter == mover).map(|m| m.pit)
+    }
+
+    /// The offset bit of the hole marked against `mover`, from which he may start nothing (§2.8); else 0.
+    fn blocked_bits(&self, mover: Player) -> u16 {
+        match self.mark {
+            Some(m) if m.blockee == mover => 1 << offset(m.pit),
+            _ => 0,
+        }
+    }
+
+    /// The starts of layer `Captures` (§2.5 N-1, §2.6 M-1), all of them in one pass: in the nemo stage the
+    /// capture holes themselves, in the mtaji stage the holes whose first lap ends in one. The marked hole
+    /// starts nothing.
+    pub(crate) fn capture_starts(&self, mover: Player) -> StartSets {
+        // Front offsets are circuit positions 0–7.
+        let holes = self.capture_holes(mover) >> base(mover);
+        let blocked = self.blocked_bits(mover);
+        if self.is_nemo(mover) {
+            return [holes as u16 & !blocked, 0];
+        }
+        let [clockwise, anticlockwise] = self.first_laps_ending_in(mover, holes);
+        [clockwise & !blocked, anticlockwise & !blocked]
+    }
+
+    /// §2.6 M-1 for every hole and direction at once: the holes of 2 to 15 seeds whose first lap (which never
+    /// comes back to its start) ends at one of the circuit positions in `targets`, as `first_capture_landing_in`
+    /// asks of one.
+    fn first_laps_ending_in(&self, mover: Player, targets: u32) -> StartSets {
+        let own = base(mover) as usize;
+        let mut sets = [0u16; 2];
+        for (i, &k) in POSITION.iter().enumerate() {
+            let seeds = self.pits[own + i];
+            let hand = u32::from((2..=MAX_CAPTURE_HAND).contains(&seeds));
+            let clockwise = k.wrapping_add(seeds) % CIRCUIT;
+            let anticlockwise = k.wrapping_sub(seeds) % CIRCUIT;
+            sets[0] |= ((targets >> clockwise & hand) as u16) << i;
+            sets[1] |= ((targets >> anticlockwise & hand) as u16) << i;
+        }
+        sets
+    }
+
+    /// The starts of layer `MarkedCaptures` (§2.8, R-2.9): those of `captures` (the mover's capture starts)
+    /// whose first capture is the hole he marked on his previous turn; none without a mark.
+    fn marked_capture_starts(&self, mover: Player, captures: StartSets) -> StartSets {
+        let Some(marked) = self.own_mark(mover) else {
+            return [0, 0];
+        };
+        let mut sets = [0u16; 2];
+        self.first_start_in(mover, Layer::Captures, captures, |start| {
+            if self.first_capture(start) == Some(marked) {
+                sets[set_index(start)] |= 1 << offset(start.pit());
+            }
+            false
+        });
+        sets
+    }
+
+    /// The starts of layer `Takatas`, given the mover's `captures` (a hole and direction that captures is no
+    /// takata): the holes §2.5 N-2 or §2.6 M-2 allow (`check_takata_hole`), in the directions the lone-kichwa
+    /// rule allows (`check_takata_direction`), as word tests on the rows.
+    fn takata_starts(&self, mover: Player, captures: StartSets) -> StartSets {
+        const KUU: u16 = 1 << KUU_OFFSET;
+        let front = self.front_word(mover);
+        let occupied = occupied_bits(front) as u16;
+        let two = two_or_more_bits(front) as u16;
+        let kuu_alive = self.kuu_alive[mover.index()];
+        let blocked = self.blocked_bits(mover);
+        let mut sets = if self.is_nemo(mover) {
+            // N-2: any occupied front hole but the kuu while it lives (the kuu only when alone); once it is
+            // dead, the holes of two seeds or more when there are some.
+            let allowed = match (kuu_alive, two) {
+                (true, _) if occupied & !KUU != 0 => occupied & !KUU,
+                (true, _) | (false, 0) => occupied,
+                (false, _) => two,
+            };
+            // A nemo capture hole captures in both directions.
+            let holes = allowed & !blocked & !captures[0];
+            [holes, holes]
+        } else {
+            // M-2: two seeds or more; from the living kuu alone; from the back row only when the front row
+            // holds nothing but single seeds.
+            let back = row_word(&self.pits, (base(mover) + ROW) as usize);
+            let allowed = match (kuu_alive, two) {
+                (true, _) => two & KUU,
+                (false, 0) => (two_or_more_bits(back) as u16) << ROW,
+                (false, _) => two,
+            } & !blocked;
+            [allowed & !captures[0], allowed & !captures[1]]
+        };
+        // The lone kichwa is sown toward the centre: f1 clockwise, f8 anticlockwise.
+        const F1: u16 = 1;
+        const F8: u16 = 1 << (ROW - 1);
+        if occupied & !F1 == 0 {
+            sets[1] &= !F1;
+        }
+        if occupied & !F8 == 0 {
+            sets[0] &= !F8;
+        }
+        sets
+    }
+
+    /// The first start of `sets` (of `layer`) that `wanted` accepts, in hole order, clockwise first.
+    fn first_start_in(
+        &self,
+        mover: Player,
+        layer: Layer,
+        sets: StartSets,
+        mut wanted: impl FnMut(Start) -> bool,
+    ) -> Option<Start> {
+        let (nemo, own) = (self.is_nemo(mover), base(mover));
+        let start_at = |pit, dir| match (nemo, layer) {
+            (true, Layer::Takatas) => Start::NemoTakata { pit, dir },
+            (true, _) => Start::NemoCapture { pit },
+            (false, _) => Start::Mtaji {
+                pit,
+                dir,
+                capturing: layer != Layer::Takatas,
+            },
+        };
+        for i in bits(sets[0] | sets[1]) {
+            let pit = own + i;
+            if sets[0] & (1 << i) != 0 {
+                let start = start_at(pit, Direction::Clockwise);
+                if wanted(start) {
+                    return Some(start);
+                }
+            }
+            if sets[1] & (1 << i) != 0 {
+                let start = start_at(pit, Direction::Anticlockwise);
+                if wanted(start) {
+                    return Some(start);
+                }
+            }
+        }
+        None
     }
 
     /// Whether a start hole for a takata is allowed, ignoring the direction (§2.5 N-2, §2.6 M-2).
@@ -309,7 +484,9 @@ impl BaoLaKete {
         Ok(())
     }
 
-    /// The starts of `layer` for `mover`, in hole order, clockwise first.
+    /// The starts of `layer` for `mover`, in hole order, clockwise first, found hole by hole: the reference the
+    /// start sets of the listing are tested against.
+    #[cfg(test)]
     pub(crate) fn starts(&self, mover: Player, layer: Layer, out: &mut Starts) {
         self.find_start(mover, layer, |start| {
             out.push(start);
@@ -318,6 +495,7 @@ impl BaoLaKete {
     }
 
     /// The first start of `layer` for `mover` (in the order of `starts`) that `wanted` accepts.
+    #[cfg(test)]
     fn find_start(
         &self,
         mover: Player,
@@ -331,7 +509,7 @@ impl BaoLaKete {
         }
         let capture_holes = self.capture_holes(mover);
         let holes = if nemo {
-            front_row(mover)
+            super::front_row(mover)
         } else {
             circuit(mover)
         };
@@ -477,24 +655,96 @@ impl BaoLaKete {
         })
     }
 
-    /// The first start of `layer` that has a move that ends. Capture moves always end (the proof is at the
-    /// test `capture_moves_always_end`), so only takatas are played to find out.
-    fn first_live_start(&self, mover: Player, layer: Layer) -> Option<Start> {
+    /// §2.9: whether `player` has a legal move. Capture moves always end (the proof is at the test
+    /// `capture_moves_always_end`), so only takatas are played to find out.
+    pub(crate) fn has_legal_move(&self, player: Player) -> bool {
+        // A marked-hole capture is a capture: two layers are enough to ask.
+        let captures = self.capture_starts(player);
+        captures != [0, 0]
+            || self
+                .first_start_in(
+                    player,
+                    Layer::Takatas,
+                    self.takata_starts(player, captures),
+                    |start| self.has_ending_variant(player, start),
+                )
+                .is_some()
+    }
+
+    /// Every legal move: those that end, of the first layer that has one (§1). The layers' starts come from
+    /// the start sets, each found in one pass over the mover's holes.
+    pub(crate) fn collect_legal_moves(&self, mover: Player, out: &mut MoveList) {
+        let captures = self.capture_starts(mover);
+        // Nothing to play out: a mtaji capture, or a nemo capture once the kuu is dead (no lap can ask for the
+        // kuu decision), as `for_each_ending_variant` lists them.
+        let captures_ask_nothing = !self.is_nemo(mover) || !self.kuu_alive[mover.index()];
+        for layer in LAYERS {
+            let sets = match layer {
+                Layer::MarkedCaptures if self.own_mark(mover).is_none() => [0, 0],
+                Layer::MarkedCaptures => self.marked_capture_starts(mover, captures),
+                Layer::Captures if captures_ask_nothing => {
+                    self.list_captures(mover, captures, out);
+                    [0, 0]
+                }
+                Layer::Captures => captures,
+                Layer::Takatas => self.takata_starts(mover, captures),
+            };
+            self.first_start_in(mover, layer, sets, |start| {
+                self.for_each_ending_variant(mover, start, |mv| out.push(mv));
+                false
+            });
+            if !out.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// The capture moves of `captures` when none asks for a trial (`for_each_ending_variant`'s `asks_nothing`),
+    /// in its order: a nemo capture at a central hole with the left kichwa, then the right (§2.7 B3); a mtaji
+    /// capture clockwise, then anticlockwise.
+    fn list_captures(&self, mover: Player, captures: StartSets, out: &mut MoveList) {
+        let nemo = self.is_nemo(mover);
+        let own = base(mover);
+        let sow = |pit, direction, kichwa| {
+            Move::Sow(Sow {
+                pit,
+                direction,
+                kichwa,
+                kuu_decision: None,
+            })
+        };
+        for i in bits(captures[0] | captures[1]) {
+            let pit = own + i;
+            if nemo {
+                if is_central(pit) {
+                    out.push(sow(pit, None, Some(Kichwa::Left)));
+                    out.push(sow(pit, None, Some(Kichwa::Right)));
+                } else {
+                    out.push(sow(pit, None, None));
+                }
+                continue;
+            }
+            if captures[0] & (1 << i) != 0 {
+                out.push(sow(pit, Some(Direction::Clockwise), None));
+            }
+            if captures[1] & (1 << i) != 0 {
+                out.push(sow(pit, Some(Direction::Anticlockwise), None));
+            }
+        }
+    }
+
+    /// The first start of `layer` that has a move that ends, found hole by hole: the reference for
+    /// `has_legal_move` and the obligation.
+    #[cfg(test)]
+    pub(crate) fn first_live_start(&self, mover: Player, layer: Layer) -> Option<Start> {
         self.find_start(mover, layer, |start| {
             layer != Layer::Takatas || self.has_ending_variant(mover, start)
         })
     }
 
-    /// §2.9: whether `player` has a legal move.
-    pub(crate) fn has_legal_move(&self, player: Player) -> bool {
-        // A marked-hole capture is a capture: two layers are enough to ask.
-        [Layer::Captures, Layer::Takatas]
-            .iter()
-            .any(|&layer| self.first_live_start(player, layer).is_some())
-    }
-
-    /// Every legal move: those that end, of the first layer that has one (§1).
-    pub(crate) fn collect_legal_moves(&self, mover: Player, out: &mut MoveList) {
+    /// `collect_legal_moves` layer by layer, hole by hole: the reference the listing is tested against.
+    #[cfg(test)]
+    pub(crate) fn collect_legal_moves_by_layers(&self, mover: Player, out: &mut MoveList) {
         for layer in LAYERS {
             let mut starts = Starts::new();
             self.starts(mover, layer, &mut starts);
@@ -507,8 +757,60 @@ impl BaoLaKete {
         }
     }
 
-    /// The refusal for a move of `layer` when a stronger layer holds a move that ends.
-    fn check_obligation(&self, mover: Player, pit: u8, layer: Layer) -> Result<(), IllegalMove> {
+    /// The refusal for a move of `layer` when a stronger layer holds a move that ends. Capture moves always end,
+    /// so a stronger layer holds one when it has a start.
+    pub(crate) fn check_obligation(
+        &self,
+        mover: Player,
+        pit: u8,
+        layer: Layer,
+    ) -> Result<(), IllegalMove> {
+        let marked = match layer {
+            Layer::MarkedCaptures => None,
+            Layer::Captures | Layer::Takatas => self.own_mark(mover),
+        };
+        if marked.is_none() && layer != Layer::Takatas {
+            return Ok(());
+        }
+        let captures = self.capture_starts(mover);
+        if let Some(marked) = marked {
+            if self.marked_capture_starts(mover, captures) != [0, 0] {
+                let hole = offset(marked) as usize;
+                return Err(IllegalMove::at(
+                    Reason::MustCaptureMarkedHole,
+                    pit,
+                    MARKED_HOLE_FIRST[hole],
+                ));
+            }
+        }
+        let any_capture = captures[0] | captures[1];
+        if layer == Layer::Takatas && any_capture != 0 {
+            if !self.is_nemo(mover) && self.pits[pit as usize] > MAX_CAPTURE_HAND {
+                return Err(IllegalMove::at(
+                    Reason::TooManySeedsToCapture,
+                    pit,
+                    TOO_MANY_TO_CAPTURE,
+                ));
+            }
+            // The first capture start in hole order.
+            let hole = any_capture.trailing_zeros() as usize;
+            return Err(IllegalMove::at(
+                Reason::CaptureIsMandatory,
+                pit,
+                CAPTURE_AVAILABLE[hole],
+            ));
+        }
+        Ok(())
+    }
+
+    /// `check_obligation` by searching the layers hole by hole: the reference it is tested against.
+    #[cfg(test)]
+    pub(crate) fn check_obligation_by_search(
+        &self,
+        mover: Player,
+        pit: u8,
+        layer: Layer,
+    ) -> Result<(), IllegalMove> {
         if layer != Layer::MarkedCaptures {
             if let Some(marked) = self.own_mark(mover) {
                 if self
