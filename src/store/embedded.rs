@@ -5,7 +5,8 @@
 //! `kill -9` mid-commit) reopens at the last committed transaction; one file, nothing else to run;
 //! actively maintained with a stable file format. Every append is committed with `Durability::Immediate`
 //! (fsync before commit returns), which is what makes a move durable before its answer is sent; appends made at
-//! the same moment share one transaction and one fsync (group commit, `super::group_commit`). The 2.x line is used because it keeps the crate's rust-version (1.85).
+//! the same moment share one transaction and one fsync, made by the store's writer thread (group commit,
+//! `super::group_commit`). The 2.x line is used because it keeps the crate's rust-version (1.85).
 //!
 //! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec;
 //! `active_per_tenant` (tenant → unfinished matches); the tenants' (see `super::tenants`).
@@ -32,9 +33,9 @@ pub const FILE_NAME: &str = "mancala.redb";
 pub struct EmbeddedStore(Arc<Redb>);
 
 /// The open database, whose calls block (disk reads, an fsync per commit): the store's async methods run them on
-/// tokio's blocking pool ([`EmbeddedStore::off_runtime`]).
+/// tokio's blocking pool ([`EmbeddedStore::off_runtime`]), except the appends, which its writer thread commits.
 pub(super) struct Redb {
-    db: Database,
+    db: Arc<Database>,
     path: PathBuf,
     appends: GroupCommit<(MatchRecord, EventRecord)>,
 }
@@ -72,11 +73,13 @@ impl EmbeddedStore {
         super::tenants::create_embedded_tables(&txn)?;
         super::lobby::create_embedded_tables(&txn)?;
         txn.commit().map_err(failed)?;
-        Ok(EmbeddedStore(Arc::new(Redb {
-            db,
-            path,
-            appends: GroupCommit::default(),
-        })))
+        let db = Arc::new(db);
+        let committed = db.clone();
+        let appends = GroupCommit::start("mancala-commit", move |batch| {
+            Redb::commit_appends(&committed, batch)
+        })
+        .map_err(|e| StoreError::Failed(format!("cannot start the store's writer: {e}")))?;
+        Ok(EmbeddedStore(Arc::new(Redb { db, path, appends })))
     }
 
     /// The database file.
@@ -103,9 +106,13 @@ impl Redb {
         &self.db
     }
 
-    /// Commits `batch` in one write transaction: each append checked against the version stored (earlier appends
-    /// of the batch included) and refused alone if stale; a storage failure fails them all, as nothing is committed.
-    fn commit_appends(&self, batch: &[(MatchRecord, EventRecord)]) -> Vec<Result<(), StoreError>> {
+    /// Commits `batch` in one write transaction (on the store's writer thread, `GroupCommit`): each append checked
+    /// against the version stored (earlier appends of the batch included) and refused alone if stale; a storage
+    /// failure fails them all, as nothing is committed.
+    fn commit_appends(
+        db: &Database,
+        batch: &[(MatchRecord, EventRecord)],
+    ) -> Vec<Result<(), StoreError>> {
         let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
             let message = error.to_string();
             batch
@@ -113,7 +120,7 @@ impl Redb {
                 .map(|_| Err(StoreError::Failed(message.clone())))
                 .collect()
         };
-        let txn = match self.db.begin_write() {
+        let txn = match db.begin_write() {
             Ok(txn) => txn,
             Err(e) => return all_failed(failed(e)),
         };
@@ -268,13 +275,6 @@ impl Redb {
         Ok(Some(StoredMatch { record, events }))
     }
 
-    fn append(&self, record: MatchRecord, event: EventRecord) -> Result<(), StoreError> {
-        // Appends made at the same time share one transaction and one fsync (`group_commit`); each returns once its
-        // own is durable, or with its own refusal.
-        self.appends
-            .submit((record, event), |batch| self.commit_appends(batch))
-    }
-
     fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
         let txn = self.db.begin_read().map_err(failed)?;
         let matches = txn.open_table(MATCHES).map_err(failed)?;
@@ -370,9 +370,9 @@ impl MatchStore for EmbeddedStore {
     }
 
     async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
-        let (record, event) = (record.clone(), event.clone());
-        self.off_runtime(move |redb| redb.append(record, event))
-            .await
+        // Appends made at the same time share one transaction and one fsync, on the store's writer thread; each
+        // returns once its own is durable, or with its own refusal.
+        self.0.appends.submit((record.clone(), event.clone())).await
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {

@@ -1,108 +1,84 @@
-//! Group commit: writers that arrive while a commit is under way wait for it, then are committed together in the
-//! next one, so N concurrent appends cost one fsync instead of N. Each writer still returns only once its own write
-//! is durable (leader and followers, no thread of its own: the first writer to find no commit running commits
-//! everything waiting, itself included, and hands the results out).
+//! Group commit: appends are handed to one writer thread of the store's own, which commits everything waiting when
+//! it comes round in one transaction (one fsync), then answers each append with its own result. N concurrent
+//! appends cost one fsync instead of N; a caller awaits its answer without holding a thread, and the writer is
+//! woken once a batch, not once an append.
 
 use super::StoreError;
-use std::collections::HashMap;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use tokio::sync::oneshot;
 
-/// The writers waiting and the results not yet collected.
-struct Queue<R> {
-    waiting: Vec<(u64, R)>,
-    committing: bool,
-    done: HashMap<u64, Result<(), StoreError>>,
-    next_ticket: u64,
-}
+/// Where a request's result goes.
+type Answer = oneshot::Sender<Result<(), StoreError>>;
 
-/// A group-commit point for requests `R`.
+/// A group-commit point for requests `R`, and its writer thread, which stops (after its batch) when this is dropped.
 pub(super) struct GroupCommit<R> {
-    queue: Mutex<Queue<R>>,
-    turn: Condvar,
+    writer: Option<mpsc::Sender<(R, Answer)>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl<R> Default for GroupCommit<R> {
-    fn default() -> Self {
-        GroupCommit {
-            queue: Mutex::new(Queue {
-                waiting: Vec::new(),
-                committing: false,
-                done: HashMap::new(),
-                next_ticket: 0,
-            }),
-            turn: Condvar::new(),
-        }
+fn stopped() -> StoreError {
+    StoreError::Failed("the store's writer has stopped".into())
+}
+
+impl<R: Send + 'static> GroupCommit<R> {
+    /// Starts the writer thread `name`: it gives `commit` each batch (in arrival order), which answers one result per
+    /// request, in the same order. A `commit` that panics fails its batch; the writer goes on with the next.
+    pub(super) fn start(
+        name: &str,
+        mut commit: impl FnMut(&[R]) -> Vec<Result<(), StoreError>> + Send + 'static,
+    ) -> std::io::Result<GroupCommit<R>> {
+        let (writer, waiting) = mpsc::channel::<(R, Answer)>();
+        let thread = std::thread::Builder::new()
+            .name(name.to_string())
+            .spawn(move || {
+                while let Ok(first) = waiting.recv() {
+                    let (requests, answers): (Vec<R>, Vec<Answer>) =
+                        std::iter::once(first).chain(waiting.try_iter()).unzip();
+                    let results = catch_unwind(AssertUnwindSafe(|| commit(&requests)))
+                        .unwrap_or_else(|_| {
+                            tracing::error!(
+                                appends = requests.len(),
+                                "a commit panicked; its appends failed"
+                            );
+                            Vec::new()
+                        });
+                    let mut results = results.into_iter();
+                    for answer in answers {
+                        let result = results.next().unwrap_or_else(|| {
+                            Err(StoreError::Failed("the commit did not finish".into()))
+                        });
+                        // A caller gone away has nobody to tell; its append is committed all the same.
+                        let _ = answer.send(result);
+                    }
+                }
+            })?;
+        Ok(GroupCommit {
+            writer: Some(writer),
+            thread: Some(thread),
+        })
+    }
+
+    /// Commits `request`, with whatever else is waiting when its turn comes; its result, once durable.
+    pub(super) async fn submit(&self, request: R) -> Result<(), StoreError> {
+        let (answer, answered) = oneshot::channel();
+        self.writer
+            .as_ref()
+            .ok_or_else(stopped)?
+            .send((request, answer))
+            .map_err(|_| stopped())?;
+        answered.await.unwrap_or_else(|_| Err(stopped()))
     }
 }
 
-impl<R> GroupCommit<R> {
-    fn lock(&self) -> MutexGuard<'_, Queue<R>> {
-        // The queue is changed only by whole assignments: a panic elsewhere leaves it consistent.
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Commits `request`, with whatever else is waiting when its turn comes: `commit` is given the batch (in arrival
-    /// order) and answers one result per request, in the same order. Blocks until this request's result is known.
-    pub(super) fn submit(
-        &self,
-        request: R,
-        commit: impl FnOnce(&[R]) -> Vec<Result<(), StoreError>>,
-    ) -> Result<(), StoreError> {
-        let mut queue = self.lock();
-        let ticket = queue.next_ticket;
-        queue.next_ticket += 1;
-        queue.waiting.push((ticket, request));
-        let mut commit = Some(commit);
-        loop {
-            if let Some(result) = queue.done.remove(&ticket) {
-                return result;
-            }
-            if !queue.committing {
-                // This writer leads: everything waiting, itself included, goes into one commit.
-                queue.committing = true;
-                let batch = std::mem::take(&mut queue.waiting);
-                drop(queue);
-                let (tickets, requests): (Vec<u64>, Vec<R>) = batch.into_iter().unzip();
-                let mut guard = Leading {
-                    group: self,
-                    tickets: &tickets,
-                    results: None,
-                };
-                let commit = commit.take().expect("a writer leads at most once");
-                guard.results = Some(commit(&requests));
-                drop(guard);
-                queue = self.lock();
-                continue;
-            }
-            queue = self
-                .turn
-                .wait(queue)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-}
-
-/// The leader's commit: its results are handed out when it ends, even by a panic (then every request of the batch
-/// fails), so that no follower waits for ever.
-struct Leading<'a, R> {
-    group: &'a GroupCommit<R>,
-    tickets: &'a [u64],
-    results: Option<Vec<Result<(), StoreError>>>,
-}
-
-impl<R> Drop for Leading<'_, R> {
+impl<R> Drop for GroupCommit<R> {
     fn drop(&mut self) {
-        let mut results = self.results.take().unwrap_or_default().into_iter();
-        let mut queue = self.group.lock();
-        for &ticket in self.tickets {
-            let result = results
-                .next()
-                .unwrap_or_else(|| Err(StoreError::Failed("the commit did not finish".into())));
-            queue.done.insert(ticket, result);
+        // The writer ends once its channel is closed and its batch committed; waiting for it means that the store's
+        // file is closed when the store is gone (it can be opened again at once).
+        drop(self.writer.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
-        queue.committing = false;
-        drop(queue);
-        self.group.turn.notify_all();
     }
 }
 
@@ -112,39 +88,42 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
 
-    #[test]
-    fn concurrent_writers_share_commits_and_each_gets_its_own_result() {
-        let group = Arc::new(GroupCommit::<u32>::default());
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_writers_share_commits_and_each_gets_its_own_result() {
         let commits = Arc::new(AtomicUsize::new(0));
-        let threads: Vec<_> = (0..16u32)
+        let counted = commits.clone();
+        let group = Arc::new(
+            GroupCommit::<u32>::start("test-commit", move |batch| {
+                counted.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                // Odd requests are refused, as a version conflict would be.
+                batch
+                    .iter()
+                    .map(|r| {
+                        if r % 2 == 0 {
+                            Ok(())
+                        } else {
+                            Err(StoreError::Conflict { current: 0 })
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap(),
+        );
+        let writers: Vec<_> = (0..16u32)
             .map(|n| {
-                let (group, commits) = (group.clone(), commits.clone());
-                std::thread::spawn(move || {
-                    (0..50)
-                        .map(|i| {
-                            group.submit(n * 1000 + i, |batch| {
-                                commits.fetch_add(1, Ordering::Relaxed);
-                                std::thread::sleep(std::time::Duration::from_micros(200));
-                                // Odd requests are refused, as a version conflict would be.
-                                batch
-                                    .iter()
-                                    .map(|r| {
-                                        if r % 2 == 0 {
-                                            Ok(())
-                                        } else {
-                                            Err(StoreError::Conflict { current: 0 })
-                                        }
-                                    })
-                                    .collect()
-                            })
-                        })
-                        .map(|result| result.is_ok())
-                        .collect::<Vec<bool>>()
+                let group = group.clone();
+                tokio::spawn(async move {
+                    let mut results = Vec::new();
+                    for i in 0..50 {
+                        results.push(group.submit(n * 1000 + i).await.is_ok());
+                    }
+                    results
                 })
             })
             .collect();
-        for thread in threads {
-            let results = thread.join().unwrap();
+        for writer in writers {
+            let results = writer.await.unwrap();
             assert_eq!(results, (0..50).map(|i| i % 2 == 0).collect::<Vec<_>>());
         }
         let commits = commits.load(Ordering::Relaxed);
@@ -154,15 +133,17 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_leader_that_panics_fails_its_batch_and_the_next_writer_commits() {
-        let group = GroupCommit::<u32>::default();
-        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            group.submit(1, |_| panic!("the disk caught fire"))
-        }));
-        assert!(panicked.is_err());
-        assert!(group
-            .submit(2, |batch| batch.iter().map(|_| Ok(())).collect())
-            .is_ok());
+    #[tokio::test]
+    async fn a_commit_that_panics_fails_its_batch_and_the_next_one_commits() {
+        let calls = AtomicUsize::new(0);
+        let group = GroupCommit::<u32>::start("test-commit", move |batch| {
+            if calls.fetch_add(1, Ordering::Relaxed) == 0 {
+                panic!("the disk caught fire");
+            }
+            batch.iter().map(|_| Ok(())).collect()
+        })
+        .unwrap();
+        assert!(group.submit(1).await.is_err());
+        assert!(group.submit(2).await.is_ok());
     }
 }
