@@ -313,20 +313,43 @@ impl<'a> Reader<'a> {
 
     /// A packed repeated `uint32`'s values (after its key).
     fn packed(&mut self) -> Option<Vec<u32>> {
-        let mut packed = Reader::new(self.bytes()?);
-        let mut values = Vec::with_capacity(packed.buf.len());
+        let bytes = self.bytes()?;
+        if bytes.iter().all(|&b| b < 0x80) {
+            // Every value below 128, one byte each (nearly every list of a state): one pass, no branch per value.
+            return Some(bytes.iter().map(|&b| u32::from(b)).collect());
+        }
+        let mut packed = Reader::new(bytes);
+        let mut values = Vec::with_capacity(bytes.len());
         while !packed.is_empty() {
             values.push(packed.varint()?);
         }
         Some(values)
     }
 
+    /// A packed repeated field of small values (after its key), each a single byte of at most `max` (so a
+    /// one-byte varint), mapped by `value`.
+    fn packed_small<T>(&mut self, max: u8, value: impl Fn(u8) -> T) -> Option<Vec<T>> {
+        let bytes = self.bytes()?;
+        bytes
+            .iter()
+            .all(|&b| b <= max)
+            .then(|| bytes.iter().map(|&b| value(b)).collect())
+    }
+
     /// A packed repeated `bool`'s values (after its key), each a single byte 0 or 1.
     fn packed_bools(&mut self) -> Option<Vec<bool>> {
-        self.bytes()?
-            .iter()
-            .map(|&b| bool_value(u32::from(b)))
-            .collect()
+        self.packed_small(1, |b| b == 1)
+    }
+
+    /// A packed repeated `Player`'s values (after its key), each a single byte 0 to 3.
+    fn packed_players(&mut self) -> Option<Vec<Option<Player>>> {
+        const PLAYERS: [Option<Player>; 4] = [
+            None,
+            Some(Player::South),
+            Some(Player::North),
+            Some(Player::East),
+        ];
+        self.packed_small(3, |b| PLAYERS[usize::from(b)])
     }
 }
 
@@ -446,7 +469,7 @@ fn ba_awa(bytes: &[u8]) -> Option<VariantSetup> {
     while let Some((field, wire_type)) = fields.next()? {
         let r = &mut fields.reader;
         match (field, wire_type) {
-            (1, LEN) => owners = r.packed()?.into_iter().map(player).collect::<Option<_>>()?,
+            (1, LEN) => owners = r.packed_players()?,
             (2, VARINT) => starter = player(r.varint()?)?,
             (3, VARINT) => target = r.varint()?,
             (4, VARINT) => players = r.varint()?,
