@@ -41,8 +41,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_server(true)
         .compile_fds(descriptors)?;
     // The Rules server once more, for the server alone (src/api/wire.rs): its hot answers are sent as bytes the
-    // service writes straight from the engine's state (`wire::Encoded`), every other message is `api::pb`'s.
-    // Same service, methods and descriptors; only the Rust types of three responses differ.
+    // service writes straight from the engine's state (`wire::Encoded`), their requests are decoded straight into
+    // the engine's values (`wire::decode::Call`), every other message is `api::pb`'s. Same service, methods and
+    // descriptors; only the Rust types of three requests and three responses differ.
     let wire_dir = out_dir.join("wire");
     std::fs::create_dir_all(&wire_dir)?;
     tonic_prost_build::configure()
@@ -61,6 +62,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .extern_path(
             ".mancala.v1.ListLegalMovesResponse",
             "crate::api::wire::ListLegalMovesAnswer",
+        )
+        // Their requests decoded straight into the engine's values when canonical (src/api/wire/decode.rs).
+        .extern_path(
+            ".mancala.v1.ApplyMoveRequest",
+            "crate::api::wire::ApplyMoveCall",
+        )
+        .extern_path(
+            ".mancala.v1.ValidateMoveRequest",
+            "crate::api::wire::ValidateMoveCall",
+        )
+        .extern_path(
+            ".mancala.v1.ListLegalMovesRequest",
+            "crate::api::wire::ListLegalMovesCall",
         )
         .compile_fds(protox::compile(
             ["proto/mancala/v1/rules.proto"],

@@ -200,6 +200,22 @@ impl DecodedState {
     pub fn kind(&self) -> GameKind {
         self.setup.kind
     }
+
+    /// A state whose every field decoded into `setup` (as [`wire::decode`](super::wire::decode) decodes a
+    /// canonical request: the values `state_setup` would find, without a violation).
+    pub fn decoded(field: &'static str, setup: Setup) -> DecodedState {
+        DecodedState {
+            field,
+            setup,
+            violations: Vec::new(),
+        }
+    }
+
+    /// The setup, when every field decoded (no violation so far).
+    #[cfg(test)]
+    pub(crate) fn clean_setup(&self) -> Option<&Setup> {
+        self.violations.is_empty().then_some(&self.setup)
+    }
 }
 
 /// Decodes the fields of a state (see [`DecodedState`]); only a missing state or kind stops it here.

@@ -8,6 +8,7 @@
 
 use crate::api::convert::{self, DecodeError, DecodedState};
 use crate::api::search::{self as search_api, SearchRefusal, SearchRequest, StrengthField};
+use crate::api::wire::decode::Form;
 use crate::api::{error, pb, wire};
 use crate::config::SearchSettings;
 use crate::engine::search::{self, Algorithm, Bot};
@@ -91,6 +92,14 @@ impl StateAndMove {
             .ok()
             .map(|s| convert::game_move("move", s.kind(), mv));
         StateAndMove { state, mv }
+    }
+
+    /// A state and move already decoded into the engine's values ([`wire::decode`]), with nothing wrong.
+    fn decoded(setup: engine::Setup, mv: Move) -> StateAndMove {
+        StateAndMove {
+            state: Ok(DecodedState::decoded("state", setup)),
+            mv: Some(Ok(mv)),
+        }
     }
 
     /// The game and the move, once the rules accept the state; the violations of both at once otherwise.
@@ -226,23 +235,36 @@ impl RulesService {
     }
 }
 
-/// The same answers written straight into protobuf's wire format ([`wire`]): what the server sends. The bytes
-/// are those of the prost answers above (`api::wire::tests`; whole calls in `tests` below), without building them as messages.
+/// The same answers written straight into protobuf's wire format ([`wire`]), for requests decoded straight into
+/// the engine's values when they are canonical ([`wire::decode`]; prost's message and `convert` otherwise): what
+/// the server sends. The bytes are those of the prost answers above (`api::wire::tests`; whole calls in `tests`
+/// below), without building them as messages.
 impl RulesService {
     /// `ListLegalMoves`, encoded.
     pub fn list_legal_moves_encoded(
-        request: pb::ListLegalMovesRequest,
+        request: wire::ListLegalMovesCall,
     ) -> impl Fn() -> Result<wire::ListLegalMovesAnswer, Status> + Send + 'static {
-        let state = convert::state_setup("state", request.state);
-        let with_previews = !request.skip_previews;
+        let (state, with_previews) = match request.into_form() {
+            Form::Engine(values) => (
+                Ok(DecodedState::decoded("state", values.state)),
+                !values.skip_previews,
+            ),
+            Form::Prost(request) => (
+                convert::state_setup("state", request.state),
+                !request.skip_previews,
+            ),
+        };
         move || Ok(wire::list_legal_moves(&listed(&state)?, with_previews))
     }
 
     /// `ValidateMove`, encoded.
     pub fn validate_move_encoded(
-        request: pb::ValidateMoveRequest,
+        request: wire::ValidateMoveCall,
     ) -> impl Fn() -> Result<wire::ValidateMoveAnswer, Status> + Send + 'static {
-        let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
+        let decoded = match request.into_form() {
+            Form::Engine(values) => StateAndMove::decoded(values.state, values.mv),
+            Form::Prost(request) => StateAndMove::decode(request.state, request.r#move.as_ref()),
+        };
         move || {
             Ok(match decoded.verdict()? {
                 Ok(()) => wire::validate_move(true, 0, ""),
@@ -257,10 +279,18 @@ impl RulesService {
 
     /// `ApplyMove`, encoded.
     pub fn apply_move_encoded(
-        request: pb::ApplyMoveRequest,
+        request: wire::ApplyMoveCall,
     ) -> impl Fn() -> Result<wire::ApplyMoveAnswer, Status> + Send + 'static {
-        let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
-        let skip_events = request.skip_events;
+        let (decoded, skip_events) = match request.into_form() {
+            Form::Engine(values) => (
+                StateAndMove::decoded(values.state, values.mv),
+                values.skip_events,
+            ),
+            Form::Prost(request) => (
+                StateAndMove::decode(request.state, request.r#move.as_ref()),
+                request.skip_events,
+            ),
+        };
         move || {
             let (game, events) = decoded.played(skip_events)?;
             Ok(wire::apply_move(&game, &events))
@@ -429,7 +459,7 @@ impl wire::server::rules_server::Rules for RulesService {
 
     async fn list_legal_moves(
         &self,
-        request: Request<pb::ListLegalMovesRequest>,
+        request: Request<wire::ListLegalMovesCall>,
     ) -> Result<Response<wire::ListLegalMovesAnswer>, Status> {
         self.on_pool(Self::list_legal_moves_encoded(request.into_inner()))
             .await
@@ -437,7 +467,7 @@ impl wire::server::rules_server::Rules for RulesService {
 
     async fn validate_move(
         &self,
-        request: Request<pb::ValidateMoveRequest>,
+        request: Request<wire::ValidateMoveCall>,
     ) -> Result<Response<wire::ValidateMoveAnswer>, Status> {
         self.on_pool(Self::validate_move_encoded(request.into_inner()))
             .await
@@ -445,7 +475,7 @@ impl wire::server::rules_server::Rules for RulesService {
 
     async fn apply_move(
         &self,
-        request: Request<pb::ApplyMoveRequest>,
+        request: Request<wire::ApplyMoveCall>,
     ) -> Result<Response<wire::ApplyMoveAnswer>, Status> {
         self.on_pool(Self::apply_move_encoded(request.into_inner()))
             .await
@@ -479,7 +509,17 @@ impl wire::server::rules_server::Rules for RulesService {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::wire::decode::tests::{mutated, playout_requests, Request as Which};
+    use crate::api::wire::decode::{Call, Canonical};
     use crate::api::wire::tests::{any_move, matches, same_answer, Rng};
+    use crate::api::wire::Encoded;
+    use prost::Message;
+    use std::fmt::Debug;
+
+    /// A request as the server receives it: its bytes decoded into the request type of the wire server.
+    fn call<P: Canonical>(request: &P) -> Call<P> {
+        Call::decode(request.encode_to_vec().as_slice()).expect("prost's bytes decode")
+    }
 
     #[test]
     fn whole_calls_answer_prosts_bytes_or_prosts_status() {
@@ -504,7 +544,7 @@ mod tests {
                         same_answer(
                             "ValidateMove",
                             RulesService::validate_move_answer(validate.clone())(),
-                            RulesService::validate_move_encoded(validate)(),
+                            RulesService::validate_move_encoded(call(&validate))(),
                         );
                         for skip_events in [false, true] {
                             let apply = pb::ApplyMoveRequest {
@@ -515,7 +555,7 @@ mod tests {
                             same_answer(
                                 "ApplyMove",
                                 RulesService::apply_move_answer(apply.clone())(),
-                                RulesService::apply_move_encoded(apply)(),
+                                RulesService::apply_move_encoded(call(&apply))(),
                             );
                         }
                         answers += 3;
@@ -529,7 +569,7 @@ mod tests {
                             same_answer(
                                 "ListLegalMoves",
                                 RulesService::list_legal_moves_answer(list.clone())(),
-                                RulesService::list_legal_moves_encoded(list)(),
+                                RulesService::list_legal_moves_encoded(call(&list))(),
                             );
                             answers += 1;
                         }
@@ -541,5 +581,67 @@ mod tests {
             }
         }
         assert!(answers > 100_000, "{answers} answers");
+    }
+
+    /// One call on `bytes` both ways: prost's decoding and handler, and the server's (the request decoded as a
+    /// [`Call`], the answer encoded). The same answer or status, or the same decoding error (which tonic's codec
+    /// turns into the same INTERNAL status). Returns whether the request decoded.
+    fn same_call<P: Canonical + Debug, R: Message + Debug, E>(
+        name: &str,
+        bytes: &[u8],
+        prost: impl FnOnce(P) -> Result<R, Status>,
+        wire: impl FnOnce(Call<P>) -> Result<Encoded<E>, Status>,
+    ) -> bool {
+        match (P::decode(bytes), Call::<P>::decode(bytes)) {
+            (Ok(request), Ok(call)) => {
+                same_answer(name, prost(request), wire(call));
+                true
+            }
+            (Err(p), Err(w)) => {
+                assert_eq!(p.to_string(), w.to_string(), "{name} {bytes:02x?}");
+                false
+            }
+            (p, w) => panic!("{name}: prost decoded {p:?}, the server {w:?}: {bytes:02x?}"),
+        }
+    }
+
+    #[test]
+    fn whole_calls_on_mutated_requests_answer_as_prost() {
+        let (mut decoded, mut undecodable) = (0usize, 0usize);
+        playout_requests(0x18_2026_1206, 2, |rng, which, bytes| {
+            for _ in 0..3 {
+                let bytes = mutated(rng, &bytes);
+                let ok = match which {
+                    Which::Validate => same_call(
+                        "ValidateMove",
+                        &bytes,
+                        |r| RulesService::validate_move_answer(r)(),
+                        |c| RulesService::validate_move_encoded(c)(),
+                    ),
+                    Which::Apply => same_call(
+                        "ApplyMove",
+                        &bytes,
+                        |r| RulesService::apply_move_answer(r)(),
+                        |c| RulesService::apply_move_encoded(c)(),
+                    ),
+                    Which::List => same_call(
+                        "ListLegalMoves",
+                        &bytes,
+                        |r| RulesService::list_legal_moves_answer(r)(),
+                        |c| RulesService::list_legal_moves_encoded(c)(),
+                    ),
+                };
+                if ok {
+                    decoded += 1;
+                } else {
+                    undecodable += 1;
+                }
+            }
+        });
+        println!("{decoded} mutated requests answered, {undecodable} undecodable");
+        assert!(
+            decoded > 50_000 && undecodable > 5_000,
+            "{decoded} {undecodable}"
+        );
     }
 }

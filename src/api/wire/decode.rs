@@ -1,0 +1,1144 @@
+//! The hot Rules requests (`ValidateMove`, `ApplyMove`, `ListLegalMoves`) decoded straight from protobuf's wire
+//! format into the engine's values (a [`Setup`] and a [`Move`]), without building prost's messages and converting
+//! them (issue 18): the other half of [`super`], which writes the answers.
+//!
+//! Only the **canonical** encoding is decoded here, the one prost and the other standard encoders write for a
+//! well-formed request: known fields only, each once, in the order of their numbers, with its own wire type,
+//! repeated scalars packed, varints of at most five bytes holding a `u32`, bools 0 or 1, at most one member of a
+//! oneof, and only values that [`convert`](super::convert) accepts without a violation (a known game kind, known
+//! enum values, a move that fits the board, no pit listed twice). Anything else, malformed or merely unusual,
+//! falls back to prost's decoding and `convert`, so that every error, status and violation is theirs by
+//! construction; for the input it accepts, the values are those `convert` gives (`tests` below, over a corpus
+//! of real requests and their mutations, and `service::rules::tests` for whole calls).
+//!
+//! The server's Rules service (build.rs) takes these three requests as [`Call`]s: a `prost::Message` whose
+//! `merge` tries the canonical decoding first and keeps prost's message when it does not apply.
+
+use std::fmt;
+
+use bytes::{Buf, BufMut, Bytes};
+use prost::encoding::{DecodeContext, WireType};
+
+use super::pb;
+use crate::engine::{
+    Direction, GameKind, Kichwa, KuuDecision, Move, PitSet, Player, Setup, Sow, StarterRule,
+    Status, VariantSetup,
+};
+
+/// A prost request that may be decoded straight into engine values.
+pub trait Canonical: prost::Message + Default + PartialEq + fmt::Debug + Sized {
+    /// The engine values of the request.
+    type Engine: fmt::Debug + Send + Sync;
+
+    /// The request's values, when `bytes` are its canonical encoding and `convert` would accept every field;
+    /// `None` (fall back to prost) otherwise.
+    fn decode_canonical(bytes: &[u8]) -> Option<Self::Engine>;
+}
+
+/// `ValidateMoveRequest`, decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidateMoveValues {
+    /// `state`, every field decoded (the game's own checks are still to run).
+    pub state: Setup,
+    /// `move`, checked against the board's size.
+    pub mv: Move,
+}
+
+/// `ApplyMoveRequest`, decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApplyMoveValues {
+    /// `state`, every field decoded (the game's own checks are still to run).
+    pub state: Setup,
+    /// `move`, checked against the board's size.
+    pub mv: Move,
+    /// `skip_events`.
+    pub skip_events: bool,
+}
+
+/// `ListLegalMovesRequest`, decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListLegalMovesValues {
+    /// `state`, every field decoded (the game's own checks are still to run).
+    pub state: Setup,
+    /// `skip_previews`.
+    pub skip_previews: bool,
+}
+
+/// A request as the server decodes it: its engine values, or prost's message when it was not canonical.
+pub enum Form<P: Canonical> {
+    /// Decoded straight into the engine's values.
+    Engine(P::Engine),
+    /// Decoded by prost, for `convert` (which reports what is wrong with it, if anything).
+    Prost(P),
+}
+
+/// A hot Rules request as the server receives it (see the module's documentation).
+pub struct Call<P: Canonical> {
+    /// The bytes the engine values were decoded from (empty in the prost form), so that the request encodes as
+    /// it came (which no server does).
+    raw: Bytes,
+    form: Form<P>,
+}
+
+/// `ValidateMoveRequest`, as the server decodes it.
+pub type ValidateMoveCall = Call<pb::ValidateMoveRequest>;
+/// `ApplyMoveRequest`, as the server decodes it.
+pub type ApplyMoveCall = Call<pb::ApplyMoveRequest>;
+/// `ListLegalMovesRequest`, as the server decodes it.
+pub type ListLegalMovesCall = Call<pb::ListLegalMovesRequest>;
+
+impl<P: Canonical> Call<P> {
+    /// The request: its engine values, or prost's message.
+    pub fn into_form(self) -> Form<P> {
+        self.form
+    }
+
+    /// The prost form, decoding the kept bytes again if the request was decoded straight (only for the
+    /// `prost::Message` methods no server calls: a field merged in by hand).
+    fn prost_mut(&mut self) -> &mut P {
+        if let Form::Engine(_) = self.form {
+            let message =
+                P::decode(self.raw.clone()).expect("a canonical encoding decodes with prost");
+            self.form = Form::Prost(message);
+            self.raw = Bytes::new();
+        }
+        match &mut self.form {
+            Form::Prost(message) => message,
+            Form::Engine(_) => unreachable!("just made the prost form"),
+        }
+    }
+}
+
+impl<P: Canonical> Default for Call<P> {
+    fn default() -> Self {
+        Call {
+            raw: Bytes::new(),
+            form: Form::Prost(P::default()),
+        }
+    }
+}
+
+impl<P: Canonical> fmt::Debug for Call<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.form {
+            Form::Engine(values) => f.debug_tuple("Engine").field(values).finish(),
+            Form::Prost(message) => f.debug_tuple("Prost").field(message).finish(),
+        }
+    }
+}
+
+impl<P: Canonical> prost::Message for Call<P> {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        match &self.form {
+            Form::Engine(_) => buf.put_slice(&self.raw),
+            Form::Prost(message) => message.encode_raw(buf),
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl Buf,
+        ctx: DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        self.prost_mut().merge_field(tag, wire_type, buf, ctx)
+    }
+
+    fn encoded_len(&self) -> usize {
+        match &self.form {
+            Form::Engine(_) => self.raw.len(),
+            Form::Prost(message) => message.encoded_len(),
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = Call::default();
+    }
+
+    /// How the server decodes a request (`decode` merges into the default): the canonical decoding when it
+    /// applies, prost's otherwise, with prost's error for bytes it cannot decode. Merging into a request that
+    /// already holds fields is prost's merge.
+    fn merge(&mut self, mut buf: impl Buf) -> Result<(), prost::DecodeError> {
+        match &mut self.form {
+            Form::Prost(message) if *message == P::default() => {
+                let raw = buf.copy_to_bytes(buf.remaining());
+                match P::decode_canonical(&raw) {
+                    Some(values) => {
+                        self.form = Form::Engine(values);
+                        self.raw = raw;
+                        Ok(())
+                    }
+                    None => message.merge(raw),
+                }
+            }
+            _ => self.prost_mut().merge(buf),
+        }
+    }
+}
+
+impl Canonical for pb::ValidateMoveRequest {
+    type Engine = ValidateMoveValues;
+
+    fn decode_canonical(bytes: &[u8]) -> Option<ValidateMoveValues> {
+        let mut r = Reader::new(bytes);
+        let state = game_state(r.message(1)?)?;
+        let mv = game_move(r.message(2)?, state.kind)?;
+        r.end()?;
+        Some(ValidateMoveValues { state, mv })
+    }
+}
+
+impl Canonical for pb::ApplyMoveRequest {
+    type Engine = ApplyMoveValues;
+
+    fn decode_canonical(bytes: &[u8]) -> Option<ApplyMoveValues> {
+        let mut r = Reader::new(bytes);
+        let state = game_state(r.message(1)?)?;
+        let mv = game_move(r.message(2)?, state.kind)?;
+        let skip_events = r.optional_bool(3)?;
+        r.end()?;
+        Some(ApplyMoveValues {
+            state,
+            mv,
+            skip_events,
+        })
+    }
+}
+
+impl Canonical for pb::ListLegalMovesRequest {
+    type Engine = ListLegalMovesValues;
+
+    fn decode_canonical(bytes: &[u8]) -> Option<ListLegalMovesValues> {
+        let mut r = Reader::new(bytes);
+        let state = game_state(r.message(1)?)?;
+        let skip_previews = r.optional_bool(2)?;
+        r.end()?;
+        Some(ListLegalMovesValues {
+            state,
+            skip_previews,
+        })
+    }
+}
+
+// The reader: `None` whenever the input is not what it expects, so that the caller falls back to prost.
+
+const VARINT: u32 = 0;
+const LEN: u32 = 2;
+
+/// A message's bytes, read front to back.
+struct Reader<'a> {
+    buf: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn new(buf: &'a [u8]) -> Reader<'a> {
+        Reader { buf }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Nothing left.
+    fn end(&self) -> Option<()> {
+        self.is_empty().then_some(())
+    }
+
+    /// A varint of at most five bytes whose value fits a `u32` (what prost would read as the same `u32` or
+    /// non-negative `i32`; longer ones, which prost truncates or reads as negative, fall back).
+    #[inline]
+    fn varint(&mut self) -> Option<u32> {
+        let &first = self.buf.first()?;
+        if first < 0x80 {
+            self.buf = &self.buf[1..];
+            return Some(u32::from(first));
+        }
+        let mut value = 0u64;
+        for (i, &byte) in self.buf.iter().take(5).enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                self.buf = &self.buf[i + 1..];
+                return u32::try_from(value).ok();
+            }
+        }
+        None
+    }
+
+    /// The next key: (field number, wire type).
+    fn key(&mut self) -> Option<(u32, u32)> {
+        let key = self.varint()?;
+        Some((key >> 3, key & 7))
+    }
+
+    /// Whether the next key is `field` with `wire_type` (read when it is; left when it is another).
+    fn next_is(&mut self, field: u32, wire_type: u32) -> bool {
+        let mut ahead = Reader { buf: self.buf };
+        if ahead.key() == Some((field, wire_type)) {
+            self.buf = ahead.buf;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A length-delimited field's bytes (after its key).
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let len = self.varint()? as usize;
+        if len > self.buf.len() {
+            return None;
+        }
+        let (bytes, rest) = self.buf.split_at(len);
+        self.buf = rest;
+        Some(bytes)
+    }
+
+    /// A required message field `field` at this point: its bytes.
+    fn message(&mut self, field: u32) -> Option<&'a [u8]> {
+        if self.next_is(field, LEN) {
+            self.bytes()
+        } else {
+            None
+        }
+    }
+
+    /// An optional bool field `field` at this point (absent: false).
+    fn optional_bool(&mut self, field: u32) -> Option<bool> {
+        if self.next_is(field, VARINT) {
+            bool_value(self.varint()?)
+        } else {
+            Some(false)
+        }
+    }
+
+    /// A packed repeated `uint32`'s values (after its key).
+    fn packed(&mut self) -> Option<Vec<u32>> {
+        let bytes = self.bytes()?;
+        if bytes.iter().all(|&b| b < 0x80) {
+            // Every value below 128, one byte each (nearly every list of a state): one pass, no branch per value.
+            return Some(bytes.iter().map(|&b| u32::from(b)).collect());
+        }
+        let mut packed = Reader::new(bytes);
+        let mut values = Vec::with_capacity(bytes.len());
+        while !packed.is_empty() {
+            values.push(packed.varint()?);
+        }
+        Some(values)
+    }
+
+    /// A packed repeated field of small values (after its key), each a single byte of at most `max` (so a
+    /// one-byte varint), mapped by `value`.
+    fn packed_small<T>(&mut self, max: u8, value: impl Fn(u8) -> T) -> Option<Vec<T>> {
+        let bytes = self.bytes()?;
+        bytes
+            .iter()
+            .all(|&b| b <= max)
+            .then(|| bytes.iter().map(|&b| value(b)).collect())
+    }
+
+    /// A packed repeated `bool`'s values (after its key), each a single byte 0 or 1.
+    fn packed_bools(&mut self) -> Option<Vec<bool>> {
+        self.packed_small(1, |b| b == 1)
+    }
+
+    /// A packed repeated `Player`'s values (after its key), each a single byte 0 to 3.
+    fn packed_players(&mut self) -> Option<Vec<Option<Player>>> {
+        const PLAYERS: [Option<Player>; 4] = [
+            None,
+            Some(Player::South),
+            Some(Player::North),
+            Some(Player::East),
+        ];
+        self.packed_small(3, |b| PLAYERS[usize::from(b)])
+    }
+}
+
+/// Walks a message's fields: each key once, in increasing field number.
+struct Fields<'a> {
+    reader: Reader<'a>,
+    last: u32,
+}
+
+impl<'a> Fields<'a> {
+    fn new(bytes: &'a [u8]) -> Fields<'a> {
+        Fields {
+            reader: Reader::new(bytes),
+            last: 0,
+        }
+    }
+
+    /// The next field's number and wire type, its value left to read; `Some(None)` at the end, `None` for a
+    /// field out of order or repeated.
+    fn next(&mut self) -> Option<Option<(u32, u32)>> {
+        if self.reader.is_empty() {
+            return Some(None);
+        }
+        let (field, wire_type) = self.reader.key()?;
+        if field <= self.last {
+            return None;
+        }
+        self.last = field;
+        Some(Some((field, wire_type)))
+    }
+}
+
+fn bool_value(value: u32) -> Option<bool> {
+    match value {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    }
+}
+
+/// A `Player` field: `Some(None)` for PLAYER_UNSPECIFIED, `None` for a number that is not a player.
+fn player(value: u32) -> Option<Option<Player>> {
+    match value {
+        0 => Some(None),
+        1 => Some(Some(Player::South)),
+        2 => Some(Some(Player::North)),
+        3 => Some(Some(Player::East)),
+        _ => None,
+    }
+}
+
+/// `GameState`, as `convert::state_setup` decodes it when it finds nothing wrong.
+fn game_state(bytes: &[u8]) -> Option<Setup> {
+    let mut fields = Fields::new(bytes);
+    let mut kind = None;
+    let mut setup = Setup {
+        kind: GameKind::BaAwa,
+        rules_version: 0,
+        pits: Vec::new(),
+        stores: Vec::new(),
+        reserves: Vec::new(),
+        to_move: None,
+        status: None,
+        winner: None,
+        ply: 0,
+        game_number: 0,
+        match_score: Vec::new(),
+        variant: VariantSetup::Missing,
+    };
+    while let Some((field, wire_type)) = fields.next()? {
+        let r = &mut fields.reader;
+        match (field, wire_type) {
+            (1, VARINT) => {
+                kind = Some(match r.varint()? {
+                    1 => GameKind::BaoLaKete,
+                    2 => GameKind::Bosh,
+                    3 => GameKind::BaAwa,
+                    _ => return None,
+                })
+            }
+            (2, VARINT) => setup.rules_version = r.varint()?,
+            (3, LEN) => setup.pits = r.packed()?,
+            (4, LEN) => setup.stores = r.packed()?,
+            (5, LEN) => setup.reserves = r.packed()?,
+            (6, VARINT) => setup.to_move = player(r.varint()?)?,
+            (7, VARINT) => {
+                setup.status = match r.varint()? {
+                    0 => None,
+                    1 => Some(Status::InProgress),
+                    2 => Some(Status::RoundOver),
+                    3 => Some(Status::GameOver),
+                    4 => Some(Status::MatchOver),
+                    _ => return None,
+                }
+            }
+            (8, VARINT) => setup.winner = player(r.varint()?)?,
+            (9, VARINT) => setup.ply = r.varint()?,
+            (10, VARINT) => setup.game_number = r.varint()?,
+            (11, LEN) => setup.match_score = r.packed()?,
+            // The oneof `variant`: one member at most (with two, prost keeps the last).
+            (20..=22, LEN) if !matches!(setup.variant, VariantSetup::Missing) => return None,
+            (20, LEN) => setup.variant = ba_awa(r.bytes()?)?,
+            (21, LEN) => setup.variant = bosh(r.bytes()?)?,
+            (22, LEN) => setup.variant = bao_la_kete(r.bytes()?)?,
+            _ => return None,
+        }
+    }
+    setup.kind = kind?;
+    Some(setup)
+}
+
+/// `BaAwaState`.
+fn ba_awa(bytes: &[u8]) -> Option<VariantSetup> {
+    let mut fields = Fields::new(bytes);
+    let (mut owners, mut starter, mut target, mut players, mut eliminated_in) =
+        (Vec::new(), None, 0, 0, Vec::new());
+    while let Some((field, wire_type)) = fields.next()? {
+        let r = &mut fields.reader;
+        match (field, wire_type) {
+            (1, LEN) => owners = r.packed_players()?,
+            (2, VARINT) => starter = player(r.varint()?)?,
+            (3, VARINT) => target = r.varint()?,
+            (4, VARINT) => players = r.varint()?,
+            (5, LEN) => eliminated_in = r.packed()?,
+            _ => return None,
+        }
+    }
+    Some(VariantSetup::BaAwa {
+        owners,
+        starter,
+        target,
+        players,
+        eliminated_in,
+    })
+}
+
+/// `BoshState`.
+fn bosh(bytes: &[u8]) -> Option<VariantSetup> {
+    let mut fields = Fields::new(bytes);
+    let (mut closed, mut round_starter) = (Vec::new(), None);
+    while let Some((field, wire_type)) = fields.next()? {
+        let r = &mut fields.reader;
+        match (field, wire_type) {
+            (1, LEN) => closed = r.packed_bools()?,
+            (2, VARINT) => round_starter = player(r.varint()?)?,
+            _ => return None,
+        }
+    }
+    Some(VariantSetup::Bosh {
+        closed,
+        round_starter,
+    })
+}
+
+/// `BaoLaKeteState`.
+fn bao_la_kete(bytes: &[u8]) -> Option<VariantSetup> {
+    let mut fields = Fields::new(bytes);
+    let (mut mtaji, mut kuu_alive, mut mark, mut game_starter, mut starter_rule) =
+        (None, Vec::new(), None, None, StarterRule::Alternate);
+    while let Some((field, wire_type)) = fields.next()? {
+        let r = &mut fields.reader;
+        match (field, wire_type) {
+            (1, VARINT) => {
+                mtaji = match r.varint()? {
+                    0 => None,
+                    1 => Some(false),
+                    2 => Some(true),
+                    _ => return None,
+                }
+            }
+            (2, LEN) => kuu_alive = r.packed_bools()?,
+            (3, LEN) => mark = Some(hizi_zetu_mark(r.bytes()?)?),
+            (4, VARINT) => game_starter = player(r.varint()?)?,
+            (5, VARINT) => {
+                starter_rule = match r.varint()? {
+                    0 | 1 => StarterRule::Alternate,
+                    2 => StarterRule::LoserStarts,
+                    3 => StarterRule::WinnerStarts,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(VariantSetup::BaoLaKete {
+        mtaji,
+        kuu_alive,
+        mark,
+        game_starter,
+        starter_rule,
+    })
+}
+
+/// `HiziZetuMark`: (blockee, pit, setter).
+fn hizi_zetu_mark(bytes: &[u8]) -> Option<(Option<Player>, u32, Option<Player>)> {
+    let mut fields = Fields::new(bytes);
+    let (mut blockee, mut pit, mut setter) = (None, 0, None);
+    while let Some((field, wire_type)) = fields.next()? {
+        let r = &mut fields.reader;
+        match (field, wire_type) {
+            (1, VARINT) => blockee = player(r.varint()?)?,
+            (2, VARINT) => pit = r.varint()?,
+            (3, VARINT) => setter = player(r.varint()?)?,
+            _ => return None,
+        }
+    }
+    Some((blockee, pit, setter))
+}
+
+/// `Move` for a game of `kind`, as `convert::game_move` decodes it when it finds nothing wrong.
+fn game_move(bytes: &[u8], kind: GameKind) -> Option<Move> {
+    let mut r = Reader::new(bytes);
+    // The oneof `action`: exactly one member (none is a violation; with two, prost keeps the last).
+    let mv = match r.key()? {
+        (1, LEN) => Move::Sow(sow(r.bytes()?, kind)?),
+        (2, LEN) => Move::NextGame(next_game(r.bytes()?, kind)?),
+        _ => return None,
+    };
+    r.end()?;
+    Some(mv)
+}
+
+/// `Sow`, its pit on the board.
+fn sow(bytes: &[u8], kind: GameKind) -> Option<Sow> {
+    let mut fields = Fields::new(bytes);
+    let mut sow = Sow {
+        pit: 0,
+        direction: None,
+        kichwa: None,
+        kuu_decision: None,
+    };
+    while let Some((field, wire_type)) = fields.next()? {
+        let r = &mut fields.reader;
+        match (field, wire_type) {
+            (1, VARINT) => {
+                let pit = r.varint()?;
+                if pit as usize >= kind.pit_count() {
+                    return None;
+                }
+                sow.pit = pit as u8;
+            }
+            (2, VARINT) => {
+                sow.direction = match r.varint()? {
+                    0 => None,
+                    1 => Some(Direction::Clockwise),
+                    2 => Some(Direction::Anticlockwise),
+                    _ => return None,
+                }
+            }
+            (3, VARINT) => {
+                sow.kichwa = match r.varint()? {
+                    0 => None,
+                    1 => Some(Kichwa::Left),
+                    2 => Some(Kichwa::Right),
+                    _ => return None,
+                }
+            }
+            (4, VARINT) => {
+                sow.kuu_decision = match r.varint()? {
+                    0 => None,
+                    1 => Some(KuuDecision::Stop),
+                    2 => Some(KuuDecision::Safari),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(sow)
+}
+
+/// `NextGame`: its pits on the board, none listed twice.
+fn next_game(bytes: &[u8], kind: GameKind) -> Option<PitSet> {
+    let mut fields = Fields::new(bytes);
+    let mut set = PitSet::EMPTY;
+    while let Some((field, wire_type)) = fields.next()? {
+        match (field, wire_type) {
+            (1, LEN) => {
+                for pit in fields.reader.packed()? {
+                    let pit = pit as usize;
+                    if pit >= kind.pit_count() || set.contains(pit) {
+                        return None;
+                    }
+                    set = set.with(pit);
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(set)
+}
+
+/// The canonical decoding gives `convert`'s values or falls back, over real requests and their mutations.
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::api::convert;
+    use crate::api::wire::tests::{any_move, matches, Rng};
+    use crate::engine::{self, AnyGame};
+    use prost::Message;
+
+    /// What prost and `convert` make of a request's state and move: their values when nothing is wrong.
+    fn slow_state(state: Option<pb::GameState>) -> Option<Setup> {
+        convert::state_setup("state", state)
+            .ok()?
+            .clean_setup()
+            .cloned()
+    }
+
+    fn slow_move(kind: GameKind, mv: Option<&pb::Move>) -> Option<Move> {
+        convert::game_move("move", kind, mv).ok()
+    }
+
+    /// The values the prost path finds in a request's bytes, `None` when prost or `convert` finds anything wrong.
+    pub(crate) trait Slow: Canonical
+    where
+        Self::Engine: PartialEq,
+    {
+        fn slow(bytes: &[u8]) -> Option<Self::Engine>;
+    }
+
+    impl Slow for pb::ValidateMoveRequest {
+        fn slow(bytes: &[u8]) -> Option<ValidateMoveValues> {
+            let request = Self::decode(bytes).ok()?;
+            let state = slow_state(request.state)?;
+            let mv = slow_move(state.kind, request.r#move.as_ref())?;
+            Some(ValidateMoveValues { state, mv })
+        }
+    }
+
+    impl Slow for pb::ApplyMoveRequest {
+        fn slow(bytes: &[u8]) -> Option<ApplyMoveValues> {
+            let request = Self::decode(bytes).ok()?;
+            let state = slow_state(request.state)?;
+            let mv = slow_move(state.kind, request.r#move.as_ref())?;
+            Some(ApplyMoveValues {
+                state,
+                mv,
+                skip_events: request.skip_events,
+            })
+        }
+    }
+
+    impl Slow for pb::ListLegalMovesRequest {
+        fn slow(bytes: &[u8]) -> Option<ListLegalMovesValues> {
+            let request = Self::decode(bytes).ok()?;
+            Some(ListLegalMovesValues {
+                state: slow_state(request.state)?,
+                skip_previews: request.skip_previews,
+            })
+        }
+    }
+
+    /// What the checks met.
+    #[derive(Default, Debug)]
+    pub(crate) struct Tally {
+        /// Decoded straight, with `convert`'s values.
+        pub(crate) fast: usize,
+        /// Fallen back on input that prost and `convert` accept (legal, merely not canonical).
+        pub(crate) fell_back_clean: usize,
+        /// Fallen back on input that prost or `convert` rejects.
+        pub(crate) fell_back_wrong: usize,
+        /// Of these, input prost cannot decode at all.
+        pub(crate) undecodable: usize,
+    }
+
+    /// Checks one request's bytes: the canonical decoding gives the prost path's values or falls back, and a
+    /// [`Call`] decodes (or fails to, with prost's error) as prost does. Returns whether it decoded straight.
+    pub(crate) fn check<P: Slow + fmt::Debug>(bytes: &[u8], tally: &mut Tally) -> bool
+    where
+        P::Engine: PartialEq,
+    {
+        let fast = P::decode_canonical(bytes);
+        let slow = P::slow(bytes);
+        match (&fast, &slow) {
+            (Some(f), Some(s)) => {
+                assert_eq!(f, s, "{bytes:02x?}");
+                tally.fast += 1;
+            }
+            (Some(f), None) => panic!("decoded {f:?} where prost and convert refuse {bytes:02x?}"),
+            (None, Some(_)) => tally.fell_back_clean += 1,
+            (None, None) => tally.fell_back_wrong += 1,
+        }
+        // The request type the server decodes: the same error, or the same message in one form or the other.
+        match (Call::<P>::decode(bytes), P::decode(bytes)) {
+            (Ok(call), Ok(message)) => {
+                match &call.form {
+                    Form::Engine(_) => {
+                        assert!(fast.is_some());
+                        assert_eq!(call.encode_to_vec(), bytes);
+                        assert_eq!(call.encoded_len(), bytes.len());
+                    }
+                    Form::Prost(decoded) => {
+                        assert!(fast.is_none());
+                        assert_eq!(*decoded, message);
+                    }
+                }
+                assert_eq!(
+                    P::decode(call.encode_to_vec().as_slice()).ok(),
+                    Some(message)
+                );
+            }
+            (Err(call), Err(message)) => {
+                assert_eq!(call.to_string(), message.to_string());
+                tally.undecodable += 1;
+            }
+            (call, message) => panic!("Call decoded {call:?}, prost {message:?}: {bytes:02x?}"),
+        }
+        fast.is_some()
+    }
+
+    // Mutations: the bytes of a request changed the ways a client, a proxy or an attacker might change them.
+
+    /// A field as it is written: key, then value (a varint's bytes, a length and its bytes, or fixed bytes).
+    #[derive(Clone, Debug)]
+    struct Segment {
+        field: u64,
+        wire_type: u64,
+        /// The value's bytes, as written (with its length for a length-delimited field).
+        value: Vec<u8>,
+    }
+
+    fn varint_bytes(mut value: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        while value >= 0x80 {
+            out.push(value as u8 | 0x80);
+            value >>= 7;
+        }
+        out.push(value as u8);
+        out
+    }
+
+    fn read_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+        let mut value = 0u64;
+        for i in 0..10 {
+            let byte = *bytes.get(*at)?;
+            *at += 1;
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    /// A message's fields, when it parses as one.
+    fn segments(bytes: &[u8]) -> Option<Vec<Segment>> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        while at < bytes.len() {
+            let key = read_varint(bytes, &mut at)?;
+            let start = at;
+            match key & 7 {
+                0 => {
+                    read_varint(bytes, &mut at)?;
+                }
+                1 => at += 8,
+                2 => {
+                    let len = read_varint(bytes, &mut at)? as usize;
+                    at = at.checked_add(len)?;
+                }
+                5 => at += 4,
+                _ => return None,
+            }
+            if at > bytes.len() || key >> 3 == 0 {
+                return None;
+            }
+            out.push(Segment {
+                field: key >> 3,
+                wire_type: key & 7,
+                value: bytes[start..at].to_vec(),
+            });
+        }
+        Some(out)
+    }
+
+    fn join(segments: &[Segment]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for s in segments {
+            out.extend(varint_bytes(s.field << 3 | s.wire_type));
+            out.extend(&s.value);
+        }
+        out
+    }
+
+    /// A length-delimited value's contents.
+    fn contents(value: &[u8]) -> Vec<u8> {
+        let mut at = 0;
+        read_varint(value, &mut at).expect("a length");
+        value[at..].to_vec()
+    }
+
+    fn delimited(contents: &[u8]) -> Vec<u8> {
+        let mut out = varint_bytes(contents.len() as u64);
+        out.extend(contents);
+        out
+    }
+
+    /// One change to a message's fields, or to a message nested in them (`depth` levels down at most).
+    fn mutate_fields(rng: &mut Rng, bytes: &[u8], depth: usize) -> Vec<u8> {
+        let Some(mut fields) = segments(bytes) else {
+            return mutate_bytes(rng, bytes);
+        };
+        let nested: Vec<usize> = (0..fields.len())
+            .filter(|&i| {
+                fields[i].wire_type == 2
+                    && segments(&contents(&fields[i].value)).is_some_and(|s| !s.is_empty())
+            })
+            .collect();
+        if depth > 0 && !nested.is_empty() && rng.below(3) != 0 {
+            let i = nested[rng.below(nested.len())];
+            let inner = mutate_fields(rng, &contents(&fields[i].value), depth - 1);
+            fields[i].value = delimited(&inner);
+            return join(&fields);
+        }
+        let n = fields.len();
+        match rng.below(11) {
+            // A field twice: at once, or at the end.
+            0 if n > 0 => {
+                let i = rng.below(n);
+                let at = if rng.below(2) == 0 { i + 1 } else { n };
+                fields.insert(at, fields[i].clone());
+            }
+            // Two fields swapped.
+            1 if n > 1 => {
+                let (i, j) = (rng.below(n), rng.below(n));
+                fields.swap(i, j);
+            }
+            // A field left out.
+            2 if n > 0 => {
+                fields.remove(rng.below(n));
+            }
+            // A field of any number (known or not, explicit default or not) with any value of any wire type.
+            3 | 4 => {
+                let field = 1 + rng.below(25) as u64;
+                let (wire_type, value) = match rng.below(5) {
+                    0 => (0, varint_bytes(rng.below(4) as u64)),
+                    1 => (0, varint_bytes(rng.next() >> rng.below(64))),
+                    2 => (
+                        2,
+                        delimited(
+                            &(0..rng.below(4))
+                                .map(|_| rng.below(3) as u8)
+                                .collect::<Vec<_>>(),
+                        ),
+                    ),
+                    3 => (5, vec![1, 0, 0, 0]),
+                    _ => (1, vec![2, 0, 0, 0, 0, 0, 0, 0]),
+                };
+                fields.insert(
+                    rng.below(n + 1),
+                    Segment {
+                        field,
+                        wire_type,
+                        value,
+                    },
+                );
+            }
+            // A packed field unpacked, or a varint field packed.
+            5 if n > 0 => {
+                let i = rng.below(n);
+                let s = fields[i].clone();
+                if s.wire_type == 2 {
+                    let inner = contents(&s.value);
+                    let mut at = 0;
+                    let mut values = Vec::new();
+                    while at < inner.len() {
+                        match read_varint(&inner, &mut at) {
+                            Some(v) => values.push(v),
+                            None => return join(&fields),
+                        }
+                    }
+                    fields.splice(
+                        i..=i,
+                        values.into_iter().map(|v| Segment {
+                            field: s.field,
+                            wire_type: 0,
+                            value: varint_bytes(v),
+                        }),
+                    );
+                } else if s.wire_type == 0 {
+                    fields[i] = Segment {
+                        field: s.field,
+                        wire_type: 2,
+                        value: delimited(&s.value),
+                    };
+                }
+            }
+            // A varint written longer than it needs (prost reads the same value).
+            6 if n > 0 => {
+                let i = rng.below(n);
+                if fields[i].wire_type == 0 {
+                    let last = fields[i].value.len() - 1;
+                    fields[i].value[last] |= 0x80;
+                    fields[i].value.push(0);
+                }
+            }
+            // Another wire type for a field.
+            7 if n > 0 => {
+                let i = rng.below(n);
+                fields[i].wire_type = [0, 1, 2, 3, 4, 5, 6, 7][rng.below(8)];
+            }
+            // An empty message or list in place of a field's value.
+            8 if n > 0 => {
+                let i = rng.below(n);
+                fields[i].wire_type = 2;
+                fields[i].value = vec![0];
+            }
+            // A value changed: a varint to any value, a list's element.
+            9 if n > 0 => {
+                let i = rng.below(n);
+                if fields[i].wire_type == 0 {
+                    fields[i].value = varint_bytes(match rng.below(3) {
+                        0 => rng.below(6) as u64,
+                        1 => rng.next() >> 32,
+                        _ => rng.next(),
+                    });
+                } else if fields[i].wire_type == 2 {
+                    let mut inner = contents(&fields[i].value);
+                    if !inner.is_empty() {
+                        let j = rng.below(inner.len());
+                        inner[j] = rng.below(40) as u8;
+                    }
+                    fields[i].value = delimited(&inner);
+                }
+            }
+            _ => return mutate_bytes(rng, &join(&fields)),
+        }
+        join(&fields)
+    }
+
+    /// One change to the bytes themselves: a byte or bit changed, the end cut off, a byte added or taken out.
+    fn mutate_bytes(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
+        let mut out = bytes.to_vec();
+        if out.is_empty() {
+            out.push(rng.next() as u8);
+            return out;
+        }
+        let i = rng.below(out.len());
+        match rng.below(5) {
+            0 => out[i] = rng.next() as u8,
+            1 => out[i] ^= 1 << rng.below(8),
+            2 => out.truncate(i),
+            3 => out.insert(i, rng.next() as u8),
+            _ => {
+                out.remove(i);
+            }
+        }
+        out
+    }
+
+    /// `bytes` mutated once or a few times.
+    pub(crate) fn mutated(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
+        let mut out = bytes.to_vec();
+        for _ in 0..1 + rng.below(3) * rng.below(2) {
+            out = if rng.below(3) == 0 {
+                mutate_bytes(rng, &out)
+            } else {
+                mutate_fields(rng, &out, 3)
+            };
+        }
+        out
+    }
+
+    /// The requests of random playouts of every game and option set, each position's ValidateMove, ApplyMove
+    /// (with and without events) and ListLegalMoves (with and without previews), a legal move and one that may not
+    /// be; `each` gets their bytes.
+    pub(crate) fn playout_requests(
+        seed: u64,
+        playouts: usize,
+        mut each: impl FnMut(&mut Rng, Request, Vec<u8>),
+    ) {
+        let mut rng = Rng(seed);
+        for (kind, options) in matches() {
+            for _ in 0..playouts {
+                let mut game = AnyGame::new_match(kind, &options);
+                for _ in 0..400 {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let state = convert::state_to_pb(&game);
+                    let legal = convert::move_to_pb(&moves[rng.below(moves.len())]);
+                    for mv in [legal, any_move(&mut rng)] {
+                        let validate = pb::ValidateMoveRequest {
+                            state: Some(state.clone()),
+                            r#move: Some(mv.clone()),
+                        };
+                        each(&mut rng, Request::Validate, validate.encode_to_vec());
+                        for skip_events in [false, true] {
+                            let apply = pb::ApplyMoveRequest {
+                                state: Some(state.clone()),
+                                r#move: Some(mv.clone()),
+                                skip_events,
+                            };
+                            each(&mut rng, Request::Apply, apply.encode_to_vec());
+                        }
+                    }
+                    for skip_previews in [false, true] {
+                        let list = pb::ListLegalMovesRequest {
+                            state: Some(state.clone()),
+                            skip_previews,
+                        };
+                        each(&mut rng, Request::List, list.encode_to_vec());
+                    }
+                    let chosen = moves[rng.below(moves.len())];
+                    game.play(&chosen, &mut engine::NoTrace)
+                        .expect("a listed move is legal");
+                }
+            }
+        }
+    }
+
+    /// Which request.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Request {
+        Validate,
+        Apply,
+        List,
+    }
+
+    fn check_any(request: Request, bytes: &[u8], tally: &mut Tally) -> bool {
+        match request {
+            Request::Validate => check::<pb::ValidateMoveRequest>(bytes, tally),
+            Request::Apply => check::<pb::ApplyMoveRequest>(bytes, tally),
+            Request::List => check::<pb::ListLegalMovesRequest>(bytes, tally),
+        }
+    }
+
+    #[test]
+    fn prosts_requests_decode_straight_into_converts_values() {
+        let mut tally = Tally::default();
+        playout_requests(0x18_2026_1204, 12, |_, request, bytes| {
+            check_any(request, &bytes, &mut tally);
+        });
+        println!("{tally:?}");
+        // Every request prost writes that `convert` accepts is decoded straight.
+        assert_eq!(tally.fell_back_clean, 0, "{tally:?}");
+        assert!(tally.fast > 400_000, "{tally:?}");
+    }
+
+    #[test]
+    fn mutated_requests_decode_as_converts_values_or_fall_back() {
+        let mut tally = Tally::default();
+        playout_requests(0x18_2026_1205, 4, |rng, request, bytes| {
+            for _ in 0..4 {
+                check_any(request, &mutated(rng, &bytes), &mut tally);
+            }
+        });
+        println!("{tally:?}");
+        // Each kind of outcome is met many times.
+        assert!(tally.fast > 10_000, "{tally:?}");
+        assert!(tally.fell_back_clean > 10_000, "{tally:?}");
+        assert!(tally.fell_back_wrong > 10_000, "{tally:?}");
+        assert!(tally.undecodable > 10_000, "{tally:?}");
+    }
+
+    #[test]
+    fn unusual_but_valid_encodings_fall_back_with_the_same_values() {
+        // Fields a canonical encoder writes, and the same values written otherwise.
+        let state = convert::state_to_pb(&AnyGame::new_match(
+            GameKind::BaoLaKete,
+            &engine::Options::default(),
+        ));
+        let request = pb::ValidateMoveRequest {
+            state: Some(state),
+            r#move: Some(pb::Move {
+                action: Some(pb::r#move::Action::Sow(pb::Sow {
+                    pit: 3,
+                    direction: 1,
+                    kichwa: 0,
+                    kuu_decision: 0,
+                })),
+            }),
+        };
+        let bytes = request.encode_to_vec();
+        let mut tally = Tally::default();
+        assert!(check::<pb::ValidateMoveRequest>(&bytes, &mut tally));
+        // The move before the state; the state twice (prost merges); an empty request; a request cut short.
+        let fields = segments(&bytes).unwrap();
+        for other in [
+            join(&[fields[1].clone(), fields[0].clone()]),
+            join(&[fields[0].clone(), fields[0].clone(), fields[1].clone()]),
+            Vec::new(),
+            bytes[..bytes.len() - 1].to_vec(),
+        ] {
+            assert!(!check::<pb::ValidateMoveRequest>(&other, &mut tally));
+        }
+        assert_eq!(tally.fell_back_clean, 2, "{tally:?}");
+        assert_eq!(tally.undecodable, 1, "{tally:?}");
+    }
+}
