@@ -380,38 +380,36 @@ impl<E: Encoder> Matches<E> {
             return Ok(slot);
         }
         let inner = &self.inner;
-        {
-            let stored = inner
-                .store
-                .load(&id)
-                .await
-                .map_err(|e| store_failed("loading a match", Some(id), e))?
-                .ok_or_else(|| MatchError::NotFound(id.to_string()))?;
-            let active = stored.record.finished.is_none();
-            let slot = Slot::replayed(
-                stored,
-                inner.settings.watcher_buffer,
-                inner.abort_after_ms(),
-                inner.time.now_ms(),
-            )
-            .map_err(|e| store_failed("replaying a stored match", Some(id), e))?;
-            // Another request may have loaded it meanwhile: keep the first, which may have moved on.
-            let mut installed = false;
-            let slot = lock(&inner.slots)
-                .entry(id)
-                .or_insert_with(|| {
-                    if active {
-                        inner.metrics.matches_active_add(1);
-                    }
-                    installed = true;
-                    Arc::new(slot)
-                })
-                .clone();
-            if installed {
-                inner.watch_clocks(&slot);
-            }
-            Ok(slot)
+        let stored = inner
+            .store
+            .load(&id)
+            .await
+            .map_err(|e| store_failed("loading a match", Some(id), e))?
+            .ok_or_else(|| MatchError::NotFound(id.to_string()))?;
+        let active = stored.record.finished.is_none();
+        let slot = Slot::replayed(
+            stored,
+            inner.settings.watcher_buffer,
+            inner.abort_after_ms(),
+            inner.time.now_ms(),
+        )
+        .map_err(|e| store_failed("replaying a stored match", Some(id), e))?;
+        // Another request may have loaded it meanwhile: keep the first, which may have moved on.
+        let mut installed = false;
+        let slot = lock(&inner.slots)
+            .entry(id)
+            .or_insert_with(|| {
+                if active {
+                    inner.metrics.matches_active_add(1);
+                }
+                installed = true;
+                Arc::new(slot)
+            })
+            .clone();
+        if installed {
+            inner.watch_clocks(&slot);
         }
+        Ok(slot)
     }
 
     /// Starts a match of `kind` for `owner`: its view and a token for each seat not bound to a player.
@@ -708,36 +706,34 @@ impl<E: Encoder> Matches<E> {
     pub async fn history(&self, access: &Access<'_>, id: &str) -> Result<History, MatchError> {
         let slot = self.visible(access, id, Fresh::Held).await?;
         let inner = &self.inner;
-        {
-            // The state shown is the one the log read leads to, whatever else moves the match on.
-            let stored = inner.history(&slot).await?;
-            let notation = notation::export(
-                slot.kind,
-                &slot.options,
-                stored.events.iter().map(|e| (e.player, &e.action)),
-            );
-            let (events, game, clocks) = replay_all(&stored, inner.abort_after_ms())
-                .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
-            let presence = lock(&slot.live).presence;
-            let record = &stored.record;
-            let now = inner.time.now_ms();
-            let view = slot.view_of(
-                (game, clocks),
-                record.version,
-                record.finished,
-                presence,
-                now,
-            );
-            // The log may be ahead of this server: bring the match (and its watchers) along.
-            if record.version > lock(&slot.live).version {
-                inner.catch_up(&slot).await?;
-            }
-            Ok(History {
-                view,
-                events,
-                notation,
-            })
+        // The state shown is the one the log read leads to, whatever else moves the match on.
+        let stored = inner.history(&slot).await?;
+        let notation = notation::export(
+            slot.kind,
+            &slot.options,
+            stored.events.iter().map(|e| (e.player, &e.action)),
+        );
+        let (events, game, clocks) = replay_all(&stored, inner.abort_after_ms())
+            .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
+        let presence = lock(&slot.live).presence;
+        let record = &stored.record;
+        let now = inner.time.now_ms();
+        let view = slot.view_of(
+            (game, clocks),
+            record.version,
+            record.finished,
+            presence,
+            now,
+        );
+        // The log may be ahead of this server: bring the match (and its watchers) along.
+        if record.version > lock(&slot.live).version {
+            inner.catch_up(&slot).await?;
         }
+        Ok(History {
+            view,
+            events,
+            notation,
+        })
     }
 }
 
