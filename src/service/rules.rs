@@ -511,75 +511,18 @@ mod tests {
     use super::*;
     use crate::api::wire::decode::tests::{mutated, playout_requests, Request as Which};
     use crate::api::wire::decode::{Call, Canonical};
-    use crate::api::wire::tests::{any_move, matches, same_answer, Rng};
+    use crate::api::wire::tests::same_answer;
     use crate::api::wire::Encoded;
     use prost::Message;
     use std::fmt::Debug;
 
-    /// A request as the server receives it: its bytes decoded into the request type of the wire server.
-    fn call<P: Canonical>(request: &P) -> Call<P> {
-        Call::decode(request.encode_to_vec().as_slice()).expect("prost's bytes decode")
-    }
-
     #[test]
     fn whole_calls_answer_prosts_bytes_or_prosts_status() {
-        let mut rng = Rng(0x18_2026_1203);
         let mut answers = 0usize;
-        for (kind, options) in matches() {
-            for _ in 0..12 {
-                let mut game = AnyGame::new_match(kind, &options);
-                for ply in 0..400 {
-                    let moves = game.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let state = convert::state_to_pb(&game);
-                    // A legal move and one that may not be (or may not even fit the board).
-                    let legal = convert::move_to_pb(&moves[rng.below(moves.len())]);
-                    for mv in [legal, any_move(&mut rng)] {
-                        let validate = pb::ValidateMoveRequest {
-                            state: Some(state.clone()),
-                            r#move: Some(mv.clone()),
-                        };
-                        same_answer(
-                            "ValidateMove",
-                            RulesService::validate_move_answer(validate.clone())(),
-                            RulesService::validate_move_encoded(call(&validate))(),
-                        );
-                        for skip_events in [false, true] {
-                            let apply = pb::ApplyMoveRequest {
-                                state: Some(state.clone()),
-                                r#move: Some(mv.clone()),
-                                skip_events,
-                            };
-                            same_answer(
-                                "ApplyMove",
-                                RulesService::apply_move_answer(apply.clone())(),
-                                RulesService::apply_move_encoded(call(&apply))(),
-                            );
-                        }
-                        answers += 3;
-                    }
-                    if ply % 7 == 0 || game.status() != engine::Status::InProgress {
-                        for skip_previews in [false, true] {
-                            let list = pb::ListLegalMovesRequest {
-                                state: Some(state.clone()),
-                                skip_previews,
-                            };
-                            same_answer(
-                                "ListLegalMoves",
-                                RulesService::list_legal_moves_answer(list.clone())(),
-                                RulesService::list_legal_moves_encoded(call(&list))(),
-                            );
-                            answers += 1;
-                        }
-                    }
-                    let chosen = moves[rng.below(moves.len())];
-                    game.play(&chosen, &mut engine::NoTrace)
-                        .expect("a listed move is legal");
-                }
-            }
-        }
+        playout_requests(0x18_2026_1203, 12, |_, which, bytes| {
+            assert!(both_ways(which, &bytes), "prost's own bytes decode");
+            answers += 1;
+        });
         assert!(answers > 100_000, "{answers} answers");
     }
 
@@ -605,33 +548,36 @@ mod tests {
         }
     }
 
+    /// [`same_call`] for the request `which` of `bytes`.
+    fn both_ways(which: Which, bytes: &[u8]) -> bool {
+        match which {
+            Which::Validate => same_call(
+                "ValidateMove",
+                bytes,
+                |r| RulesService::validate_move_answer(r)(),
+                |c| RulesService::validate_move_encoded(c)(),
+            ),
+            Which::Apply => same_call(
+                "ApplyMove",
+                bytes,
+                |r| RulesService::apply_move_answer(r)(),
+                |c| RulesService::apply_move_encoded(c)(),
+            ),
+            Which::List => same_call(
+                "ListLegalMoves",
+                bytes,
+                |r| RulesService::list_legal_moves_answer(r)(),
+                |c| RulesService::list_legal_moves_encoded(c)(),
+            ),
+        }
+    }
+
     #[test]
     fn whole_calls_on_mutated_requests_answer_as_prost() {
         let (mut decoded, mut undecodable) = (0usize, 0usize);
         playout_requests(0x18_2026_1206, 2, |rng, which, bytes| {
             for _ in 0..3 {
-                let bytes = mutated(rng, &bytes);
-                let ok = match which {
-                    Which::Validate => same_call(
-                        "ValidateMove",
-                        &bytes,
-                        |r| RulesService::validate_move_answer(r)(),
-                        |c| RulesService::validate_move_encoded(c)(),
-                    ),
-                    Which::Apply => same_call(
-                        "ApplyMove",
-                        &bytes,
-                        |r| RulesService::apply_move_answer(r)(),
-                        |c| RulesService::apply_move_encoded(c)(),
-                    ),
-                    Which::List => same_call(
-                        "ListLegalMoves",
-                        &bytes,
-                        |r| RulesService::list_legal_moves_answer(r)(),
-                        |c| RulesService::list_legal_moves_encoded(c)(),
-                    ),
-                };
-                if ok {
+                if both_ways(which, &mutated(rng, &bytes)) {
                     decoded += 1;
                 } else {
                     undecodable += 1;
