@@ -8,6 +8,7 @@ use crate::{any_reachable, budgeted, config, corpus, sample_states};
 use mancala::api::{convert, pb};
 use mancala::config::Settings;
 use mancala::engine::{GameKind, Move, Sow};
+use mancala::lobby::Lobby;
 use mancala::matches::Matches;
 use mancala::metrics::Metrics;
 use mancala::pool::EnginePool;
@@ -265,10 +266,20 @@ fn harness() -> &'static Harness {
                 settings.limits,
             ))
             .expect("tenants of a memory store");
-        let matches = MatchesService::new(
-            Matches::with_store(store, settings.matches.clone(), mancala::api::matches::Wire)
-                .with_identity(identity.clone()),
+        let manager = Matches::with_store(
+            store.clone(),
+            settings.matches.clone(),
+            mancala::api::matches::Wire,
+        )
+        .with_identity(identity.clone());
+        // As the server has it: `ListMatches` by player reads the lobby's record of the player's matches.
+        let lobby = Lobby::new(
+            store,
+            manager.clone(),
+            settings.lobby.clone(),
+            Metrics::new(),
         );
+        let matches = MatchesService::new(manager).with_lobby(lobby);
         // No call-rate limit: the fuzzer sends thousands of calls a second.
         let auth = Authenticate::new(identity, Metrics::new(), Needs::AnyCredential);
         let mut engine = settings.engine.clone();
