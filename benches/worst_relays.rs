@@ -45,7 +45,7 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
             GameKind::BaoLaKete,
             VariantSetup::BaoLaKete {
                 mtaji: variant["mtaji"].as_bool(),
-                kuu_alive: flags(&variant["kuu_alive"]),
+                kuu_alive: flags(&variant["kuu_alive"]).into(),
                 mark: None,
                 game_starter: player(&variant["game_starter"]),
                 starter_rule: mancala::engine::StarterRule::Alternate,
@@ -54,7 +54,7 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
         "bosh" => (
             GameKind::Bosh,
             VariantSetup::Bosh {
-                closed: flags(&variant["closed"]),
+                closed: flags(&variant["closed"]).into(),
                 round_starter: player(&variant["round_starter"]),
             },
         ),
@@ -68,7 +68,7 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
                 starter: player(&variant["starter"]),
                 target: variant["target"].as_u64().expect("target") as u32,
                 players: 0,
-                eliminated_in: Vec::new(),
+                eliminated_in: Vec::new().into(),
             },
         ),
         other => panic!("no game {other}"),
@@ -76,15 +76,15 @@ fn position(e: &Value) -> (String, AnyGame, Move) {
     let setup = Setup {
         kind,
         rules_version: RULES_VERSION,
-        pits: numbers(&e["pits"]),
-        stores: numbers(&e["stores"]),
-        reserves: numbers(&e["reserves"]),
+        pits: numbers(&e["pits"]).into(),
+        stores: numbers(&e["stores"]).into(),
+        reserves: numbers(&e["reserves"]).into(),
         to_move: player(&e["to_move"]),
         status: Some(Status::InProgress),
         winner: None,
         ply: e["ply"].as_u64().expect("ply") as u32,
         game_number: e["game_number"].as_u64().expect("game_number") as u32,
-        match_score: numbers(&e["match_score"]),
+        match_score: numbers(&e["match_score"]).into(),
         variant,
     };
     let game = AnyGame::from_setup(&setup).expect("a valid position");

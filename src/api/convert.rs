@@ -3,9 +3,9 @@
 
 use super::pb;
 use crate::engine::{
-    self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision,
-    LapSource, Move, PerSeat, PitSet, Player, Setup, Sow, StarterRule, Status, VariantSetup,
-    Violation,
+    self, AnyGame, Description, Direction, EndReason, Event, GameKind, IllegalMove, InvalidState,
+    Kichwa, KuuDecision, LapSource, Move, PerSeat, PitSet, Player, Setup, Sow, StarterRule, Status,
+    VariantSetup, Violation,
 };
 
 /// Why a request could not be turned into engine values.
@@ -167,7 +167,9 @@ pub fn game_state(
 #[derive(Debug, Clone)]
 pub struct DecodedState {
     field: &'static str,
-    setup: Setup,
+    /// Boxed: a `Setup` holds its lists in place, and a decoded state moves into the call's job (see
+    /// [`wire::decode`](super::wire::decode)).
+    setup: Box<Setup>,
     /// The fields that did not decode; the game's own checks still run, so every violation is reported at once.
     violations: Vec<Violation>,
 }
@@ -175,25 +177,44 @@ pub struct DecodedState {
 impl DecodedState {
     /// The game, once its rules accept the setup.
     pub fn validate(&self) -> Result<AnyGame, DecodeError> {
+        match AnyGame::from_setup(&self.setup) {
+            Ok(game) if self.violations.is_empty() => Ok(game),
+            Ok(_) => Err(DecodeError::Invalid(self.violations.clone())),
+            Err(invalid) => Err(self.invalid(invalid)),
+        }
+    }
+
+    /// The game once its rules accept the setup, with `on_move` (a check or a play of a move of the player to
+    /// move) run on it: what [`DecodedState::validate`] then `on_move` answer, with the state's can-move check
+    /// left to the move when it is legal ([`AnyGame::from_setup_then`]).
+    pub fn validate_then<R>(
+        &self,
+        on_move: impl FnOnce(&mut AnyGame) -> Result<R, IllegalMove>,
+    ) -> Result<(AnyGame, Result<R, IllegalMove>), DecodeError> {
+        if self.violations.is_empty() {
+            AnyGame::from_setup_then(&self.setup, on_move).map_err(|invalid| self.invalid(invalid))
+        } else {
+            let mut game = self.validate()?;
+            let answer = on_move(&mut game);
+            Ok((game, answer))
+        }
+    }
+
+    /// The decoding's violations and then the game's, with paths from the request root.
+    fn invalid(&self, invalid: InvalidState) -> DecodeError {
         let field = self.field;
         let mut violations = self.violations.clone();
-        match AnyGame::from_setup(&self.setup) {
-            Ok(game) if violations.is_empty() => Ok(game),
-            Ok(_) => Err(DecodeError::Invalid(violations)),
-            Err(invalid) => {
-                // A field already reported as undecodable is not reported again by the game's checks.
-                for v in invalid.0 {
-                    let field = format!("{field}.{}", v.field);
-                    if !violations.iter().any(|seen| seen.field == field) {
-                        violations.push(Violation {
-                            field,
-                            description: v.description,
-                        });
-                    }
-                }
-                Err(DecodeError::Invalid(violations))
+        // A field already reported as undecodable is not reported again by the game's checks.
+        for v in invalid.0 {
+            let field = format!("{field}.{}", v.field);
+            if !violations.iter().any(|seen| seen.field == field) {
+                violations.push(Violation {
+                    field,
+                    description: v.description,
+                });
             }
         }
+        DecodeError::Invalid(violations)
     }
 
     /// The game kind, known once a state decodes this far.
@@ -203,7 +224,7 @@ impl DecodedState {
 
     /// A state whose every field decoded into `setup` (as [`wire::decode`](super::wire::decode) decodes a
     /// canonical request: the values `state_setup` would find, without a violation).
-    pub fn decoded(field: &'static str, setup: Setup) -> DecodedState {
+    pub fn decoded(field: &'static str, setup: Box<Setup>) -> DecodedState {
         DecodedState {
             field,
             setup,
@@ -260,10 +281,10 @@ pub fn state_setup(
             starter: fields.player("ba_awa.starter", v.starter),
             target: v.target,
             players: v.players,
-            eliminated_in: v.eliminated_in_game,
+            eliminated_in: v.eliminated_in_game.into(),
         },
         Some(pb::game_state::Variant::Bosh(v)) => VariantSetup::Bosh {
-            closed: v.closed,
+            closed: v.closed.into(),
             round_starter: fields.player("bosh.round_starter", v.round_starter),
         },
         Some(pb::game_state::Variant::BaoLaKete(v)) => VariantSetup::BaoLaKete {
@@ -274,7 +295,7 @@ pub fn state_setup(
                     pb::bao_la_kete_state::Stage::Nemo => Some(false),
                     pb::bao_la_kete_state::Stage::Mtaji => Some(true),
                 }),
-            kuu_alive: v.kuu_alive,
+            kuu_alive: v.kuu_alive.into(),
             mark: v.mark.as_ref().map(|m| {
                 (
                     fields.player("bao_la_kete.mark.blockee", m.blockee),
@@ -295,20 +316,20 @@ pub fn state_setup(
     let setup = Setup {
         kind,
         rules_version: state.rules_version,
-        pits: state.pits,
-        stores: state.stores,
-        reserves: state.reserves,
+        pits: state.pits.into(),
+        stores: state.stores.into(),
+        reserves: state.reserves.into(),
         to_move,
         status,
         winner,
         ply: state.ply,
         game_number: state.game_number,
-        match_score: state.match_score,
+        match_score: state.match_score.into(),
         variant,
     };
     Ok(DecodedState {
         field,
-        setup,
+        setup: Box::new(setup),
         violations: fields.violations,
     })
 }
@@ -334,13 +355,13 @@ pub fn setup_to_pb(setup: Setup) -> pb::GameState {
             starter: player_to_pb(starter),
             target,
             players,
-            eliminated_in_game: eliminated_in,
+            eliminated_in_game: eliminated_in.into_vec(),
         })),
         VariantSetup::Bosh {
             closed,
             round_starter,
         } => Some(pb::game_state::Variant::Bosh(pb::BoshState {
-            closed,
+            closed: closed.into_vec(),
             round_starter: player_to_pb(round_starter),
         })),
         VariantSetup::BaoLaKete {
@@ -355,7 +376,7 @@ pub fn setup_to_pb(setup: Setup) -> pb::GameState {
                 Some(false) => pb::bao_la_kete_state::Stage::Nemo,
                 Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
             } as i32,
-            kuu_alive,
+            kuu_alive: kuu_alive.into_vec(),
             mark: mark.map(|(blockee, pit, setter)| pb::HiziZetuMark {
                 blockee: player_to_pb(blockee),
                 pit,
@@ -373,15 +394,15 @@ pub fn setup_to_pb(setup: Setup) -> pb::GameState {
     pb::GameState {
         kind: kind_to_pb(setup.kind) as i32,
         rules_version: setup.rules_version,
-        pits: setup.pits,
-        stores: setup.stores,
-        reserves: setup.reserves,
+        pits: setup.pits.into_vec(),
+        stores: setup.stores.into_vec(),
+        reserves: setup.reserves.into_vec(),
         to_move: player_to_pb(setup.to_move),
         status: setup.status.map_or(pb::Status::Unspecified, status_to_pb) as i32,
         winner: player_to_pb(setup.winner),
         ply: setup.ply,
         game_number: setup.game_number,
-        match_score: setup.match_score,
+        match_score: setup.match_score.into_vec(),
         variant,
     }
 }

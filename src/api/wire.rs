@@ -938,7 +938,7 @@ pub(crate) mod tests {
                     starter: player(&mut rng),
                     target: rng.next() as u32 % 300,
                     players: rng.below(4) as u32,
-                    eliminated_in: list(&mut rng, 4),
+                    eliminated_in: list(&mut rng, 4).into(),
                 },
                 2 => VariantSetup::Bosh {
                     closed: (0..rng.below(200)).map(|_| rng.below(2) == 0).collect(),
@@ -967,15 +967,15 @@ pub(crate) mod tests {
             let setup = Setup {
                 kind: GameKind::ALL[rng.below(3)],
                 rules_version: rng.next() as u32 % 3,
-                pits: list(&mut rng, 80),
-                stores: list(&mut rng, 4),
-                reserves: list(&mut rng, 4),
+                pits: list(&mut rng, 80).into(),
+                stores: list(&mut rng, 4).into(),
+                reserves: list(&mut rng, 4).into(),
                 to_move: player(&mut rng),
                 status: maybe(&mut rng, |rng| statuses[rng.below(4)]),
                 winner: player(&mut rng),
                 ply: rng.next() as u32 % 100_000,
                 game_number: rng.next() as u32 % 300,
-                match_score: list(&mut rng, 4),
+                match_score: list(&mut rng, 4).into(),
                 variant,
             };
             let mut w = Writer::with_capacity(8);

@@ -9,9 +9,12 @@
 use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
-use super::setup::{validate, Checker, InvalidState, Setup, Validate, VariantSetup};
+use super::setup::{
+    validate, validate_before_move, Checker, InvalidState, Setup, Validate, VariantSetup,
+};
 use super::sow::{sow_lap, Ring};
 use super::work;
+use super::Repeated;
 use super::{
     Game, GameKind, IllegalMove, Move, MoveList, Options, PerSeat, PitSet, Player, Reason, Sow,
     Status,
@@ -467,7 +470,9 @@ impl BaAwa {
         }
         // A client's state may claim any ply; the count stops at the top rather than overflowing.
         next.ply = next.ply.saturating_add(1);
-        next.finish_move(mover, trace);
+        if T::FINISHES_MOVE {
+            next.finish_move(mover, trace);
+        }
         *self = next;
         Ok(())
     }
@@ -849,9 +854,11 @@ impl BaAwa {
             || "before the first move of a game its starter is to move".into(),
         );
         if let Some(mover) = self.to_move {
-            check.require(self.can_move(mover), "to_move", || {
-                format!("{mover} has no legal move, so he would have passed (R-4.6)")
-            });
+            check.require_can_move(
+                || self.can_move(mover),
+                "to_move",
+                || format!("{mover} has no legal move, so he would have passed (R-4.6)"),
+            );
         }
     }
 
@@ -945,6 +952,10 @@ impl Game for BaAwa {
         validate::<BaAwa, PITS>(setup)
     }
 
+    fn from_setup_before_move(setup: &Setup) -> Result<(Self, bool), InvalidState> {
+        validate_before_move::<BaAwa, PITS>(setup)
+    }
+
     fn to_setup(&self) -> Setup {
         let seats = self.seats as usize;
         let score = self.match_score();
@@ -953,7 +964,7 @@ impl Game for BaAwa {
             rules_version: super::RULES_VERSION,
             pits: self.pits.iter().map(|&s| s as u32).collect(),
             stores: self.stores[..seats].iter().map(|&s| s as u32).collect(),
-            reserves: vec![0; seats],
+            reserves: vec![0; seats].into(),
             to_move: self.to_move,
             status: Some(self.status),
             winner: self.winner,
@@ -966,9 +977,9 @@ impl Game for BaAwa {
                 target: self.target as u32,
                 players: if seats == 3 { 3 } else { 0 },
                 eliminated_in: if seats == 3 {
-                    self.eliminated_in.to_vec()
+                    self.eliminated_in.into()
                 } else {
-                    Vec::new()
+                    Repeated::new()
                 },
             },
         }

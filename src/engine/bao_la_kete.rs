@@ -20,7 +20,9 @@ mod tests;
 
 use super::event::{EndReason, Event, Trace};
 use super::illegal::check_between_games;
-use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
+use super::setup::{
+    pair_u8, validate, validate_before_move, Checker, InvalidState, Setup, Validate, VariantSetup,
+};
 use super::sow::Ring;
 use super::{
     can_move_listing, Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options,
@@ -485,7 +487,9 @@ impl BaoLaKete {
                 ))
             }
             Ok(ran) => {
-                next.finish_move(mover, start.is_capture(), ran.end, trace, listing);
+                if T::FINISHES_MOVE {
+                    next.finish_move(mover, start.is_capture(), ran.end, trace, listing);
+                }
                 *self = next;
                 Ok(())
             }
@@ -513,6 +517,10 @@ impl Game for BaoLaKete {
         validate::<BaoLaKete, PITS>(setup)
     }
 
+    fn from_setup_before_move(setup: &Setup) -> Result<(Self, bool), InvalidState> {
+        validate_before_move::<BaoLaKete, PITS>(setup)
+    }
+
     fn to_setup(&self) -> Setup {
         let mtaji = match self.to_move {
             Some(mover) => !self.is_nemo(mover),
@@ -532,7 +540,7 @@ impl Game for BaoLaKete {
             match_score: self.match_score.iter().map(|&s| s as u32).collect(),
             variant: VariantSetup::BaoLaKete {
                 mtaji: Some(mtaji),
-                kuu_alive: self.kuu_alive.to_vec(),
+                kuu_alive: self.kuu_alive.to_vec().into(),
                 mark: self
                     .mark
                     .map(|m| (Some(m.blockee), m.pit as u32, Some(m.setter))),
@@ -769,9 +777,11 @@ impl BaoLaKete {
         }
         // Looking for a legal move needs a state sound in every other respect.
         if fronts == [true, true] && check.is_clean() {
-            check.require(self.has_legal_move(mover), "to_move", || {
-                format!("{mover} has no legal move, so he would have lost (§2.9)")
-            });
+            check.require_can_move(
+                || self.has_legal_move(mover),
+                "to_move",
+                || format!("{mover} has no legal move, so he would have lost (§2.9)"),
+            );
         }
     }
 

@@ -14,7 +14,9 @@ use super::cycle::repeats_before_end;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
 use super::relay_ring::PackedRing;
-use super::setup::{pair_u8, validate, Checker, InvalidState, Setup, Validate, VariantSetup};
+use super::setup::{
+    pair_u8, validate, validate_before_move, Checker, InvalidState, Setup, Validate, VariantSetup,
+};
 use super::sow::{sow_lap, Ring};
 use super::work;
 use super::{
@@ -438,7 +440,9 @@ impl Bosh {
             ));
         }
         self.ply = self.ply.wrapping_add(1);
-        self.begin_turn(mover.opponent(), trace, listing);
+        if T::FINISHES_MOVE {
+            self.begin_turn(mover.opponent(), trace, listing);
+        }
         Ok(())
     }
 }
@@ -663,13 +667,16 @@ impl Bosh {
                      his turn (§3.3)"
                 ),
             );
-        } else if !self.can_move(mover) {
-            check.fail(
+        } else {
+            check.require_can_move(
+                || self.can_move(mover),
                 "to_move",
-                format!(
+                || {
+                    format!(
                     "every move of {mover} would never end, so he cannot move and the round ended \
                      (§1, §3.3)"
-                ),
+                )
+                },
             );
         }
     }
@@ -704,6 +711,10 @@ impl Game for Bosh {
 
     fn from_setup(setup: &Setup) -> Result<Self, InvalidState> {
         validate::<Bosh, HOLES>(setup)
+    }
+
+    fn from_setup_before_move(setup: &Setup) -> Result<(Self, bool), InvalidState> {
+        validate_before_move::<Bosh, HOLES>(setup)
     }
 
     fn to_setup(&self) -> Setup {

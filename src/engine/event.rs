@@ -188,6 +188,11 @@ pub enum Event {
 
 /// Where a move records its events. [`NoTrace`] records nothing and costs nothing, for hot loops.
 pub trait Trace {
+    /// Whether a move is played to its end once it is known to be legal: the turn passed on (with the check that
+    /// the next player can move, which tries his moves), the game, round or match ended. [`LegalityOnly`] stops
+    /// there, for [`AnyGame::check`](super::AnyGame::check), which keeps only the verdict.
+    const FINISHES_MOVE: bool = true;
+
     /// Records one event.
     fn record(&mut self, event: Event);
     /// A position to roll back to if the move turns out to be illegal.
@@ -203,6 +208,18 @@ pub trait Trace {
 pub struct NoTrace;
 
 impl Trace for NoTrace {
+    #[inline(always)]
+    fn record(&mut self, _: Event) {}
+}
+
+/// Records nothing, and stops a move as soon as it is known to be legal (see [`Trace::FINISHES_MOVE`]): the
+/// game it leaves behind is half-played and only good for throwing away.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegalityOnly;
+
+impl Trace for LegalityOnly {
+    const FINISHES_MOVE: bool = false;
+
     #[inline(always)]
     fn record(&mut self, _: Event) {}
 }

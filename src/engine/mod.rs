@@ -17,6 +17,7 @@ mod illegal;
 pub mod notation;
 mod playout;
 mod relay_ring;
+mod repeated;
 pub mod search;
 mod setup;
 mod sow;
@@ -26,9 +27,10 @@ pub use ba_awa::BaAwa;
 pub use bao_la_kete::{BaoLaKete, HiziZetuMark};
 pub use bosh::Bosh;
 pub use describe::{Description, OptionInfo, PitInfo};
-pub use event::{EndReason, Event, LapSource, NoTrace, Trace};
+pub use event::{EndReason, Event, LapSource, LegalityOnly, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
 pub use playout::{random_playout, Rng, Until};
+pub use repeated::Repeated;
 pub use setup::{InvalidState, Setup, VariantSetup, Violation};
 pub use work::{Budget, Unfinished};
 
@@ -340,6 +342,10 @@ pub trait Game: Clone + Sized {
     fn new_match(options: &Options) -> Self;
     /// Validates an untrusted state, reporting every violation at once.
     fn from_setup(setup: &Setup) -> Result<Self, InvalidState>;
+    /// [`Game::from_setup`] for a caller about to check a move of the player to move: the check that he can
+    /// move at all may be left out (`true` beside the game), for his move to answer. An invalid state reports
+    /// what `from_setup` reports.
+    fn from_setup_before_move(setup: &Setup) -> Result<(Self, bool), InvalidState>;
     /// The state in its wire shape.
     fn to_setup(&self) -> Setup;
 
@@ -491,6 +497,30 @@ impl AnyGame {
         }
     }
 
+    /// Validates `setup`, then checks or plays a move of the player to move on the game (`on_move`, which leaves
+    /// the game untouched when the move is illegal): what [`AnyGame::from_setup`] then `on_move` answer, with less
+    /// work. Whether the player to move can move at all, which a state's validation answers by trying his moves
+    /// until one ends, is answered by his move when that is legal; only when it is not does the state get that
+    /// check (and all the others again), so that an invalid state is reported exactly as `from_setup` reports it.
+    pub fn from_setup_then<R>(
+        setup: &Setup,
+        on_move: impl FnOnce(&mut AnyGame) -> Result<R, IllegalMove>,
+    ) -> Result<(AnyGame, Result<R, IllegalMove>), InvalidState> {
+        let (mut game, can_move_left_out) = match setup.kind {
+            GameKind::BaoLaKete => BaoLaKete::from_setup_before_move(setup)
+                .map(|(game, left)| (AnyGame::BaoLaKete(game), left))?,
+            GameKind::BaAwa => BaAwa::from_setup_before_move(setup)
+                .map(|(game, left)| (AnyGame::BaAwa(game), left))?,
+            GameKind::Bosh => Bosh::from_setup_before_move(setup)
+                .map(|(game, left)| (AnyGame::Bosh(game), left))?,
+        };
+        let answer = on_move(&mut game);
+        if can_move_left_out && answer.is_err() {
+            AnyGame::from_setup(setup)?;
+        }
+        Ok((game, answer))
+    }
+
     /// Which game this is.
     pub fn kind(&self) -> GameKind {
         dispatch!(self, g => kind_of(g))
@@ -555,7 +585,7 @@ impl AnyGame {
 
     /// Why `mv` is illegal, or `Ok` when it is legal.
     pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
-        self.clone().play(mv, &mut NoTrace)
+        self.clone().play(mv, &mut LegalityOnly)
     }
 
     /// Plays random legal moves (see [`random_playout`]), dispatching once for the whole playout.

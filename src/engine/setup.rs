@@ -1,7 +1,8 @@
 //! The untrusted, wire-shaped state ([`Setup`]) and its validation into engine types: shakmaty's
 //! `Setup` → `Position` split. A game's `from_setup` reports every violation at once.
 
-use super::{GameKind, Player, StarterRule, Status};
+use super::{GameKind, Player, Repeated, StarterRule, Status};
+use arrayvec::ArrayVec;
 use std::fmt;
 
 /// A game state as a client sent it: nothing here has been checked yet.
@@ -20,7 +21,7 @@ use std::fmt;
 ///
 /// // Ba-awa has 48 seeds, so no pit holds 60, and its reserves are always empty.
 /// setup.pits[3] = 60;
-/// setup.reserves = vec![1, 0];
+/// setup.reserves = [1, 0].into();
 /// let invalid = AnyGame::from_setup(&setup).unwrap_err();
 /// let fields: Vec<&str> = invalid.0.iter().map(|v| v.field.as_str()).collect();
 /// assert_eq!(fields, ["pits[3]", "pits", "reserves"]);
@@ -33,12 +34,12 @@ pub struct Setup {
     /// The rules version the state claims.
     pub rules_version: u32,
     /// Seeds per pit, in the game's pit order.
-    pub pits: Vec<u32>,
+    pub pits: Repeated<u32, 32>,
     /// Winnings of the current game or round, one per seat (`[South, North]`, East third in three-player
     /// Ba-awa).
-    pub stores: Vec<u32>,
+    pub stores: Repeated<u32, 3>,
     /// Seeds held off the board that are not winnings, one per seat.
-    pub reserves: Vec<u32>,
+    pub reserves: Repeated<u32, 3>,
     /// Whose turn it is.
     pub to_move: Option<Player>,
     /// `None` when the client left it unspecified.
@@ -50,7 +51,7 @@ pub struct Setup {
     /// 1-based game (or Bosh round) number.
     pub game_number: u32,
     /// The match standing, one per seat.
-    pub match_score: Vec<u32>,
+    pub match_score: Repeated<u32, 3>,
     /// The per-game fields.
     pub variant: VariantSetup,
 }
@@ -64,9 +65,12 @@ impl Setup {
         }
     }
 
-    /// Every seat the state names outside Ba-awa's owners (which its own check reads), with its field.
-    fn seat_fields(&self) -> Vec<(&'static str, Player)> {
-        let mut named = vec![("to_move", self.to_move), ("winner", self.winner)];
+    /// Every seat the state names outside Ba-awa's owners (which its own check reads), with its field. At most
+    /// five, so gathered in place: this runs for every state a call brings.
+    fn seat_fields(&self) -> impl Iterator<Item = (&'static str, Player)> {
+        let mut named: ArrayVec<(&'static str, Option<Player>), 5> = ArrayVec::new();
+        named.push(("to_move", self.to_move));
+        named.push(("winner", self.winner));
         match &self.variant {
             VariantSetup::BaAwa { starter, .. } => named.push(("ba_awa.starter", *starter)),
             VariantSetup::Bosh { round_starter, .. } => {
@@ -86,7 +90,6 @@ impl Setup {
         named
             .into_iter()
             .filter_map(|(field, player)| Some((field, player?)))
-            .collect()
     }
 }
 
@@ -98,7 +101,7 @@ pub enum VariantSetup {
     /// Ba-awa.
     BaAwa {
         /// Owner of each pit.
-        owners: Vec<Option<Player>>,
+        owners: Repeated<Option<Player>, 12>,
         /// Who began the game.
         starter: Option<Player>,
         /// Pits that win the match.
@@ -107,12 +110,12 @@ pub enum VariantSetup {
         players: u32,
         /// Three-player Ba-awa: the game at whose end each seat went out (0: still in), `[South, North, East]`;
         /// empty for none.
-        eliminated_in: Vec<u32>,
+        eliminated_in: Repeated<u32, 3>,
     },
     /// Bosh.
     Bosh {
         /// Whether each hole is closed.
-        closed: Vec<bool>,
+        closed: Repeated<bool, 10>,
         /// Who started the round.
         round_starter: Option<Player>,
     },
@@ -121,7 +124,7 @@ pub enum VariantSetup {
         /// `true` for mtaji, `false` for nemo, `None` when unspecified.
         mtaji: Option<bool>,
         /// `[South, North]`.
-        kuu_alive: Vec<bool>,
+        kuu_alive: Repeated<bool, 2>,
         /// The hizi-zetu mark: (blockee, pit, setter).
         mark: Option<(Option<Player>, u32, Option<Player>)>,
         /// Who started the game.
@@ -187,7 +190,30 @@ pub(crate) trait Validate<const N: usize>: Sized {
 
 /// Validates `setup` as a game `G` in the steps of [`Validate`], reporting every violation at once.
 pub(crate) fn validate<G: Validate<N>, const N: usize>(setup: &Setup) -> Result<G, InvalidState> {
-    let mut check = Checker::default();
+    validate_in::<G, N>(setup, Checker::default()).map(|(game, _)| game)
+}
+
+/// [`validate`], leaving out the check that the player to move can move (see [`Checker::require_can_move`]) for
+/// a caller who is about to check a move of his: `true` beside the game when it was left out. A state found
+/// invalid is validated again in full, so that its violations are exactly [`validate`]'s.
+pub(crate) fn validate_before_move<G: Validate<N>, const N: usize>(
+    setup: &Setup,
+) -> Result<(G, bool), InvalidState> {
+    let check = Checker {
+        can_move: CanMoveCheck::LeftToTheMove,
+        ..Checker::default()
+    };
+    match validate_in::<G, N>(setup, check) {
+        Err(_) => validate::<G, N>(setup).map(|game| (game, false)),
+        valid => valid,
+    }
+}
+
+/// The steps of [`Validate`] with `check`: the game and whether the can-move check was left out.
+fn validate_in<G: Validate<N>, const N: usize>(
+    setup: &Setup,
+    mut check: Checker,
+) -> Result<(G, bool), InvalidState> {
     // Step 1: the shape every game shares (rules version, list lengths, seed bounds and totals, status, to_move
     // and winner together).
     let pits = check.common::<N>(setup, G::SEED_TOTAL);
@@ -199,13 +225,27 @@ pub(crate) fn validate<G: Validate<N>, const N: usize>(setup: &Setup) -> Result<
         return Err(check.into_error());
     };
     game.check_position(&mut check, setup, &own);
-    check.finish(|| game)
+    let left_out = check.can_move_left_out;
+    check.finish(|| (game, left_out))
+}
+
+/// Whether a validation checks that the player to move can move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum CanMoveCheck {
+    /// It does.
+    #[default]
+    Made,
+    /// It leaves that to the move the caller checks next ([`validate_before_move`]).
+    LeftToTheMove,
 }
 
 /// Collects violations while a game validates a [`Setup`].
 #[derive(Default)]
 pub(crate) struct Checker {
     violations: Vec<Violation>,
+    can_move: CanMoveCheck,
+    /// The can-move check was reached and left out.
+    can_move_left_out: bool,
 }
 
 impl Checker {
@@ -234,6 +274,22 @@ impl Checker {
     ) {
         if !ok {
             self.fail(field(), description());
+        }
+    }
+
+    /// Records a violation unless the player to move `can_move` (§1: a player whose every move would never end
+    /// cannot move either). Of a state's checks this is the costly one: it plays his moves until one ends. A
+    /// caller about to check one of his moves ([`validate_before_move`]) has it left out, since a legal move
+    /// answers it; only if that move is illegal must the state be checked in full.
+    pub(crate) fn require_can_move(
+        &mut self,
+        can_move: impl FnOnce() -> bool,
+        field: &str,
+        description: impl FnOnce() -> String,
+    ) {
+        match self.can_move {
+            CanMoveCheck::Made => self.require(can_move(), field, description),
+            CanMoveCheck::LeftToTheMove => self.can_move_left_out = true,
         }
     }
 
@@ -380,4 +436,94 @@ pub(crate) fn pair_u8(values: &[u32]) -> [u8; 2] {
         values.first().copied().unwrap_or(0) as u8,
         values.get(1).copied().unwrap_or(0) as u8,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{AnyGame, GameKind, Move, Options, PitSet, Rng, Sow};
+
+    /// The state variants a position gives: itself, and its board's seeds dealt out again at random (the same
+    /// total, so that the seed checks still pass), which often leaves the player to move without a move.
+    fn variants(game: &AnyGame, rng: &mut Rng) -> [super::Setup; 2] {
+        let setup = game.to_setup();
+        let mut dealt = setup.clone();
+        let total: u32 = dealt.pits.iter().sum();
+        dealt.pits.iter_mut().for_each(|p| *p = 0);
+        for _ in 0..total {
+            let pit = rng.below(dealt.pits.len());
+            dealt.pits[pit] += 1;
+        }
+        [setup, dealt]
+    }
+
+    /// A check or a play of a move on a state validated with the can-move check left to the move
+    /// (`AnyGame::from_setup_then`) answers exactly what the full validation and then the move answer: the same
+    /// violations for an invalid state (the can-move one included), the same verdict, game and events otherwise;
+    /// and a check that stops once the move is known legal (`LegalityOnly`) gives the verdict of a whole play.
+    #[test]
+    fn leaving_the_can_move_check_to_the_move_answers_as_the_full_validation() {
+        let mut rng = Rng::new(18);
+        // Legal moves, illegal ones, states refused for their can-move check alone, states refused otherwise.
+        let mut tally = [0usize; 4];
+        for kind in GameKind::ALL {
+            for three in [false, true] {
+                if three && kind != GameKind::BaAwa {
+                    continue;
+                }
+                let options = Options {
+                    ba_awa_players: if three { 3 } else { 2 },
+                    ..Options::default()
+                };
+                for _ in 0..40 {
+                    let mut game = AnyGame::new_match(kind, &options);
+                    for _ in 0..300 {
+                        let legal = game.legal_moves();
+                        if legal.is_empty() {
+                            break;
+                        }
+                        for setup in variants(&game, &mut rng) {
+                            let mut tries: Vec<Move> = legal.iter().copied().collect();
+                            tries.push(Move::Sow(Sow::from(rng.below(kind.pit_count()) as u8)));
+                            tries.push(Move::NextGame(PitSet::EMPTY));
+                            for mv in &tries {
+                                compare(&setup, mv, &mut tally);
+                            }
+                        }
+                        let mv = legal[rng.below(legal.len())];
+                        game.play(&mv, &mut super::super::NoTrace).expect("a listed move is legal");
+                    }
+                }
+            }
+        }
+        // Every case met, and often.
+        assert!(tally.iter().all(|&n| n > 500), "{tally:?}");
+    }
+
+    fn compare(setup: &super::Setup, mv: &Move, tally: &mut [usize; 4]) {
+        let full = AnyGame::from_setup(setup);
+        let checked = AnyGame::from_setup_then(setup, |game| game.check(mv));
+        let mut events = Vec::new();
+        let played = AnyGame::from_setup_then(setup, |game| game.play(mv, &mut events));
+        match full {
+            Err(invalid) => {
+                assert_eq!(checked.as_ref().err(), Some(&invalid), "{setup:?} {mv:?}");
+                assert_eq!(played.err(), Some(invalid.clone()), "{setup:?} {mv:?}");
+                let can_move_only = invalid.0.len() == 1 && invalid.0[0].field == "to_move";
+                tally[if can_move_only { 2 } else { 3 }] += 1;
+            }
+            Ok(game) => {
+                let mut after = game.clone();
+                let mut full_events = Vec::new();
+                let whole = after.play(mv, &mut full_events);
+                assert_eq!(game.check(mv), whole, "{setup:?} {mv:?}");
+                let (checked_game, verdict) = checked.expect("valid");
+                assert_eq!((checked_game, verdict), (game.clone(), whole));
+                let (played_game, play) = played.expect("valid");
+                assert_eq!(play, whole);
+                assert_eq!(played_game, if whole.is_ok() { after } else { game });
+                assert_eq!(events, full_events);
+                tally[if whole.is_ok() { 0 } else { 1 }] += 1;
+            }
+        }
+    }
 }

@@ -95,7 +95,7 @@ impl StateAndMove {
     }
 
     /// A state and move already decoded into the engine's values ([`wire::decode`]), with nothing wrong.
-    fn decoded(setup: engine::Setup, mv: Move) -> StateAndMove {
+    fn decoded(setup: Box<engine::Setup>, mv: Move) -> StateAndMove {
         StateAndMove {
             state: Ok(DecodedState::decoded("state", setup)),
             mv: Some(Ok(mv)),
@@ -135,26 +135,42 @@ fn listed(state: &Result<DecodedState, DecodeError>) -> Result<AnyGame, Status> 
 }
 
 impl StateAndMove {
+    /// The game with `on_move` run on it once the rules accept the state (see [`DecodedState::validate_then`]);
+    /// the violations of the state and the move at once otherwise.
+    fn validate_then<R>(
+        &self,
+        on_move: impl FnOnce(&mut AnyGame, &Move) -> Result<R, engine::IllegalMove>,
+    ) -> Result<(AnyGame, Result<R, engine::IllegalMove>), Status> {
+        match (&self.state, &self.mv) {
+            (Ok(state), Some(Ok(mv))) => state
+                .validate_then(|game| on_move(game, mv))
+                .map_err(error::decode_error),
+            _ => {
+                let (mut game, mv) = self.validate()?;
+                let answer = on_move(&mut game, &mv);
+                Ok((game, answer))
+            }
+        }
+    }
+
     /// `ValidateMove`'s engine work: whether the move is legal (`Err` inside: the rule it breaks).
     fn verdict(&self) -> Result<Result<(), engine::IllegalMove>, Status> {
-        let (game, mv) = self.validate()?;
-        Ok(game.check(&mv))
+        let (_, verdict) = self.validate_then(|game, mv| game.check(mv))?;
+        Ok(verdict)
     }
 
     /// `ApplyMove`'s engine work: the game after the move, and its events (none recorded for `skip_events`).
     fn played(&self, skip_events: bool) -> Result<(AnyGame, Vec<engine::Event>), Status> {
-        let (mut game, mv) = self.validate()?;
-        let events = if skip_events {
-            game.play(&mv, &mut engine::NoTrace)
-                .map_err(|e| error::illegal_move(&e))?;
-            Vec::new()
-        } else {
-            // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-            let mut events = Vec::with_capacity(64);
-            game.play(&mv, &mut events)
-                .map_err(|e| error::illegal_move(&e))?;
-            events
-        };
+        // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
+        let mut events = Vec::with_capacity(if skip_events { 0 } else { 64 });
+        let (game, played) = self.validate_then(|game, mv| {
+            if skip_events {
+                game.play(mv, &mut engine::NoTrace)
+            } else {
+                game.play(mv, &mut events)
+            }
+        })?;
+        played.map_err(|e| error::illegal_move(&e))?;
         Ok((game, events))
     }
 }

@@ -42,21 +42,21 @@ fn in_progress(
     Setup {
         kind: GameKind::BaAwa,
         rules_version: 1,
-        pits: pits.to_vec(),
-        stores: stores.to_vec(),
-        reserves: vec![0, 0],
+        pits: pits.to_vec().into(),
+        stores: stores.to_vec().into(),
+        reserves: vec![0, 0].into(),
         to_move: Some(to_move),
         status: Some(Status::InProgress),
         winner: None,
         ply: 10,
         game_number,
-        match_score: vec![12 - n, n],
+        match_score: vec![12 - n, n].into(),
         variant: VariantSetup::BaAwa {
-            owners: owners(north),
+            owners: owners(north).into(),
             starter: Some(starter),
             target,
             players: 0,
-            eliminated_in: Vec::new(),
+            eliminated_in: Vec::new().into(),
         },
     }
 }
@@ -72,21 +72,21 @@ fn finished(
     Setup {
         kind: GameKind::BaAwa,
         rules_version: 1,
-        pits: vec![0; 12],
-        stores: stores.to_vec(),
-        reserves: vec![0, 0],
+        pits: vec![0; 12].into(),
+        stores: stores.to_vec().into(),
+        reserves: vec![0, 0].into(),
         to_move: None,
         status: Some(status),
         winner,
         ply: 40,
         game_number: 3,
-        match_score: vec![stores[0] / 4, stores[1] / 4],
+        match_score: vec![stores[0] / 4, stores[1] / 4].into(),
         variant: VariantSetup::BaAwa {
-            owners: owners(&NORTH_ROW),
+            owners: owners(&NORTH_ROW).into(),
             starter: Some(starter),
             target,
             players: 0,
-            eliminated_in: Vec::new(),
+            eliminated_in: Vec::new().into(),
         },
     }
 }
@@ -103,11 +103,11 @@ fn sow(game: &mut AnyGame, pit: u8) -> Vec<Event> {
 }
 
 fn pits(game: &AnyGame) -> Vec<u32> {
-    game.to_setup().pits
+    game.to_setup().pits.into_vec()
 }
 
 fn stores(game: &AnyGame) -> Vec<u32> {
-    game.to_setup().stores
+    game.to_setup().stores.into_vec()
 }
 
 fn north_owned(game: &AnyGame) -> Vec<usize> {
@@ -589,14 +589,14 @@ fn base() -> Setup {
 fn validation_rejects_what_it_should() {
     assert!(AnyGame::from_setup(&base()).is_ok());
     let mut s = base();
-    s.stores = vec![2, 2];
+    s.stores = vec![2, 2].into();
     s.pits[0] = 0;
     assert!(
         AnyGame::from_setup(&s).is_err(),
         "stores not multiples of 4"
     );
     let mut s = base();
-    s.stores = vec![4, 0];
+    s.stores = vec![4, 0].into();
     assert!(AnyGame::from_setup(&s).is_err(), "52 seeds");
     let s = in_progress(
         [0, 0, 0, 0, 0, 4, 0, 4, 0, 0, 0, 0],
@@ -618,11 +618,11 @@ fn validation_rejects_what_it_should() {
     );
     let mut s = base();
     s.variant = VariantSetup::BaAwa {
-        owners: owners(&NORTH_ROW),
+        owners: owners(&NORTH_ROW).into(),
         starter: Some(S),
         target: 9,
         players: 0,
-        eliminated_in: Vec::new(),
+        eliminated_in: Vec::new().into(),
     };
     assert!(AnyGame::from_setup(&s).is_err(), "target 9");
     let mut s = base();
@@ -630,7 +630,7 @@ fn validation_rejects_what_it_should() {
     assert!(AnyGame::from_setup(&s).is_err(), "winner in progress");
     let mut s = finished([28, 20], Status::GameOver, Some(S), S, 10);
     s.pits[0] = 4;
-    s.stores = vec![24, 20];
+    s.stores = vec![24, 20].into();
     assert!(
         AnyGame::from_setup(&s).is_err(),
         "seeds left after the game"
@@ -802,7 +802,7 @@ impl Model {
             panic!()
         };
         Model {
-            pits: s.pits.clone().try_into().unwrap(),
+            pits: s.pits[..].try_into().unwrap(),
             owner: owners
                 .iter()
                 .map(|o| o.unwrap())

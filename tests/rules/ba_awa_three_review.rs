@@ -569,21 +569,21 @@ fn position3(
     let setup = Setup {
         kind: GameKind::BaAwa,
         rules_version: RULES_VERSION,
-        pits: pits.to_vec(),
-        stores: stores.to_vec(),
-        reserves: vec![0; 3],
+        pits: pits.to_vec().into(),
+        stores: stores.to_vec().into(),
+        reserves: vec![0; 3].into(),
         to_move: Some(to_move),
         status: Some(Status::InProgress),
         winner: None,
         ply: 10,
         game_number,
-        match_score: won.to_vec(),
+        match_score: won.to_vec().into(),
         variant: VariantSetup::BaAwa {
             owners: owner.iter().map(|&s| Some(player(s))).collect(),
             starter: Some(starter),
             target,
             players: 3,
-            eliminated_in: out_in.to_vec(),
+            eliminated_in: out_in.to_vec().into(),
         },
     };
     AnyGame::from_setup(&setup).unwrap_or_else(|e| panic!("position refused: {e}"))
@@ -605,17 +605,17 @@ fn starter_of(game: &AnyGame) -> Player {
 
 fn eliminated_of(game: &AnyGame) -> Vec<u32> {
     match game.to_setup().variant {
-        VariantSetup::BaAwa { eliminated_in, .. } => eliminated_in,
+        VariantSetup::BaAwa { eliminated_in, .. } => eliminated_in.into_vec(),
         _ => panic!("not Ba-awa"),
     }
 }
 
 fn stores_of(game: &AnyGame) -> Vec<u32> {
-    game.to_setup().stores
+    game.to_setup().stores.into_vec()
 }
 
 fn pits_of(game: &AnyGame) -> Vec<u32> {
-    game.to_setup().pits
+    game.to_setup().pits.into_vec()
 }
 
 fn placing_in(events: &[Event]) -> Option<PerSeat> {
@@ -1317,8 +1317,8 @@ fn ba_awa_three_two_player_unchanged_against_the_model() {
 #[test]
 fn ba_awa_three_two_player_ba5_unchanged() {
     let mut setup = AnyGame::new_match(GameKind::BaAwa, &Options::default()).to_setup();
-    setup.pits = vec![0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3];
-    setup.stores = vec![20, 16];
+    setup.pits = vec![0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3].into();
+    setup.stores = vec![20, 16].into();
     setup.to_move = Some(PN);
     setup.ply = 20;
     let mut engine = AnyGame::from_setup(&setup).unwrap_or_else(|e| panic!("{e}"));
@@ -1389,21 +1389,21 @@ fn random_game_over(rng: &mut Rng) -> Option<AnyGame> {
     let setup = Setup {
         kind: GameKind::BaAwa,
         rules_version: RULES_VERSION,
-        pits: vec![0; 12],
-        stores: stores.to_vec(),
-        reserves: vec![0; 3],
+        pits: vec![0; 12].into(),
+        stores: stores.to_vec().into(),
+        reserves: vec![0; 3].into(),
         to_move: None,
         status: Some(Status::GameOver),
         winner,
         ply: 1 + rng.below(60) as u32,
         game_number: game,
-        match_score: won.to_vec(),
+        match_score: won.to_vec().into(),
         variant: VariantSetup::BaAwa {
             owners: owner.iter().map(|&s| Some(player(s))).collect(),
             starter: Some(player(starter)),
             target,
             players: 3,
-            eliminated_in: out_in.to_vec(),
+            eliminated_in: out_in.to_vec().into(),
         },
     };
     Some(AnyGame::from_setup(&setup).unwrap_or_else(|e| panic!("{setup:?} refused: {e}")))

@@ -38,18 +38,18 @@ fn setup_with(
     Setup {
         kind: GameKind::BaoLaKete,
         rules_version: RULES_VERSION,
-        pits: [south.f, south.b, north.f, north.b].concat(),
-        stores: vec![0, 0],
-        reserves: vec![south.reserve, north.reserve],
+        pits: [south.f, south.b, north.f, north.b].concat().into(),
+        stores: vec![0, 0].into(),
+        reserves: vec![south.reserve, north.reserve].into(),
         to_move: Some(to_move),
         status: Some(Status::InProgress),
         winner: None,
         ply: 0,
         game_number: 1,
-        match_score: vec![0, 0],
+        match_score: vec![0, 0].into(),
         variant: VariantSetup::BaoLaKete {
             mtaji: Some(mover_reserve == 0),
-            kuu_alive: vec![south.kuu, north.kuu],
+            kuu_alive: vec![south.kuu, north.kuu].into(),
             mark,
             game_starter: Some(S),
             starter_rule: mancala::engine::StarterRule::Alternate,
@@ -84,7 +84,7 @@ fn back(g: &AnyGame, p: Player) -> Vec<u32> {
 }
 fn kuu_alive(g: &AnyGame) -> Vec<bool> {
     match g.to_setup().variant {
-        VariantSetup::BaoLaKete { kuu_alive, .. } => kuu_alive,
+        VariantSetup::BaoLaKete { kuu_alive, .. } => kuu_alive.into_vec(),
         _ => unreachable!(),
     }
 }
@@ -344,12 +344,12 @@ fn review_validation_of_impossible_and_huge_states() {
     for mutate in [
         |s: &mut Setup| s.pits[0] = u32::MAX,
         |s: &mut Setup| s.pits[9] = 300,
-        |s: &mut Setup| s.reserves = vec![u32::MAX, u32::MAX],
-        |s: &mut Setup| s.stores = vec![u32::MAX, 0],
-        |s: &mut Setup| s.match_score = vec![u32::MAX, 256],
+        |s: &mut Setup| s.reserves = vec![u32::MAX, u32::MAX].into(),
+        |s: &mut Setup| s.stores = vec![u32::MAX, 0].into(),
+        |s: &mut Setup| s.match_score = vec![u32::MAX, 256].into(),
         |s: &mut Setup| s.game_number = u32::MAX,
-        |s: &mut Setup| s.match_score = vec![256, 0],
-        |s: &mut Setup| s.pits = vec![2; 32],
+        |s: &mut Setup| s.match_score = vec![256, 0].into(),
+        |s: &mut Setup| s.pits = vec![2; 32].into(),
     ] {
         let mut s = ok.clone();
         mutate(&mut s);
@@ -357,7 +357,7 @@ fn review_validation_of_impossible_and_huge_states() {
     }
     // 256 must not wrap to 0 in a u8 (match_score).
     let mut s = ok.clone();
-    s.match_score = vec![256, 256];
+    s.match_score = vec![256, 256].into();
     assert!(AnyGame::from_setup(&s).is_err());
     // A huge ply is fine and must not overflow when a move is played.
     let mut s = ok.clone();
@@ -366,7 +366,7 @@ fn review_validation_of_impossible_and_huge_states() {
     play(&mut g, sow(f(S, 3), CW));
     // Reserves two apart (§2.3: players alternate placing seeds).
     let mut s = ok.clone();
-    s.reserves = vec![20, 22];
+    s.reserves = vec![20, 22].into();
     assert!(AnyGame::from_setup(&s).is_err());
     // A mark while reserves remain, or on a living kuu.
     let mut s = setup_with(
@@ -376,10 +376,10 @@ fn review_validation_of_impossible_and_huge_states() {
         Some((Some(N), f(N, 4) as u32, Some(S))),
     );
     assert!(AnyGame::from_setup(&s).is_err());
-    s.reserves = vec![0, 0];
+    s.reserves = vec![0, 0].into();
     s.variant = VariantSetup::BaoLaKete {
         mtaji: Some(true),
-        kuu_alive: vec![true, true],
+        kuu_alive: vec![true, true].into(),
         mark: Some((Some(N), f(N, 5) as u32, Some(S))),
         game_starter: Some(S),
         starter_rule: mancala::engine::StarterRule::Alternate,

@@ -86,15 +86,15 @@ impl State {
         Setup {
             kind: GameKind::Bosh,
             rules_version: RULES_VERSION,
-            pits: self.pits.to_vec(),
-            stores: self.stores.to_vec(),
-            reserves: self.reserves.to_vec(),
+            pits: self.pits.to_vec().into(),
+            stores: self.stores.to_vec().into(),
+            reserves: self.reserves.to_vec().into(),
             to_move: self.to_move,
             status: Some(self.status),
             winner: self.winner,
             ply: self.ply,
             game_number: self.round,
-            match_score: vec![open(0..5), open(5..10)],
+            match_score: vec![open(0..5), open(5..10)].into(),
             variant: VariantSetup::Bosh {
                 closed: (0..10).map(|h| self.closed.contains(&h)).collect(),
                 round_starter: Some(self.round_starter),
@@ -160,7 +160,7 @@ fn sows(holes: &[u8]) -> Vec<Move> {
 }
 
 fn pits_of(game: &AnyGame) -> Vec<u32> {
-    game.to_setup().pits
+    game.to_setup().pits.into_vec()
 }
 
 fn closed_of(game: &AnyGame) -> Vec<usize> {

@@ -52,7 +52,7 @@ fn setup(c: &Candidate) -> Setup {
             vec![0, 0],
             VariantSetup::BaoLaKete {
                 mtaji: Some(true),
-                kuu_alive: vec![false, false],
+                kuu_alive: vec![false, false].into(),
                 mark: None,
                 game_starter: Some(Player::South),
                 starter_rule: mancala::engine::StarterRule::Alternate,
@@ -83,7 +83,7 @@ fn setup(c: &Candidate) -> Setup {
                     starter: Some(Player::South),
                     target: 10,
                     players: 0,
-                    eliminated_in: Vec::new(),
+                    eliminated_in: Vec::new().into(),
                 },
                 vec![6, 6],
             )
@@ -92,15 +92,15 @@ fn setup(c: &Candidate) -> Setup {
     Setup {
         kind: c.kind,
         rules_version: RULES_VERSION,
-        pits: c.pits.clone(),
-        stores,
-        reserves: vec![0, 0],
+        pits: c.pits.clone().into(),
+        stores: stores.into(),
+        reserves: vec![0, 0].into(),
         to_move: Some(Player::South),
         status: Some(Status::InProgress),
         winner: None,
         ply: 40,
         game_number: 1,
-        match_score,
+        match_score: match_score.into(),
         variant,
     }
 }
@@ -335,9 +335,11 @@ fn entry(c: &Candidate, cost: &Cost, seconds: f64) -> Value {
     };
     let variant = match &s.variant {
         VariantSetup::BaoLaKete { kuu_alive, .. } => {
-            json!({ "mtaji": true, "kuu_alive": kuu_alive, "game_starter": "South" })
+            json!({ "mtaji": true, "kuu_alive": &kuu_alive[..], "game_starter": "South" })
         }
-        VariantSetup::Bosh { closed, .. } => json!({ "closed": closed, "round_starter": "South" }),
+        VariantSetup::Bosh { closed, .. } => {
+            json!({ "closed": &closed[..], "round_starter": "South" })
+        }
         VariantSetup::BaAwa { owners, target, .. } => json!({
             "north_owned": owners.iter().map(|o| *o == Some(Player::North)).collect::<Vec<_>>(),
             "starter": "South",
@@ -350,13 +352,13 @@ fn entry(c: &Candidate, cost: &Cost, seconds: f64) -> Value {
         "ends": cost.ends,
         "laps": cost.laps,
         "seconds_to_decide_when_found": seconds,
-        "pits": s.pits,
-        "stores": s.stores,
-        "reserves": s.reserves,
+        "pits": &s.pits[..],
+        "stores": &s.stores[..],
+        "reserves": &s.reserves[..],
         "to_move": "South",
         "ply": s.ply,
         "game_number": s.game_number,
-        "match_score": s.match_score,
+        "match_score": &s.match_score[..],
         "variant": variant,
         "move": {
             "pit": sow.pit,

@@ -548,7 +548,7 @@ impl State {
                 [0, 0],
                 VariantSetup::BaoLaKete {
                     mtaji: Some(reserves[to_move.index()] == 0),
-                    kuu_alive,
+                    kuu_alive: kuu_alive.into(),
                     mark: match &self.mark {
                         None | Some(MarkSpec::None(_)) => None,
                         Some(MarkSpec::Mark {
@@ -566,7 +566,7 @@ impl State {
                 (
                     [open(0..5), open(5..10)],
                     VariantSetup::Bosh {
-                        closed: closed.clone(),
+                        closed: closed.clone().into(),
                         round_starter: Some(starter.unwrap_or(to_move)),
                     },
                 )
@@ -576,11 +576,11 @@ impl State {
                 (
                     [south, n - south],
                     VariantSetup::BaAwa {
-                        owners,
+                        owners: owners.into(),
                         starter: Some(starter.unwrap_or(Player::South)),
                         target: self.target.unwrap_or(10),
                         players: 0,
-                        eliminated_in: Vec::new(),
+                        eliminated_in: Vec::new().into(),
                     },
                 )
             }
@@ -588,15 +588,15 @@ impl State {
         Setup {
             kind,
             rules_version: RULES_VERSION,
-            pits,
-            stores: self.stores.unwrap_or([0, 0]).to_vec(),
-            reserves,
+            pits: pits.into(),
+            stores: self.stores.unwrap_or([0, 0]).to_vec().into(),
+            reserves: reserves.into(),
             to_move: Some(to_move),
             status: Some(Status::InProgress),
             winner: None,
             ply: self.ply.unwrap_or(0),
             game_number: self.game.unwrap_or(1),
-            match_score: self.match_score.unwrap_or(match_score).to_vec(),
+            match_score: self.match_score.unwrap_or(match_score).to_vec().into(),
             variant,
         }
     }
@@ -633,9 +633,9 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
             GameKind::BaAwa => pb::GameKind::BaAwa,
         } as i32,
         rules_version: setup.rules_version,
-        pits: setup.pits.clone(),
-        stores: setup.stores.clone(),
-        reserves: setup.reserves.clone(),
+        pits: setup.pits.clone().into_vec(),
+        stores: setup.stores.clone().into_vec(),
+        reserves: setup.reserves.clone().into_vec(),
         to_move: wire_player(setup.to_move),
         status: match setup.status.expect("a status") {
             Status::InProgress => pb::Status::InProgress,
@@ -646,7 +646,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
         winner: wire_player(setup.winner),
         ply: setup.ply,
         game_number: setup.game_number,
-        match_score: setup.match_score.clone(),
+        match_score: setup.match_score.clone().into_vec(),
         variant: Some(match &setup.variant {
             VariantSetup::BaoLaKete {
                 mtaji,
@@ -660,7 +660,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
                 } else {
                     pb::bao_la_kete_state::Stage::Nemo
                 } as i32,
-                kuu_alive: kuu_alive.clone(),
+                kuu_alive: kuu_alive.clone().into_vec(),
                 mark: mark.map(|(blockee, pit, setter)| pb::HiziZetuMark {
                     blockee: wire_player(blockee),
                     pit,
@@ -673,7 +673,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
                 closed,
                 round_starter,
             } => Variant::Bosh(pb::BoshState {
-                closed: closed.clone(),
+                closed: closed.clone().into_vec(),
                 round_starter: wire_player(*round_starter),
             }),
             VariantSetup::BaAwa {
@@ -687,7 +687,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
                 starter: wire_player(*starter),
                 target: *target,
                 players: *players,
-                eliminated_in_game: eliminated_in.clone(),
+                eliminated_in_game: eliminated_in.clone().into_vec(),
             }),
             VariantSetup::Missing => panic!("a state without its game's fields"),
         }),
@@ -728,7 +728,7 @@ impl Observed {
                 game_starter,
                 ..
             } => {
-                kuu_alive = k.clone();
+                kuu_alive = k.clone().into_vec();
                 mark = m.map(|(b, p, s)| (letter(b), p, letter(s)));
                 starter = *game_starter;
             }
@@ -736,7 +736,7 @@ impl Observed {
                 closed: c,
                 round_starter,
             } => {
-                closed = c.clone();
+                closed = c.clone().into_vec();
                 starter = *round_starter;
             }
             VariantSetup::BaAwa {
@@ -752,15 +752,15 @@ impl Observed {
             VariantSetup::Missing => {}
         }
         Observed {
-            pits: setup.pits.clone(),
-            stores: setup.stores.clone(),
-            reserves: setup.reserves.clone(),
+            pits: setup.pits.clone().into_vec(),
+            stores: setup.stores.clone().into_vec(),
+            reserves: setup.reserves.clone().into_vec(),
             to_move: letter(setup.to_move),
             status: snake(&format!("{:?}", setup.status.expect("a status"))),
             winner: letter(setup.winner),
             ply: setup.ply,
             game: setup.game_number,
-            match_score: setup.match_score.clone(),
+            match_score: setup.match_score.clone().into_vec(),
             starter: letter(starter),
             closed,
             owners,

@@ -21,8 +21,8 @@ use prost::encoding::{DecodeContext, WireType};
 
 use super::pb;
 use crate::engine::{
-    Direction, GameKind, Kichwa, KuuDecision, Move, PitSet, Player, Setup, Sow, StarterRule,
-    Status, VariantSetup,
+    Direction, GameKind, Kichwa, KuuDecision, Move, PitSet, Player, Repeated, Setup, Sow,
+    StarterRule, Status, VariantSetup,
 };
 
 /// A prost request that may be decoded straight into engine values.
@@ -39,7 +39,7 @@ pub trait Canonical: prost::Message + Default + PartialEq + fmt::Debug + Sized {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidateMoveValues {
     /// `state`, every field decoded (the game's own checks are still to run).
-    pub state: Setup,
+    pub state: Box<Setup>,
     /// `move`, checked against the board's size.
     pub mv: Move,
 }
@@ -48,7 +48,7 @@ pub struct ValidateMoveValues {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyMoveValues {
     /// `state`, every field decoded (the game's own checks are still to run).
-    pub state: Setup,
+    pub state: Box<Setup>,
     /// `move`, checked against the board's size.
     pub mv: Move,
     /// `skip_events`.
@@ -59,7 +59,7 @@ pub struct ApplyMoveValues {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListLegalMovesValues {
     /// `state`, every field decoded (the game's own checks are still to run).
-    pub state: Setup,
+    pub state: Box<Setup>,
     /// `skip_previews`.
     pub skip_previews: bool,
 }
@@ -68,8 +68,9 @@ pub struct ListLegalMovesValues {
 pub enum Form<P: Canonical> {
     /// Decoded straight into the engine's values.
     Engine(P::Engine),
-    /// Decoded by prost, for `convert` (which reports what is wrong with it, if anything).
-    Prost(P),
+    /// Decoded by prost, for `convert` (which reports what is wrong with it, if anything). Boxed, as the engine's
+    /// values are, so that a request moves through tonic and into its handler as a pointer.
+    Prost(Box<P>),
 }
 
 /// A hot Rules request as the server receives it (see the module's documentation).
@@ -77,7 +78,8 @@ pub struct Call<P: Canonical> {
     /// The bytes the engine values were decoded from (empty in the prost form), so that the request encodes as
     /// it came (which no server does).
     raw: Bytes,
-    form: Form<P>,
+    /// `None` for the empty request every decoding starts from, so that starting allocates nothing.
+    form: Option<Form<P>>,
 }
 
 /// `ValidateMoveRequest`, as the server decodes it.
@@ -90,19 +92,21 @@ pub type ListLegalMovesCall = Call<pb::ListLegalMovesRequest>;
 impl<P: Canonical> Call<P> {
     /// The request: its engine values, or prost's message.
     pub fn into_form(self) -> Form<P> {
-        self.form
+        self.form.unwrap_or_else(|| Form::Prost(Box::default()))
     }
 
     /// The prost form, decoding the kept bytes again if the request was decoded straight (only for the
     /// `prost::Message` methods no server calls: a field merged in by hand).
     fn prost_mut(&mut self) -> &mut P {
-        if let Form::Engine(_) = self.form {
-            let message =
-                P::decode(self.raw.clone()).expect("a canonical encoding decodes with prost");
-            self.form = Form::Prost(message);
-            self.raw = Bytes::new();
-        }
-        match &mut self.form {
+        let message = match self.form.take() {
+            Some(Form::Prost(message)) => message,
+            Some(Form::Engine(_)) => {
+                let raw = std::mem::take(&mut self.raw);
+                Box::new(P::decode(raw).expect("a canonical encoding decodes with prost"))
+            }
+            None => Box::default(),
+        };
+        match self.form.insert(Form::Prost(message)) {
             Form::Prost(message) => message,
             Form::Engine(_) => unreachable!("just made the prost form"),
         }
@@ -113,7 +117,7 @@ impl<P: Canonical> Default for Call<P> {
     fn default() -> Self {
         Call {
             raw: Bytes::new(),
-            form: Form::Prost(P::default()),
+            form: None,
         }
     }
 }
@@ -121,8 +125,9 @@ impl<P: Canonical> Default for Call<P> {
 impl<P: Canonical> fmt::Debug for Call<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.form {
-            Form::Engine(values) => f.debug_tuple("Engine").field(values).finish(),
-            Form::Prost(message) => f.debug_tuple("Prost").field(message).finish(),
+            Some(Form::Engine(values)) => f.debug_tuple("Engine").field(values).finish(),
+            Some(Form::Prost(message)) => f.debug_tuple("Prost").field(message).finish(),
+            None => f.debug_tuple("Prost").field(&P::default()).finish(),
         }
     }
 }
@@ -130,8 +135,9 @@ impl<P: Canonical> fmt::Debug for Call<P> {
 impl<P: Canonical> prost::Message for Call<P> {
     fn encode_raw(&self, buf: &mut impl BufMut) {
         match &self.form {
-            Form::Engine(_) => buf.put_slice(&self.raw),
-            Form::Prost(message) => message.encode_raw(buf),
+            Some(Form::Engine(_)) => buf.put_slice(&self.raw),
+            Some(Form::Prost(message)) => message.encode_raw(buf),
+            None => {}
         }
     }
 
@@ -147,8 +153,9 @@ impl<P: Canonical> prost::Message for Call<P> {
 
     fn encoded_len(&self) -> usize {
         match &self.form {
-            Form::Engine(_) => self.raw.len(),
-            Form::Prost(message) => message.encoded_len(),
+            Some(Form::Engine(_)) => self.raw.len(),
+            Some(Form::Prost(message)) => message.encoded_len(),
+            None => 0,
         }
     }
 
@@ -160,19 +167,22 @@ impl<P: Canonical> prost::Message for Call<P> {
     /// applies, prost's otherwise, with prost's error for bytes it cannot decode. Merging into a request that
     /// already holds fields is prost's merge.
     fn merge(&mut self, mut buf: impl Buf) -> Result<(), prost::DecodeError> {
-        match &mut self.form {
-            Form::Prost(message) if *message == P::default() => {
-                let raw = buf.copy_to_bytes(buf.remaining());
-                match P::decode_canonical(&raw) {
-                    Some(values) => {
-                        self.form = Form::Engine(values);
-                        self.raw = raw;
-                        Ok(())
-                    }
-                    None => message.merge(raw),
-                }
+        let empty = match &self.form {
+            None => true,
+            Some(Form::Prost(message)) => **message == P::default(),
+            Some(Form::Engine(_)) => false,
+        };
+        if !empty {
+            return self.prost_mut().merge(buf);
+        }
+        let raw = buf.copy_to_bytes(buf.remaining());
+        match P::decode_canonical(&raw) {
+            Some(values) => {
+                self.form = Some(Form::Engine(values));
+                self.raw = raw;
+                Ok(())
             }
-            _ => self.prost_mut().merge(buf),
+            None => self.prost_mut().merge(raw),
         }
     }
 }
@@ -312,23 +322,23 @@ impl<'a> Reader<'a> {
     }
 
     /// A packed repeated `uint32`'s values (after its key).
-    fn packed(&mut self) -> Option<Vec<u32>> {
+    fn packed<L: FromIterator<u32>>(&mut self) -> Option<L> {
         let bytes = self.bytes()?;
         if bytes.iter().all(|&b| b < 0x80) {
             // Every value below 128, one byte each (nearly every list of a state): one pass, no branch per value.
             return Some(bytes.iter().map(|&b| u32::from(b)).collect());
         }
         let mut packed = Reader::new(bytes);
-        let mut values = Vec::with_capacity(bytes.len());
-        while !packed.is_empty() {
-            values.push(packed.varint()?);
-        }
-        Some(values)
+        std::iter::from_fn(|| (!packed.is_empty()).then(|| packed.varint())).collect()
     }
 
     /// A packed repeated field of small values (after its key), each a single byte of at most `max` (so a
     /// one-byte varint), mapped by `value`.
-    fn packed_small<T>(&mut self, max: u8, value: impl Fn(u8) -> T) -> Option<Vec<T>> {
+    fn packed_small<T, L: FromIterator<T>>(
+        &mut self,
+        max: u8,
+        value: impl Fn(u8) -> T,
+    ) -> Option<L> {
         let bytes = self.bytes()?;
         bytes
             .iter()
@@ -337,12 +347,12 @@ impl<'a> Reader<'a> {
     }
 
     /// A packed repeated `bool`'s values (after its key), each a single byte 0 or 1.
-    fn packed_bools(&mut self) -> Option<Vec<bool>> {
+    fn packed_bools<L: FromIterator<bool>>(&mut self) -> Option<L> {
         self.packed_small(1, |b| b == 1)
     }
 
     /// A packed repeated `Player`'s values (after its key), each a single byte 0 to 3.
-    fn packed_players(&mut self) -> Option<Vec<Option<Player>>> {
+    fn packed_players<L: FromIterator<Option<Player>>>(&mut self) -> Option<L> {
         const PLAYERS: [Option<Player>; 4] = [
             None,
             Some(Player::South),
@@ -402,23 +412,26 @@ fn player(value: u32) -> Option<Option<Player>> {
 }
 
 /// `GameState`, as `convert::state_setup` decodes it when it finds nothing wrong.
-fn game_state(bytes: &[u8]) -> Option<Setup> {
+///
+/// Boxed, and filled in place: a `Setup` holds its lists in place, so it is large, and a request's values move
+/// from the decoder through tonic to the handler and into its job; a box moves as a pointer.
+fn game_state(bytes: &[u8]) -> Option<Box<Setup>> {
     let mut fields = Fields::new(bytes);
     let mut kind = None;
-    let mut setup = Setup {
+    let mut setup = Box::new(Setup {
         kind: GameKind::BaAwa,
         rules_version: 0,
-        pits: Vec::new(),
-        stores: Vec::new(),
-        reserves: Vec::new(),
+        pits: Repeated::new(),
+        stores: Repeated::new(),
+        reserves: Repeated::new(),
         to_move: None,
         status: None,
         winner: None,
         ply: 0,
         game_number: 0,
-        match_score: Vec::new(),
+        match_score: Repeated::new(),
         variant: VariantSetup::Missing,
-    };
+    });
     while let Some((field, wire_type)) = fields.next()? {
         let r = &mut fields.reader;
         match (field, wire_type) {
@@ -465,7 +478,7 @@ fn game_state(bytes: &[u8]) -> Option<Setup> {
 fn ba_awa(bytes: &[u8]) -> Option<VariantSetup> {
     let mut fields = Fields::new(bytes);
     let (mut owners, mut starter, mut target, mut players, mut eliminated_in) =
-        (Vec::new(), None, 0, 0, Vec::new());
+        (Repeated::new(), None, 0, 0, Repeated::new());
     while let Some((field, wire_type)) = fields.next()? {
         let r = &mut fields.reader;
         match (field, wire_type) {
@@ -489,7 +502,7 @@ fn ba_awa(bytes: &[u8]) -> Option<VariantSetup> {
 /// `BoshState`.
 fn bosh(bytes: &[u8]) -> Option<VariantSetup> {
     let mut fields = Fields::new(bytes);
-    let (mut closed, mut round_starter) = (Vec::new(), None);
+    let (mut closed, mut round_starter) = (Repeated::new(), None);
     while let Some((field, wire_type)) = fields.next()? {
         let r = &mut fields.reader;
         match (field, wire_type) {
@@ -508,7 +521,7 @@ fn bosh(bytes: &[u8]) -> Option<VariantSetup> {
 fn bao_la_kete(bytes: &[u8]) -> Option<VariantSetup> {
     let mut fields = Fields::new(bytes);
     let (mut mtaji, mut kuu_alive, mut mark, mut game_starter, mut starter_rule) =
-        (None, Vec::new(), None, None, StarterRule::Alternate);
+        (None, Repeated::new(), None, None, StarterRule::Alternate);
     while let Some((field, wire_type)) = fields.next()? {
         let r = &mut fields.reader;
         match (field, wire_type) {
@@ -628,7 +641,7 @@ fn next_game(bytes: &[u8], kind: GameKind) -> Option<PitSet> {
     while let Some((field, wire_type)) = fields.next()? {
         match (field, wire_type) {
             (1, LEN) => {
-                for pit in fields.reader.packed()? {
+                for pit in fields.reader.packed::<Repeated<u32, 32>>()? {
                     let pit = pit as usize;
                     if pit >= kind.pit_count() || set.contains(pit) {
                         return None;
@@ -652,11 +665,12 @@ pub(crate) mod tests {
     use prost::Message;
 
     /// What prost and `convert` make of a request's state and move: their values when nothing is wrong.
-    fn slow_state(state: Option<pb::GameState>) -> Option<Setup> {
+    fn slow_state(state: Option<pb::GameState>) -> Option<Box<Setup>> {
         convert::state_setup("state", state)
             .ok()?
             .clean_setup()
             .cloned()
+            .map(Box::new)
     }
 
     fn slow_move(kind: GameKind, mv: Option<&pb::Move>) -> Option<Move> {
@@ -736,7 +750,7 @@ pub(crate) mod tests {
         // The request type the server decodes: the same error, or the same message in one form or the other.
         match (Call::<P>::decode(bytes), P::decode(bytes)) {
             (Ok(call), Ok(message)) => {
-                match &call.form {
+                match call.form.as_ref().expect("a decoded request has a form") {
                     Form::Engine(_) => {
                         assert!(fast.is_some());
                         assert_eq!(call.encode_to_vec(), bytes);
@@ -744,7 +758,7 @@ pub(crate) mod tests {
                     }
                     Form::Prost(decoded) => {
                         assert!(fast.is_none());
-                        assert_eq!(*decoded, message);
+                        assert_eq!(**decoded, message);
                     }
                 }
                 assert_eq!(

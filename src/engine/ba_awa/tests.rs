@@ -451,7 +451,7 @@ fn the_end_of_a_custom_game_with_fewer_seeds_is_a_valid_state() {
     let mut setup = game.to_setup();
     setup.status = Some(Status::MatchOver);
     setup.to_move = None;
-    setup.pits = vec![0; PITS];
-    setup.stores = vec![13, 16];
+    setup.pits = vec![0; PITS].into();
+    setup.stores = vec![13, 16].into();
     assert!(BaAwa::from_setup(&setup).is_err());
 }

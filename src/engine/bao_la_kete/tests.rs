@@ -2,7 +2,7 @@
 //! Positions are written player-relative, as docs/bao-la-kete.md writes them: `f = [f1..f8]`, `b = [b1..b8]`.
 
 use super::*;
-use crate::engine::{Direction, KuuDecision, LapSource, NoTrace, Sow};
+use crate::engine::{Direction, KuuDecision, LapSource, NoTrace, Repeated, Sow};
 
 const S: Player = Player::South;
 const N: Player = Player::North;
@@ -1492,7 +1492,7 @@ fn states_round_trip_through_the_wire_shape() {
         setup.variant,
         VariantSetup::BaoLaKete {
             mtaji: Some(true),
-            kuu_alive: vec![false, false],
+            kuu_alive: vec![false, false].into(),
             mark: Some((Some(N), f(N, 4) as u32, Some(S))),
             game_starter: Some(S),
             starter_rule: StarterRule::Alternate,
@@ -1509,7 +1509,7 @@ fn variant(
     setup: &mut Setup,
 ) -> (
     &mut Option<bool>,
-    &mut Vec<bool>,
+    &mut Repeated<bool, 2>,
     &mut MarkFields,
     &mut Option<Player>,
 ) {
@@ -1562,12 +1562,12 @@ fn invalid_states_report_every_violation() {
         ["game_number", "game_number"]
     );
     assert_eq!(
-        broken(&|s| s.match_score = vec![2, 0]),
+        broken(&|s| s.match_score = vec![2, 0].into()),
         ["match_score", "game_number"]
     );
     assert_eq!(
         broken(&|s| {
-            s.stores = vec![1, 0];
+            s.stores = vec![1, 0].into();
             s.pits[5] = 1;
         }),
         ["stores"]
@@ -1641,18 +1641,18 @@ fn random_untrusted_states_never_panic() {
         let setup = Setup {
             kind: GameKind::BaoLaKete,
             rules_version: crate::engine::RULES_VERSION,
-            pits,
-            stores: vec![0, 0],
-            reserves: reserves.clone(),
+            pits: pits.into(),
+            stores: vec![0, 0].into(),
+            reserves: reserves.clone().into(),
             to_move: Some(to_move),
             status: Some(Status::InProgress),
             winner: None,
             ply: if rand(2) == 0 { u32::MAX } else { 0 },
             game_number: 1,
-            match_score: vec![0, 0],
+            match_score: vec![0, 0].into(),
             variant: VariantSetup::BaoLaKete {
                 mtaji: Some(reserves[to_move.index()] == 0),
-                kuu_alive,
+                kuu_alive: kuu_alive.into(),
                 mark,
                 game_starter: Some(S),
                 starter_rule: StarterRule::Alternate,

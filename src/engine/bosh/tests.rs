@@ -715,9 +715,9 @@ fn setup_of(game: &Bosh) -> Setup {
 #[test]
 fn one_open_hole_on_the_board_is_refused_without_a_panic() {
     let mut setup = setup_of(&position([0, 0, 4, 4, 4, 4, 4, 4, 4, 4], 0, S));
-    setup.pits = vec![0, 0, 0, 0, 9, 0, 0, 0, 0, 0];
-    setup.stores = vec![0, 31];
-    setup.match_score = vec![1, 0];
+    setup.pits = vec![0, 0, 0, 0, 9, 0, 0, 0, 0, 0].into();
+    setup.stores = vec![0, 31].into();
+    setup.match_score = vec![1, 0].into();
     setup.variant = VariantSetup::Bosh {
         closed: (0..HOLES).map(|h| h != 4).collect(),
         round_starter: Some(S),
@@ -747,7 +747,7 @@ fn to_setup_and_from_setup_round_trip() {
     assert_eq!(
         setup.variant,
         VariantSetup::Bosh {
-            closed: vec![true, true, false, false, false, false, false, false, false, false],
+            closed: vec![true, true, false, false, false, false, false, false, false, false].into(),
             round_starter: Some(S)
         }
     );
@@ -765,8 +765,8 @@ fn fields(setup: &Setup) -> Vec<String> {
 fn from_setup_reports_every_violation() {
     let mut setup = setup_of(&position([0, 0, 4, 4, 4, 4, 4, 4, 4, 4], S1_S2_CLOSED, S));
     setup.pits[0] = 1; // a closed hole holding a stone
-    setup.reserves = vec![4, 0]; // 3 open holes with a reserve of 4
-    setup.match_score = vec![5, 5]; // South has 3 open holes
+    setup.reserves = vec![4, 0].into(); // 3 open holes with a reserve of 4
+    setup.match_score = vec![5, 5].into(); // South has 3 open holes
     setup.ply = 1; // South started the round, so North is due after one move
     assert_eq!(
         fields(&setup),
@@ -775,19 +775,20 @@ fn from_setup_reports_every_violation() {
 
     let mut setup = setup_of(&Bosh::new_match(&Options::default()));
     setup.variant = VariantSetup::Bosh {
-        closed: vec![false; 9],
+        closed: vec![false; 9].into(),
         round_starter: None,
     };
     assert_eq!(fields(&setup), vec!["bosh.closed", "bosh.round_starter"]);
 
     let mut setup = setup_of(&Bosh::new_match(&Options::default()));
     setup.variant = VariantSetup::Bosh {
-        closed: vec![
+        closed: [
             true, true, true, true, true, false, false, false, false, false,
-        ],
+        ]
+        .into(),
         round_starter: Some(S),
     };
-    setup.pits = vec![0, 0, 0, 0, 0, 4, 4, 4, 4, 4];
+    setup.pits = vec![0, 0, 0, 0, 0, 4, 4, 4, 4, 4].into();
     let f = fields(&setup);
     assert!(f.contains(&"bosh.closed".to_string()), "{f:?}");
 
@@ -803,7 +804,7 @@ fn from_setup_reports_every_violation() {
 
     // 41 stones.
     let mut setup = setup_of(&Bosh::new_match(&Options::default()));
-    setup.reserves = vec![1, 0];
+    setup.reserves = vec![1, 0].into();
     assert_eq!(fields(&setup), vec!["pits"]);
 }
 
@@ -818,7 +819,7 @@ fn from_setup_checks_the_player_to_move() {
     setup.ply = 1;
     assert_eq!(fields(&setup), vec!["to_move"]);
     setup.variant = VariantSetup::Bosh {
-        closed: vec![false; HOLES],
+        closed: vec![false; HOLES].into(),
         round_starter: Some(S),
     };
     assert_eq!(fields(&setup), Vec::<String>::new());
@@ -840,7 +841,7 @@ fn from_setup_checks_the_player_to_move() {
 fn from_setup_checks_a_finished_round() {
     let mut setup = setup_of(&round_over([28, 12], [0, 0], 0, S));
     setup.pits[3] = 1;
-    setup.stores = vec![27, 12];
+    setup.stores = vec![27, 12].into();
     assert_eq!(fields(&setup), vec!["pits"]);
     let mut setup = setup_of(&round_over([28, 12], [0, 0], 0, S));
     setup.winner = Some(N);
@@ -855,14 +856,14 @@ fn from_setup_checks_a_finished_round() {
 #[test]
 fn from_setup_refuses_oversized_boards_without_panicking() {
     let mut setup = setup_of(&Bosh::new_match(&Options::default()));
-    setup.pits = vec![40; HOLES];
+    setup.pits = vec![40; HOLES].into();
     assert_eq!(fields(&setup), vec!["pits"]);
-    setup.pits = vec![u32::MAX; HOLES];
-    setup.stores = vec![u32::MAX, 7];
+    setup.pits = vec![u32::MAX; HOLES].into();
+    setup.stores = vec![u32::MAX, 7].into();
     setup.ply = u32::MAX;
     assert!(fields(&setup).len() > HOLES);
     let mut setup = setup_of(&round_over([20, 20], [0, 0], 0, S));
-    setup.pits = vec![40; HOLES];
+    setup.pits = vec![40; HOLES].into();
     assert_eq!(fields(&setup), vec!["pits"]);
 }
 

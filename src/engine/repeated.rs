@@ -1,0 +1,162 @@
+//! [`Repeated`]: a list field of a client's state ([`Setup`](super::Setup)), a protobuf `repeated` field in the
+//! engine's hands. It holds up to `N` values in place, `N` being the longest that list is in any game (32 pits,
+//! three seats), so that decoding, validating and answering a state allocates nothing (issue 18); a longer
+//! list, which only a wrong state has, moves to the heap and is reported as too long like any other.
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use smallvec::SmallVec;
+
+/// A list of a state's field: in place up to `N` values, on the heap past that. Reads as a slice.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Repeated<T, const N: usize>(SmallVec<[T; N]>);
+
+impl<T, const N: usize> Repeated<T, N> {
+    /// An empty list.
+    pub const fn new() -> Self {
+        Repeated(SmallVec::new_const())
+    }
+
+    /// Appends a value.
+    pub fn push(&mut self, value: T) {
+        self.0.push(value);
+    }
+
+    /// The values as a `Vec` (for protobuf's messages).
+    pub fn into_vec(self) -> Vec<T> {
+        self.0.into_vec()
+    }
+}
+
+impl<T, const N: usize> Deref for Repeated<T, N> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T, const N: usize> DerefMut for Repeated<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
+
+impl<T: fmt::Debug, const N: usize> fmt::Debug for Repeated<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> From<Vec<T>> for Repeated<T, N> {
+    /// Moves the values in place when they fit (whatever the `Vec`'s spare capacity), else keeps the `Vec`'s heap.
+    fn from(values: Vec<T>) -> Self {
+        if values.len() <= N {
+            values.into_iter().collect()
+        } else {
+            Repeated(SmallVec::from_vec(values))
+        }
+    }
+}
+
+impl<T: Copy + Default, const N: usize, const M: usize> From<[T; M]> for Repeated<T, N> {
+    fn from(values: [T; M]) -> Self {
+        values.into_iter().collect()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> From<&[T]> for Repeated<T, N> {
+    fn from(values: &[T]) -> Self {
+        values.iter().copied().collect()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> FromIterator<T> for Repeated<T, N> {
+    /// Fills the place for `N` values first, then moves to the heap only if there are more: a state's lists are
+    /// built this way for every call, and `SmallVec`'s own `extend` checks its capacity at each value.
+    fn from_iter<I: IntoIterator<Item = T>>(values: I) -> Self {
+        let mut values = values.into_iter();
+        let mut place = [T::default(); N];
+        for (len, slot) in place.iter_mut().enumerate() {
+            match values.next() {
+                Some(value) => *slot = value,
+                None => return Repeated(SmallVec::from_buf_and_len(place, len)),
+            }
+        }
+        let mut all = SmallVec::from_buf(place);
+        all.extend(values);
+        Repeated(all)
+    }
+}
+
+impl<T, const N: usize> Extend<T> for Repeated<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, values: I) {
+        self.0.extend(values);
+    }
+}
+
+impl<T, const N: usize> IntoIterator for Repeated<T, N> {
+    type Item = T;
+    type IntoIter = smallvec::IntoIter<[T; N]>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a Repeated<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T]> for Repeated<T, N> {
+    fn eq(&self, other: &[T]) -> bool {
+        self[..] == *other
+    }
+}
+
+impl<T: PartialEq, const N: usize, const M: usize> PartialEq<[T; M]> for Repeated<T, N> {
+    fn eq(&self, other: &[T; M]) -> bool {
+        self[..] == other[..]
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<Vec<T>> for Repeated<T, N> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        self[..] == other[..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_that_fits_stays_in_place_and_a_longer_one_is_kept_whole() {
+        let fits: Repeated<u32, 3> = vec![1, 2].into();
+        assert!(!fits.0.spilled());
+        assert_eq!(fits, [1, 2]);
+        let longer: Repeated<u32, 3> = vec![1, 2, 3, 4, 5].into();
+        assert!(longer.0.spilled());
+        assert_eq!(longer, vec![1, 2, 3, 4, 5]);
+        assert_eq!(longer.len(), 5);
+        assert_eq!(format!("{longer:?}"), "[1, 2, 3, 4, 5]");
+        let exactly: Repeated<u32, 3> = (1..=3).collect();
+        assert!(!exactly.0.spilled());
+        assert_eq!(exactly, [1, 2, 3]);
+        let one_more: Repeated<u32, 3> = (1..=4).collect();
+        assert_eq!(one_more, [1, 2, 3, 4]);
+        let none: Repeated<u32, 3> = std::iter::empty().collect();
+        assert!(none.is_empty());
+        let mut pushed = Repeated::<u32, 2>::new();
+        for v in 0..4 {
+            pushed.push(v);
+        }
+        assert_eq!(pushed.into_vec(), vec![0, 1, 2, 3]);
+    }
+}
