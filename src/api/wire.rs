@@ -180,36 +180,50 @@ impl Writer {
         self.buf.push(value as u8);
     }
 
-    fn key(&mut self, field: u32, wire_type: u32) {
-        self.varint(u64::from(field << 3 | wire_type));
+    /// A key and the varint after it (a scalar's value, a length, a length's byte set aside). When both take
+    /// one byte, as nearly all do, they are written as a pair: one capacity check instead of one a byte. Always
+    /// inlined: the field numbers are constants there, so the key's test folds away and the pair is two stores
+    /// (called, it cost more than the pushes it replaces).
+    #[inline(always)]
+    fn key_varint(&mut self, field: u32, wire_type: u32, value: u64) {
+        let key = field << 3 | wire_type;
+        if key < 0x80 && value < 0x80 {
+            self.buf.extend_from_slice(&[key as u8, value as u8]);
+        } else {
+            self.key_varint_long(key, value);
+        }
+    }
+
+    /// [`Writer::key_varint`] when either takes more than one byte (a high field number, a ply of 128 or more):
+    /// kept out of line so that the inlined pair stays small.
+    #[inline(never)]
+    fn key_varint_long(&mut self, key: u32, value: u64) {
+        self.varint(u64::from(key));
+        self.varint(value);
     }
 
     fn uint32(&mut self, field: u32, value: u32) {
         if value != 0 {
-            self.key(field, VARINT);
-            self.varint(u64::from(value));
+            self.key_varint(field, VARINT, u64::from(value));
         }
     }
 
     /// An enum or int32 (negative values take ten bytes, as prost writes them).
     fn int32(&mut self, field: u32, value: i32) {
         if value != 0 {
-            self.key(field, VARINT);
-            self.varint(value as i64 as u64);
+            self.key_varint(field, VARINT, value as i64 as u64);
         }
     }
 
     fn bool(&mut self, field: u32, value: bool) {
         if value {
-            self.key(field, VARINT);
-            self.buf.push(1);
+            self.key_varint(field, VARINT, 1);
         }
     }
 
     fn string(&mut self, field: u32, value: &str) {
         if !value.is_empty() {
-            self.key(field, LEN);
-            self.varint(value.len() as u64);
+            self.key_varint(field, LEN, value.len() as u64);
             self.buf.extend_from_slice(value.as_bytes());
         }
     }
@@ -232,8 +246,7 @@ impl Writer {
             return;
         }
         if values.iter().fold(0, |any, &v| any | v) < 0x80 {
-            self.key(field, LEN);
-            self.varint(values.len() as u64);
+            self.key_varint(field, LEN, values.len() as u64);
             self.buf.extend(values.iter().map(|&v| v as u8));
         } else {
             self.packed(field, values.iter().copied());
@@ -246,8 +259,7 @@ impl Writer {
             return;
         }
         if values.iter().fold(0, |any, &v| any | v) < 0x80 {
-            self.key(field, LEN);
-            self.varint(values.len() as u64);
+            self.key_varint(field, LEN, values.len() as u64);
             self.buf.extend_from_slice(values);
         } else {
             self.packed(field, values.iter().map(|&v| u32::from(v)));
@@ -256,8 +268,7 @@ impl Writer {
 
     fn packed_bools(&mut self, field: u32, values: &[bool]) {
         if !values.is_empty() {
-            self.key(field, LEN);
-            self.varint(values.len() as u64);
+            self.key_varint(field, LEN, values.len() as u64);
             self.buf.extend(values.iter().map(|&b| u8::from(b)));
         }
     }
@@ -270,9 +281,8 @@ impl Writer {
     /// A length-delimited field: its key, its contents, then their length (returned) in the byte set aside for
     /// it, moved up when the length takes more than one byte.
     fn delimited(&mut self, field: u32, contents: impl FnOnce(&mut Writer)) -> usize {
-        self.key(field, LEN);
-        let at = self.buf.len();
-        self.buf.push(0);
+        self.key_varint(field, LEN, 0);
+        let at = self.buf.len() - 1;
         contents(self);
         let len = self.buf.len() - at - 1;
         if len < 0x80 {
