@@ -180,15 +180,19 @@ impl Writer {
         self.buf.push(value as u8);
     }
 
-    /// A key and the varint after it (a scalar's value, a length, a length's byte set aside). When both take
-    /// one byte, as nearly all do, they are written as a pair: one capacity check instead of one a byte. Always
-    /// inlined: the field numbers are constants there, so the key's test folds away and the pair is two stores
-    /// (called, it cost more than the pushes it replaces).
+    /// A key and the varint after it (a scalar's value, a length, a length's byte set aside). When the value
+    /// takes one byte, as nearly all do, key and value are written at once: one capacity check instead of one a
+    /// byte. Always inlined: the field numbers are constants there, so the tests of the key fold away and what
+    /// is left is a few stores (called, it cost more than the pushes it replaces).
     #[inline(always)]
     fn key_varint(&mut self, field: u32, wire_type: u32, value: u64) {
         let key = field << 3 | wire_type;
         if key < 0x80 && value < 0x80 {
             self.buf.extend_from_slice(&[key as u8, value as u8]);
+        } else if key < 0x4000 && value < 0x80 {
+            // Fields 16 to 2047 (a state's variant message, 20 to 22): a two-byte key.
+            self.buf
+                .extend_from_slice(&[key as u8 | 0x80, (key >> 7) as u8, value as u8]);
         } else {
             self.key_varint_long(key, value);
         }
