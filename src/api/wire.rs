@@ -25,8 +25,7 @@ use super::convert::{
 };
 use super::pb;
 use crate::engine::{
-    AnyGame, Event, KuuDecision, LapSource, Move, PerSeat, Player, Setup, StarterRule, Status,
-    VariantSetup,
+    AnyGame, Event, KuuDecision, LapSource, Move, Player, Setup, StarterRule, Status, VariantSetup,
 };
 
 pub mod decode;
@@ -166,10 +165,6 @@ struct Writer {
     buf: Vec<u8>,
 }
 
-fn varint_len(value: u64) -> usize {
-    prost::encoding::encoded_len_varint(value)
-}
-
 impl Writer {
     fn with_capacity(capacity: usize) -> Writer {
         Writer {
@@ -185,68 +180,114 @@ impl Writer {
         self.buf.push(value as u8);
     }
 
-    fn key(&mut self, field: u32, wire_type: u32) {
-        self.varint(u64::from(field << 3 | wire_type));
+    /// A key and the varint after it (a scalar's value, a length, a length's byte set aside). When the value
+    /// takes one byte, as nearly all do, key and value are written at once: one capacity check instead of one a
+    /// byte. Always inlined: the field numbers are constants there, so the tests of the key fold away and what
+    /// is left is a few stores (called, it cost more than the pushes it replaces).
+    #[inline(always)]
+    fn key_varint(&mut self, field: u32, wire_type: u32, value: u64) {
+        let key = field << 3 | wire_type;
+        if key < 0x80 && value < 0x80 {
+            self.buf.extend_from_slice(&[key as u8, value as u8]);
+        } else if key < 0x4000 && value < 0x80 {
+            // Fields 16 to 2047 (a state's variant message, 20 to 22): a two-byte key.
+            self.buf
+                .extend_from_slice(&[key as u8 | 0x80, (key >> 7) as u8, value as u8]);
+        } else {
+            self.key_varint_long(key, value);
+        }
+    }
+
+    /// [`Writer::key_varint`] when either takes more than one byte (a high field number, a ply of 128 or more):
+    /// kept out of line so that the inlined pair stays small.
+    #[inline(never)]
+    fn key_varint_long(&mut self, key: u32, value: u64) {
+        self.varint(u64::from(key));
+        self.varint(value);
     }
 
     fn uint32(&mut self, field: u32, value: u32) {
         if value != 0 {
-            self.key(field, VARINT);
-            self.varint(u64::from(value));
+            self.key_varint(field, VARINT, u64::from(value));
         }
     }
 
     /// An enum or int32 (negative values take ten bytes, as prost writes them).
     fn int32(&mut self, field: u32, value: i32) {
         if value != 0 {
-            self.key(field, VARINT);
-            self.varint(value as i64 as u64);
+            self.key_varint(field, VARINT, value as i64 as u64);
         }
     }
 
     fn bool(&mut self, field: u32, value: bool) {
         if value {
-            self.key(field, VARINT);
-            self.buf.push(1);
+            self.key_varint(field, VARINT, 1);
         }
     }
 
     fn string(&mut self, field: u32, value: &str) {
         if !value.is_empty() {
-            self.key(field, LEN);
-            self.varint(value.len() as u64);
+            self.key_varint(field, LEN, value.len() as u64);
             self.buf.extend_from_slice(value.as_bytes());
         }
     }
 
-    /// A packed repeated uint32 (or enum, whose values here are never negative); nothing when empty.
-    fn packed(&mut self, field: u32, values: impl Iterator<Item = u32> + Clone) {
-        let len: usize = values.clone().map(|v| varint_len(u64::from(v))).sum();
+    /// A packed repeated uint32 (or enum, whose values here are never negative); nothing when empty. One pass:
+    /// the values go into a length-delimited field like a message's, which is taken back off when it is empty.
+    fn packed(&mut self, field: u32, values: impl Iterator<Item = u32>) {
+        let start = self.buf.len();
+        let len = self.delimited(field, |w| values.for_each(|v| w.varint(u64::from(v))));
         if len == 0 {
+            self.buf.truncate(start);
+        }
+    }
+
+    /// [`Writer::packed`] for a slice (a state's pits, stores, reserves, scores): when every value is below 128,
+    /// as nearly every count is, each takes one byte, so the length is the count and the values are written
+    /// without a varint loop each (a vectorisable `or` tells whether they all are).
+    fn packed_slice(&mut self, field: u32, values: &[u32]) {
+        if values.is_empty() {
             return;
         }
-        self.key(field, LEN);
-        self.varint(len as u64);
-        for v in values {
-            self.varint(u64::from(v));
+        if values.iter().fold(0, |any, &v| any | v) < 0x80 {
+            self.key_varint(field, LEN, values.len() as u64);
+            self.buf.extend(values.iter().map(|&v| v as u8));
+        } else {
+            self.packed(field, values.iter().copied());
+        }
+    }
+
+    /// [`Writer::packed_slice`] for byte values (per-seat counts, round totals).
+    fn packed_bytes(&mut self, field: u32, values: &[u8]) {
+        if values.is_empty() {
+            return;
+        }
+        if values.iter().fold(0, |any, &v| any | v) < 0x80 {
+            self.key_varint(field, LEN, values.len() as u64);
+            self.buf.extend_from_slice(values);
+        } else {
+            self.packed(field, values.iter().map(|&v| u32::from(v)));
         }
     }
 
     fn packed_bools(&mut self, field: u32, values: &[bool]) {
         if !values.is_empty() {
-            self.key(field, LEN);
-            self.varint(values.len() as u64);
+            self.key_varint(field, LEN, values.len() as u64);
             self.buf.extend(values.iter().map(|&b| u8::from(b)));
         }
     }
 
-    /// A message field (written even when empty, as prost writes a set `Option` or oneof message): its fields,
-    /// then its length in the byte set aside for it, moved up when the length takes more than one byte.
+    /// A message field (written even when empty, as prost writes a set `Option` or oneof message).
     fn message(&mut self, field: u32, fields: impl FnOnce(&mut Writer)) {
-        self.key(field, LEN);
-        let at = self.buf.len();
-        self.buf.push(0);
-        fields(self);
+        self.delimited(field, fields);
+    }
+
+    /// A length-delimited field: its key, its contents, then their length (returned) in the byte set aside for
+    /// it, moved up when the length takes more than one byte.
+    fn delimited(&mut self, field: u32, contents: impl FnOnce(&mut Writer)) -> usize {
+        self.key_varint(field, LEN, 0);
+        let at = self.buf.len() - 1;
+        contents(self);
         let len = self.buf.len() - at - 1;
         if len < 0x80 {
             self.buf[at] = len as u8;
@@ -263,6 +304,7 @@ impl Writer {
             n += 1;
             self.buf.splice(at..at + 1, prefix[..n].iter().copied());
         }
+        len
     }
 
     /// `GameState`, as `convert::state_to_pb` builds it.
@@ -274,15 +316,15 @@ impl Writer {
     fn setup(&mut self, s: &Setup) {
         self.int32(1, convert::kind_to_pb(s.kind) as i32);
         self.uint32(2, s.rules_version);
-        self.packed(3, s.pits.iter().copied());
-        self.packed(4, s.stores.iter().copied());
-        self.packed(5, s.reserves.iter().copied());
+        self.packed_slice(3, &s.pits);
+        self.packed_slice(4, &s.stores);
+        self.packed_slice(5, &s.reserves);
         self.int32(6, player(s.to_move));
         self.int32(7, s.status.map_or(0, status));
         self.int32(8, player(s.winner));
         self.uint32(9, s.ply);
         self.uint32(10, s.game_number);
-        self.packed(11, s.match_score.iter().copied());
+        self.packed_slice(11, &s.match_score);
         match &s.variant {
             VariantSetup::Missing => {}
             VariantSetup::BaAwa {
@@ -296,7 +338,7 @@ impl Writer {
                 w.int32(2, player(*starter));
                 w.uint32(3, *target);
                 w.uint32(4, *players);
-                w.packed(5, eliminated_in.iter().copied());
+                w.packed_slice(5, eliminated_in);
             }),
             VariantSetup::Bosh {
                 closed,
@@ -448,7 +490,7 @@ impl Writer {
                 w.int32(2, player(winner));
                 w.int32(3, player(collector));
                 w.uint32(4, u32::from(collected));
-                w.packed(5, per_seat(&stores));
+                w.packed_bytes(5, stores.as_slice());
             }),
             Event::MatchEnd {
                 winner,
@@ -456,8 +498,8 @@ impl Writer {
                 placing,
             } => self.message(6, |w| {
                 w.int32(1, player(winner));
-                w.packed(2, per_seat(&score));
-                w.packed(3, per_seat(&placing));
+                w.packed_bytes(2, score.as_slice());
+                w.packed_bytes(3, placing.as_slice());
             }),
             Event::Allocation {
                 north_owned,
@@ -465,7 +507,7 @@ impl Writer {
                 pits_owned,
                 starter,
             } => self.message(7, |w| {
-                w.packed(1, per_seat(&pits_owned));
+                w.packed_bytes(1, pits_owned.as_slice());
                 w.packed(
                     2,
                     (0..12).map(|p| {
@@ -528,7 +570,7 @@ impl Writer {
                 w.int32(1, end_reason(reason));
                 w.int32(2, player(Some(collector)));
                 w.uint32(3, u32::from(collected));
-                w.packed(4, totals.iter().map(|&s| u32::from(s)));
+                w.packed_bytes(4, &totals);
             }),
             Event::Elimination { player: p } => self.message(16, |w| w.int32(1, player(Some(p)))),
         }
@@ -544,10 +586,6 @@ impl Writer {
     }
 }
 
-fn per_seat(values: &PerSeat) -> impl Iterator<Item = u32> + Clone + '_ {
-    values.as_slice().iter().map(|&v| u32::from(v))
-}
-
 fn status(status: Status) -> i32 {
     convert::status_to_pb(status) as i32
 }
@@ -559,7 +597,7 @@ fn status(status: Status) -> i32 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::engine::{Direction, EndReason, GameKind, Kichwa, Options, PitSet, Sow};
+    use crate::engine::{Direction, EndReason, GameKind, Kichwa, Options, PerSeat, PitSet, Sow};
     use prost::Message;
     use std::collections::BTreeSet;
 
@@ -915,6 +953,32 @@ pub(crate) mod tests {
                 validate_move(legal, reason, &message).as_bytes(),
                 prost.encode_to_vec()
             );
+        }
+    }
+
+    #[test]
+    fn packed_lists_of_any_length_and_values_are_prosts_bytes() {
+        // Both ways of writing a list (one byte a value, or varints) on either side of 128 values, each list of
+        // values that all fit one byte or not, with every varint length.
+        let mut rng = Rng(128);
+        for len in (0..300).chain([1000, 20_000]) {
+            for scale in [1u64, 128, 256, 1 << 14, 1 << 21, 1 << 28, 1 << 32] {
+                let values: Vec<u32> = (0..len).map(|_| (rng.next() % scale) as u32).collect();
+                let mut prost = Vec::new();
+                prost::encoding::uint32::encode_packed(3, &values, &mut prost);
+                let mut w = Writer::with_capacity(8);
+                w.packed_slice(3, &values);
+                assert_eq!(w.buf, prost, "{len} values below {scale}");
+                let mut w = Writer::with_capacity(8);
+                w.packed(3, values.iter().copied());
+                assert_eq!(w.buf, prost, "{len} values below {scale}");
+                if scale <= 256 {
+                    let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+                    let mut w = Writer::with_capacity(8);
+                    w.packed_bytes(3, &bytes);
+                    assert_eq!(w.buf, prost, "{len} bytes below {scale}");
+                }
+            }
         }
     }
 
