@@ -490,7 +490,8 @@ mod tests {
                             }
                         }
                         let mv = legal[rng.below(legal.len())];
-                        game.play(&mv, &mut super::super::NoTrace).expect("a listed move is legal");
+                        game.play(&mv, &mut super::super::NoTrace)
+                            .expect("a listed move is legal");
                     }
                 }
             }

@@ -12,7 +12,7 @@
 //! legal or illegal without being decided. Outside [`Budget::run`] the meter is unlimited, so playouts, tests
 //! and benchmarks see the engine exactly as before.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -81,19 +81,26 @@ impl Budget {
     /// assert_eq!((moves.len(), spent), (5, 0));
     /// ```
     pub fn run<R>(&self, work: impl FnOnce() -> R) -> Result<(R, u64), Unfinished> {
-        let outer = METER.with(|m| m.replace(Meter::from(self)));
-        // Restores the caller's meter even if `work` panics.
-        struct Restore(Option<Meter>);
+        let cancellable = !self.cancel.is_empty();
+        let outer = METER.replace(Meter::from(self));
+        // The flags are swapped in only when this run or the one it interrupts has any: the inline try of nearly
+        // every call has none, and touches nothing but the meter's counters.
+        let outer_cancel = (cancellable || outer.cancellable)
+            .then(|| CANCEL.with(|flags| flags.replace(self.cancel.clone())));
+        // Restores the caller's meter (and flags) even if `work` panics.
+        struct Restore(Meter, Option<Vec<Arc<AtomicBool>>>);
         impl Drop for Restore {
             fn drop(&mut self) {
-                if let Some(outer) = self.0.take() {
-                    METER.with(|m| m.replace(outer));
+                METER.set(self.0);
+                if let Some(flags) = self.1.take() {
+                    CANCEL.with(|cancel| cancel.replace(flags));
                 }
             }
         }
-        let mut restore = Restore(Some(outer));
+        let restore = Restore(outer, outer_cancel);
         let answer = work();
-        let ours = METER.with(|m| m.replace(restore.0.take().expect("restored once")));
+        let ours = METER.get();
+        drop(restore);
         match ours.stopped {
             None => Ok((answer, self.laps - ours.left)),
             Some(why) => Err(why),
@@ -101,81 +108,97 @@ impl Budget {
     }
 }
 
-/// The meter of the work running on this thread.
+/// The meter of the work running on this thread: plain counters, so that a thread-local `Cell` holds them (no
+/// destructor to register, no borrow flag), and the cancellation flags apart, in [`CANCEL`], for the runs that
+/// have any.
+#[derive(Clone, Copy)]
 struct Meter {
     left: u64,
-    cancel: Vec<Arc<AtomicBool>>,
     until_cancel_check: u64,
     budget: u64,
     stopped: Option<Unfinished>,
+    /// The running budget has cancellation flags (in [`CANCEL`]).
+    cancellable: bool,
 }
 
 impl Meter {
     const fn unlimited() -> Meter {
         Meter {
             left: u64::MAX,
-            cancel: Vec::new(),
             until_cancel_check: u64::MAX,
             budget: u64::MAX,
             stopped: None,
+            cancellable: false,
         }
     }
 
     fn from(budget: &Budget) -> Meter {
         Meter {
             left: budget.laps,
-            cancel: budget.cancel.clone(),
             until_cancel_check: LAPS_BETWEEN_CANCEL_CHECKS,
             budget: budget.laps,
             stopped: None,
+            cancellable: !budget.cancel.is_empty(),
         }
     }
 }
 
 thread_local! {
-    static METER: RefCell<Meter> = const { RefCell::new(Meter::unlimited()) };
+    static METER: Cell<Meter> = const { Cell::new(Meter::unlimited()) };
+    /// The running budget's cancellation flags (empty when it has none).
+    static CANCEL: RefCell<Vec<Arc<AtomicBool>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether a cancellation flag of the running budget is set.
+fn cancelled() -> bool {
+    CANCEL.with(|flags| {
+        flags
+            .borrow()
+            .iter()
+            .any(|flag| flag.load(Ordering::Relaxed))
+    })
 }
 
 /// Spends `laps` laps of the running call's budget: `false` when the budget is spent or the call cancelled, and
 /// the loop asking must give up at once (its answer will be thrown away by [`Budget::run`]).
 #[inline]
 pub(crate) fn spend(laps: u64) -> bool {
-    METER.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.stopped.is_some() {
+    let mut m = METER.get();
+    if m.stopped.is_some() {
+        return false;
+    }
+    if m.left < laps {
+        m.left = 0;
+        m.stopped = Some(Unfinished::Exhausted { budget: m.budget });
+        METER.set(m);
+        return false;
+    }
+    m.left -= laps;
+    if m.until_cancel_check <= laps {
+        m.until_cancel_check = LAPS_BETWEEN_CANCEL_CHECKS;
+        if m.cancellable && cancelled() {
+            m.stopped = Some(Unfinished::Cancelled);
+            METER.set(m);
             return false;
         }
-        if m.left < laps {
-            m.left = 0;
-            m.stopped = Some(Unfinished::Exhausted { budget: m.budget });
-            return false;
-        }
-        m.left -= laps;
-        if m.until_cancel_check <= laps {
-            m.until_cancel_check = LAPS_BETWEEN_CANCEL_CHECKS;
-            if m.cancel.iter().any(|flag| flag.load(Ordering::Relaxed)) {
-                m.stopped = Some(Unfinished::Cancelled);
-                return false;
-            }
-        } else {
-            m.until_cancel_check -= laps;
-        }
-        true
-    })
+    } else {
+        m.until_cancel_check -= laps;
+    }
+    METER.set(m);
+    true
 }
 
 /// Whether the running call has been stopped or cancelled: for searches, which run many short moves that never
 /// reach [`spend`], to look between moves. A cancellation seen here stops the meter as [`spend`] would.
 pub(crate) fn interrupted() -> bool {
-    METER.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.stopped.is_some() {
-            return true;
-        }
-        if m.cancel.iter().any(|flag| flag.load(Ordering::Relaxed)) {
-            m.stopped = Some(Unfinished::Cancelled);
-            return true;
-        }
-        false
-    })
+    let mut m = METER.get();
+    if m.stopped.is_some() {
+        return true;
+    }
+    if m.cancellable && cancelled() {
+        m.stopped = Some(Unfinished::Cancelled);
+        METER.set(m);
+        return true;
+    }
+    false
 }

@@ -14,6 +14,7 @@ use crate::config::SearchSettings;
 use crate::engine::search::{self, Algorithm, Bot};
 use crate::engine::{self, AnyGame, Move, Violation};
 use crate::pool::EnginePool;
+use std::cell::RefCell;
 use tonic::{Request, Response, Status};
 
 /// The stateless rules service.
@@ -159,19 +160,37 @@ impl StateAndMove {
         Ok(verdict)
     }
 
-    /// `ApplyMove`'s engine work: the game after the move, and its events (none recorded for `skip_events`).
-    fn played(&self, skip_events: bool) -> Result<(AnyGame, Vec<engine::Event>), Status> {
-        // Room for the events of most moves (a lap and its drops, a capture, an end), so it seldom grows.
-        let mut events = Vec::with_capacity(if skip_events { 0 } else { 64 });
-        let (game, played) = self.validate_then(|game, mv| {
-            if skip_events {
-                game.play(mv, &mut engine::NoTrace)
-            } else {
-                game.play(mv, &mut events)
+    /// `ApplyMove`'s engine work: the game after the move and its events (none recorded for `skip_events`), made
+    /// into the call's answer by `answer`. The events are recorded into a buffer this thread keeps from call to
+    /// call, so that a move allocates nothing for them.
+    fn played<A>(
+        &self,
+        skip_events: bool,
+        answer: impl FnOnce(&AnyGame, &[engine::Event]) -> A,
+    ) -> Result<A, Status> {
+        /// Room kept for the events of the longest ordinary moves (a few laps of drops, captures, an end).
+        const KEPT_EVENTS: usize = 1024;
+        thread_local! {
+            static EVENTS: RefCell<Vec<engine::Event>> = const { RefCell::new(Vec::new()) };
+        }
+        EVENTS.with_borrow_mut(|events| {
+            events.clear();
+            let (game, played) = self.validate_then(|game, mv| {
+                if skip_events {
+                    game.play(mv, &mut engine::NoTrace)
+                } else {
+                    game.play(mv, events)
+                }
+            })?;
+            let answer = played
+                .map(|()| answer(&game, events))
+                .map_err(|e| error::illegal_move(&e));
+            // A long relay's drops are not kept for the life of the thread.
+            if events.capacity() > KEPT_EVENTS {
+                *events = Vec::new();
             }
-        })?;
-        played.map_err(|e| error::illegal_move(&e))?;
-        Ok((game, events))
+            answer
+        })
     }
 }
 
@@ -242,10 +261,9 @@ impl RulesService {
         let decoded = StateAndMove::decode(request.state, request.r#move.as_ref());
         let skip_events = request.skip_events;
         move || {
-            let (game, events) = decoded.played(skip_events)?;
-            Ok(pb::ApplyMoveResponse {
-                state: Some(convert::state_to_pb(&game)),
-                events: convert::events_to_pb(&events),
+            decoded.played(skip_events, |game, events| pb::ApplyMoveResponse {
+                state: Some(convert::state_to_pb(game)),
+                events: convert::events_to_pb(events),
             })
         }
     }
@@ -307,10 +325,7 @@ impl RulesService {
                 request.skip_events,
             ),
         };
-        move || {
-            let (game, events) = decoded.played(skip_events)?;
-            Ok(wire::apply_move(&game, &events))
-        }
+        move || decoded.played(skip_events, wire::apply_move)
     }
 }
 
