@@ -27,6 +27,7 @@ impl<T, const N: usize> Repeated<T, N> {
     /// decoding reads it). An empty list that will hold them all is filled in a single pass, with no check per
     /// value (a state's lists are decoded this way for every call); otherwise the values are pushed, moving to
     /// the heap past `N` as ever.
+    #[inline]
     pub fn extend_from_bytes(&mut self, bytes: &[u8], value: impl Fn(u8) -> T)
     where
         T: Copy + Default,

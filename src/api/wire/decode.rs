@@ -293,6 +293,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A length-delimited field's bytes (after its key).
+    #[inline]
     fn bytes(&mut self) -> Option<&'a [u8]> {
         let len = self.varint()? as usize;
         if len > self.buf.len() {
@@ -323,6 +324,7 @@ impl<'a> Reader<'a> {
 
     /// A packed repeated `uint32`'s values (after its key), appended to `list` in place (it is one of the
     /// state's lists, so moving a list built here into it would copy the whole place for `N` values).
+    #[inline]
     fn packed<const N: usize>(&mut self, list: &mut Repeated<u32, N>) -> Option<()> {
         let bytes = self.bytes()?;
         if at_most(bytes, 0x7f) {
@@ -371,6 +373,7 @@ impl<'a> Reader<'a> {
 
 /// Whether no byte is above `max`: the largest byte, found without a branch per byte (no early exit), so that
 /// the compiler compares a vector of bytes at a time.
+#[inline]
 fn at_most(bytes: &[u8], max: u8) -> bool {
     bytes.iter().fold(0, |largest: u8, &b| largest.max(b)) <= max
 }
