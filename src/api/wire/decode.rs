@@ -259,9 +259,9 @@ impl<'a> Reader<'a> {
     /// non-negative `i32`; longer ones, which prost truncates or reads as negative, fall back).
     #[inline]
     fn varint(&mut self) -> Option<u32> {
-        let &first = self.buf.first()?;
-        if first < 0x80 {
-            self.buf = &self.buf[1..];
+        // One byte (every key of a state and nearly every value): split off by pattern, so with no bounds check.
+        if let &[first @ 0..=0x7f, ref rest @ ..] = self.buf {
+            self.buf = rest;
             return Some(u32::from(first));
         }
         let mut value = 0u64;
@@ -371,11 +371,12 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Whether no byte is above `max`: the largest byte, found without a branch per byte (no early exit), so that
-/// the compiler compares a vector of bytes at a time.
+/// Whether no byte is above `max`, one less than a power of two (0x7f, 3, 1): no byte has a bit above `max`'s,
+/// so the bytes are or-ed together, without a branch per byte (no early exit), a vector of bytes at a time.
 #[inline]
 fn at_most(bytes: &[u8], max: u8) -> bool {
-    bytes.iter().fold(0, |largest: u8, &b| largest.max(b)) <= max
+    debug_assert_eq!(max & max.wrapping_add(1), 0, "{max} + 1 is a power of two");
+    bytes.iter().fold(0, |bits, &b| bits | b) <= max
 }
 
 /// Walks a message's fields: each key once, in increasing field number.
