@@ -23,6 +23,26 @@ impl<T, const N: usize> Repeated<T, N> {
         self.0.push(value);
     }
 
+    /// Appends one value for each byte of `bytes`, mapped by `value` (a packed list of one-byte values, as
+    /// decoding reads it). An empty list that will hold them all is filled in a single pass, with no check per
+    /// value (a state's lists are decoded this way for every call); otherwise the values are pushed, moving to
+    /// the heap past `N` as ever.
+    #[inline]
+    pub fn extend_from_bytes(&mut self, bytes: &[u8], value: impl Fn(u8) -> T)
+    where
+        T: Copy + Default,
+    {
+        if self.0.is_empty() && bytes.len() <= N {
+            let mut place = [T::default(); N];
+            for (slot, &byte) in place.iter_mut().zip(bytes) {
+                *slot = value(byte);
+            }
+            self.0 = SmallVec::from_buf_and_len(place, bytes.len());
+        } else {
+            self.0.extend(bytes.iter().map(|&byte| value(byte)));
+        }
+    }
+
     /// The values as a `Vec` (for protobuf's messages).
     pub fn into_vec(self) -> Vec<T> {
         self.0.into_vec()
@@ -158,5 +178,30 @@ mod tests {
             pushed.push(v);
         }
         assert_eq!(pushed.into_vec(), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn bytes_extend_a_list_in_place_while_they_fit_and_on_the_heap_past_that() {
+        let mut fits = Repeated::<u32, 3>::new();
+        fits.extend_from_bytes(&[7, 8], u32::from);
+        assert!(!fits.0.spilled());
+        assert_eq!(fits, [7, 8]);
+        fits.extend_from_bytes(&[9], u32::from);
+        assert!(!fits.0.spilled());
+        assert_eq!(fits, [7, 8, 9]);
+        fits.extend_from_bytes(&[10], u32::from);
+        assert!(fits.0.spilled());
+        assert_eq!(fits, [7, 8, 9, 10]);
+        let mut longer = Repeated::<bool, 2>::new();
+        longer.extend_from_bytes(&[1, 0, 1], |b| b == 1);
+        assert!(longer.0.spilled());
+        assert_eq!(longer, [true, false, true]);
+        let mut none = Repeated::<u32, 2>::new();
+        none.extend_from_bytes(&[], u32::from);
+        assert!(none.is_empty() && !none.0.spilled());
+        let mut exactly = Repeated::<u32, 2>::new();
+        exactly.extend_from_bytes(&[0, 127], u32::from);
+        assert!(!exactly.0.spilled());
+        assert_eq!(exactly, [0, 127]);
     }
 }
