@@ -279,15 +279,20 @@ fn harness() -> &'static Harness {
             settings.lobby.clone(),
             Metrics::new(),
         );
-        let matches = MatchesService::new(manager).with_lobby(lobby);
-        // No call-rate limit: the fuzzer sends thousands of calls a second.
-        let auth = Authenticate::new(identity, Metrics::new(), Needs::AnyCredential);
         let mut engine = settings.engine.clone();
         engine.inline_laps = crate::FUZZ_LAPS;
         engine.rules_budget_laps = crate::FUZZ_LAPS;
+        let rules = RulesService::new(EnginePool::new(&engine, Metrics::new()));
+        // As the server has it: `WatchMatch` with `previews` works out each update's legal moves with the
+        // Rules service's engine.
+        let matches = MatchesService::new(manager)
+            .with_lobby(lobby)
+            .with_previews(rules.clone());
+        // No call-rate limit: the fuzzer sends thousands of calls a second.
+        let auth = Authenticate::new(identity, Metrics::new(), Needs::AnyCredential);
         let harness = Harness {
             runtime,
-            rules: RulesService::new(EnginePool::new(&engine, Metrics::new())),
+            rules,
             matches,
             diagnostics: DiagnosticsService::new(settings.server.max_message_bytes),
             auth,
