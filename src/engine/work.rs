@@ -81,11 +81,11 @@ impl Budget {
     /// assert_eq!((moves.len(), spent), (5, 0));
     /// ```
     pub fn run<R>(&self, work: impl FnOnce() -> R) -> Result<(R, u64), Unfinished> {
-        let cancellable = !self.cancel.is_empty();
-        let outer = METER.replace(Meter::from(self));
+        let ours = Meter::from(self);
+        let outer = METER.replace(ours);
         // The flags are swapped in only when this run or the one it interrupts has any: the inline try of nearly
         // every call has none, and touches nothing but the meter's counters.
-        let outer_cancel = (cancellable || outer.cancellable)
+        let outer_cancel = (ours.cancellable || outer.cancellable)
             .then(|| CANCEL.with(|flags| flags.replace(self.cancel.clone())));
         // Restores the caller's meter (and flags) even if `work` panics.
         struct Restore(Meter, Option<Vec<Arc<AtomicBool>>>);
