@@ -91,6 +91,12 @@ impl Measured {
         self.elapsed += other.elapsed;
     }
 
+    /// Calls answered per second of the measured window, every RPC together.
+    pub fn throughput(&self) -> f64 {
+        let calls: u64 = self.stats.rpcs.iter().map(RpcStats::requests).sum();
+        calls as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
     /// The report of these measurements.
     pub fn report(&self, label: &'static str, config: &Config, workload: &Workload) -> Report {
         Report::new(label, config, workload, &self.stats, self.elapsed)

@@ -431,6 +431,7 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
         None
     };
 
+    let mut by_round = Vec::new();
     let (rules_report, baseline_report) = match config.load {
         Load::Rules => (Some(driver::drive(config, rules, "rules").await?), None),
         Load::Baseline => (
@@ -438,15 +439,24 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
             Some(driver::drive(config, baseline, "baseline").await?),
         ),
         Load::Compare => {
-            // Rules and baseline take turns, so that a change in what else the machine runs hits both alike.
+            // Rules and baseline take turns, so that a change in what else the machine runs hits both alike; the
+            // order flips each round (rules first, then baseline first), so that a steady drift in the machine's
+            // speed does not favour whichever always goes first.
             let rounds = config.rounds.max(1);
             let (mut r, mut b): (Option<driver::Measured>, Option<driver::Measured>) = (None, None);
             for round in 0..rounds {
                 let segment = config.segment(round, rounds);
-                for (workload, label, total) in
-                    [(&rules, "rules", &mut r), (&baseline, "baseline", &mut b)]
-                {
-                    let m = driver::measure(&segment, workload.clone(), label).await?;
+                let loads = [(&rules, "rules"), (&baseline, "baseline")];
+                let mut measured: [Option<driver::Measured>; 2] = [None, None];
+                for i in if round % 2 == 0 { [0, 1] } else { [1, 0] } {
+                    let (workload, label) = loads[i];
+                    measured[i] = Some(driver::measure(&segment, workload.clone(), label).await?);
+                }
+                let [Some(rules_m), Some(baseline_m)] = measured else {
+                    unreachable!("a round measures both loads")
+                };
+                by_round.push(100.0 * rules_m.throughput() / baseline_m.throughput().max(1e-9));
+                for (total, m) in [(&mut r, rules_m), (&mut b, baseline_m)] {
                     match total {
                         Some(t) => t.add(&m),
                         None => *total = Some(m),
@@ -460,7 +470,7 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
         }
     };
     let comparison = match (&rules_report, &baseline_report) {
-        (Some(r), Some(b)) => Some(Comparison::new(r, b, config.rounds.max(1))),
+        (Some(r), Some(b)) => Some(Comparison::new(r, b, by_round)),
         _ => None,
     };
     Ok(Summary {

@@ -399,14 +399,20 @@ pub struct Comparison {
     pub p99_ratio_by_rpc: BTreeMap<&'static str, f64>,
     /// Rounds in which rules and baseline took turns.
     pub rounds: usize,
+    /// Each round's rules throughput as a percentage of the same round's baseline: how far the figure above
+    /// can be trusted on this machine (a wide spread says the machine's speed changed while it ran).
+    pub throughput_pct_by_round: Vec<f64>,
+    /// The median of [`Comparison::throughput_pct_by_round`]: unlike the whole-run figure, one round slowed by
+    /// something else on the machine moves it little.
+    pub throughput_pct_median: f64,
     /// Whether the overall figures meet the goal (≥ 90 % throughput, p99 ≤ 2×). In fixed-rate mode both
     /// loads run at the asked rate, so only the p99 says something.
     pub goal_met: bool,
 }
 
 impl Comparison {
-    /// Compares `rules` with `baseline`.
-    pub fn new(rules: &Report, baseline: &Report, rounds: usize) -> Comparison {
+    /// Compares `rules` with `baseline`, measured in turns whose throughput ratios are `by_round`.
+    pub fn new(rules: &Report, baseline: &Report, by_round: Vec<f64>) -> Comparison {
         let ratio = |a: u64, b: u64| a as f64 / (b.max(1)) as f64;
         let b = &baseline.overall;
         let throughput_pct = 100.0 * rules.overall.throughput / b.throughput.max(1e-9);
@@ -428,7 +434,9 @@ impl Comparison {
                     (r.rpc, ratio(r.latency_us.p99, echo.p99))
                 })
                 .collect(),
-            rounds,
+            rounds: by_round.len(),
+            throughput_pct_median: median(&by_round),
+            throughput_pct_by_round: by_round,
             goal_met: throughput_pct >= GOAL_THROUGHPUT_PCT && p99_ratio <= GOAL_P99_RATIO,
         }
     }
@@ -461,6 +469,19 @@ impl Comparison {
             micros(baseline.overall.latency_us.p99),
             self.p99_ratio
         );
+        if self.rounds > 1 {
+            let (low, high) = self
+                .throughput_pct_by_round
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| {
+                    (lo.min(p), hi.max(p))
+                });
+            let _ = writeln!(
+                out,
+                "  by round    median {:.1} %, from {low:.1} to {high:.1} % (each round's rules against its baseline)",
+                self.throughput_pct_median
+            );
+        }
         let by_rpc = self
             .p99_ratio_by_rpc
             .iter()
@@ -482,6 +503,17 @@ impl Comparison {
             }
         );
         out
+    }
+}
+
+/// The middle value (the mean of the two middle ones for an even count); 0 for none.
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     }
 }
 

@@ -138,6 +138,7 @@ async fn compare_reports_both_and_the_json_parses() {
     let config = Config {
         load: Load::Compare,
         rate: Some(3_000.0),
+        rounds: 3,
         ..config(&server)
     };
     let summary = run(&config).await;
@@ -145,12 +146,25 @@ async fn compare_reports_both_and_the_json_parses() {
     check_report(summary.baseline.as_ref().expect("baseline"), REQUESTS);
     let comparison = summary.comparison.as_ref().expect("a comparison");
     assert!(comparison.throughput_pct > 0.0 && comparison.p99_ratio > 0.0);
+    // One ratio a round (the rounds alternate which load goes first), and their median among them.
+    let by_round = &comparison.throughput_pct_by_round;
+    assert_eq!((comparison.rounds, by_round.len()), (3, 3), "{by_round:?}");
+    assert!(by_round.iter().all(|&p| p > 0.0), "{by_round:?}");
+    let mut sorted = by_round.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(comparison.throughput_pct_median, sorted[1]);
 
     let json = serde_json::to_string_pretty(&summary).expect("serialises");
     let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON parses");
     assert_eq!(value["rules"]["overall"]["requests"], REQUESTS);
     assert_eq!(value["baseline"]["rpcs"][0]["rpc"], "Echo~ValidateMove");
     assert!(value["comparison"]["p99_ratio"].is_number());
+    assert_eq!(
+        value["comparison"]["throughput_pct_by_round"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
     assert!(value["rules"]["overall"]["outcomes"]["OK"].is_number());
 }
 
