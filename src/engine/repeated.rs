@@ -61,8 +61,7 @@ impl<T, const N: usize> Repeated<T, N> {
     /// Appends one value for each byte of `bytes`, mapped by `value` (a packed list of one-byte values, as
     /// decoding reads it). An empty list that will hold them all is filled in a single pass, with no check per
     /// value (a state's lists are decoded this way for every call); otherwise the values are pushed, moving to
-    /// the heap past `N` as ever. (Not by way of [`Repeated::from_bytes`]: assigning a new list over this one
-    /// adds the drop of the old, some fifty instructions to a ValidateMove call as measured.)
+    /// the heap past `N` as ever.
     #[inline]
     pub fn extend_from_bytes(&mut self, bytes: &[u8], value: impl Fn(u8) -> T)
     where
@@ -75,8 +74,17 @@ impl<T, const N: usize> Repeated<T, N> {
             }
             self.0 = SmallVec::from_buf_and_len(place, bytes.len());
         } else {
-            self.0.extend(bytes.iter().map(|&byte| value(byte)));
+            self.push_bytes(bytes, value);
         }
+    }
+
+    /// The rest of [`Repeated::extend_from_bytes`]: a list already begun, or one too long, which only a wrong
+    /// state has. Kept out of line: when the compiler inlined `SmallVec`'s growing into decoding, every packed
+    /// list a call decodes cost more (some twenty instructions a ValidateMove call).
+    #[cold]
+    #[inline(never)]
+    fn push_bytes(&mut self, bytes: &[u8], value: impl Fn(u8) -> T) {
+        self.0.extend(bytes.iter().map(|&byte| value(byte)));
     }
 
     /// The values as a `Vec` (for protobuf's messages).
