@@ -334,7 +334,12 @@ impl Writer {
                 players,
                 eliminated_in,
             } => self.message(20, |w| {
-                w.packed(1, owners.iter().map(|&o| player(o) as u32));
+                // A seat's number (0 to 3) takes one byte, so the list's length is its count and no varint
+                // is looped over, as `packed_bools` writes.
+                if !owners.is_empty() {
+                    w.key_varint(1, LEN, owners.len() as u64);
+                    w.buf.extend(owners.iter().map(|&o| player(o) as u8));
+                }
                 w.int32(2, player(*starter));
                 w.uint32(3, *target);
                 w.uint32(4, *players);

@@ -962,17 +962,18 @@ impl Game for BaAwa {
         Setup {
             kind: GameKind::BaAwa,
             rules_version: super::RULES_VERSION,
-            pits: self.pits.iter().map(|&s| s as u32).collect(),
-            stores: self.stores[..seats].iter().map(|&s| s as u32).collect(),
-            reserves: vec![0; seats].into(),
+            pits: Repeated::from_bytes(&self.pits, u32::from),
+            stores: Repeated::from_bytes(&self.stores[..seats], u32::from),
+            // Every seed is on the board or won: a reserve of none for each seat.
+            reserves: Repeated::from_slice(&[0; 3][..seats]),
             to_move: self.to_move,
             status: Some(self.status),
             winner: self.winner,
             ply: self.ply,
             game_number: self.game_number,
-            match_score: score.as_slice().iter().map(|&s| s as u32).collect(),
+            match_score: Repeated::from_bytes(score.as_slice(), u32::from),
             variant: VariantSetup::BaAwa {
-                owners: (0..PITS).map(|pit| Some(self.owner(pit))).collect(),
+                owners: std::array::from_fn::<_, PITS, _>(|pit| Some(self.owner(pit))).into(),
                 starter: Some(self.starter),
                 target: self.target as u32,
                 players: if seats == 3 { 3 } else { 0 },

@@ -26,7 +26,7 @@ use super::setup::{
 use super::sow::Ring;
 use super::{
     can_move_listing, Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options,
-    PerSeat, PitSet, Player, Reason, StarterRule, Status,
+    PerSeat, PitSet, Player, Reason, Repeated, StarterRule, Status,
 };
 use execute::MoveEnd;
 
@@ -529,18 +529,18 @@ impl Game for BaoLaKete {
         Setup {
             kind: GameKind::BaoLaKete,
             rules_version: super::RULES_VERSION,
-            pits: self.pits.iter().map(|&s| s as u32).collect(),
-            stores: self.stores.iter().map(|&s| s as u32).collect(),
-            reserves: self.reserves.iter().map(|&s| s as u32).collect(),
+            pits: Repeated::from_bytes(&self.pits, u32::from),
+            stores: Repeated::from_bytes(&self.stores, u32::from),
+            reserves: Repeated::from_bytes(&self.reserves, u32::from),
             to_move: self.to_move,
             status: Some(self.status),
             winner: self.winner,
             ply: self.ply,
             game_number: self.game_number,
-            match_score: self.match_score.iter().map(|&s| s as u32).collect(),
+            match_score: Repeated::from_bytes(&self.match_score, u32::from),
             variant: VariantSetup::BaoLaKete {
                 mtaji: Some(mtaji),
-                kuu_alive: self.kuu_alive.to_vec().into(),
+                kuu_alive: self.kuu_alive.into(),
                 mark: self
                     .mark
                     .map(|m| (Some(m.blockee), m.pit as u32, Some(m.setter))),

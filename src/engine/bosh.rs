@@ -21,7 +21,7 @@ use super::sow::{sow_lap, Ring};
 use super::work;
 use super::{
     can_move_listing, Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet,
-    Player, Reason, Sow, Status,
+    Player, Reason, Repeated, Sow, Status,
 };
 
 /// Holes on the board.
@@ -721,17 +721,17 @@ impl Game for Bosh {
         Setup {
             kind: GameKind::Bosh,
             rules_version: super::RULES_VERSION,
-            pits: self.pits.iter().map(|&s| s as u32).collect(),
-            stores: self.stores.iter().map(|&s| s as u32).collect(),
-            reserves: self.reserves.iter().map(|&s| s as u32).collect(),
+            pits: Repeated::from_bytes(&self.pits, u32::from),
+            stores: Repeated::from_bytes(&self.stores, u32::from),
+            reserves: Repeated::from_bytes(&self.reserves, u32::from),
             to_move: self.to_move,
             status: Some(self.status),
             winner: self.winner,
             ply: self.ply,
             game_number: self.round,
-            match_score: self.match_score().iter().map(|&s| s as u32).collect(),
+            match_score: Repeated::from_bytes(&self.match_score(), u32::from),
             variant: VariantSetup::Bosh {
-                closed: (0..HOLES).map(|hole| self.is_closed(hole)).collect(),
+                closed: std::array::from_fn::<_, HOLES, _>(|hole| self.is_closed(hole)).into(),
                 round_starter: Some(self.round_starter),
             },
         }

@@ -23,6 +23,41 @@ impl<T, const N: usize> Repeated<T, N> {
         self.0.push(value);
     }
 
+    /// A list of `values`, copied in place when they fit (a game's lists, as its state is answered for every
+    /// call: one copy, where collecting them would check for room at each value).
+    #[inline]
+    pub fn from_slice(values: &[T]) -> Self
+    where
+        T: Copy + Default,
+    {
+        if values.len() <= N {
+            let mut place = [T::default(); N];
+            place[..values.len()].copy_from_slice(values);
+            Repeated(SmallVec::from_buf_and_len(place, values.len()))
+        } else {
+            Repeated(SmallVec::from_slice(values))
+        }
+    }
+
+    /// A list of one value for each byte of `bytes`, mapped by `value`: a game's counts, which it keeps in
+    /// bytes, as its state gives them for every call. Filled in place in a single pass when they fit, with no
+    /// check per value.
+    #[inline]
+    pub fn from_bytes(bytes: &[u8], value: impl Fn(u8) -> T) -> Self
+    where
+        T: Copy + Default,
+    {
+        if bytes.len() <= N {
+            let mut place = [T::default(); N];
+            for (slot, &byte) in place.iter_mut().zip(bytes) {
+                *slot = value(byte);
+            }
+            Repeated(SmallVec::from_buf_and_len(place, bytes.len()))
+        } else {
+            Repeated(bytes.iter().map(|&byte| value(byte)).collect())
+        }
+    }
+
     /// Appends one value for each byte of `bytes`, mapped by `value` (a packed list of one-byte values, as
     /// decoding reads it). An empty list that will hold them all is filled in a single pass, with no check per
     /// value (a state's lists are decoded this way for every call); otherwise the values are pushed, moving to
@@ -39,8 +74,17 @@ impl<T, const N: usize> Repeated<T, N> {
             }
             self.0 = SmallVec::from_buf_and_len(place, bytes.len());
         } else {
-            self.0.extend(bytes.iter().map(|&byte| value(byte)));
+            self.push_bytes(bytes, value);
         }
+    }
+
+    /// The rest of [`Repeated::extend_from_bytes`]: a list already begun, or one too long, which only a wrong
+    /// state has. Kept out of line: when the compiler inlined `SmallVec`'s growing into decoding, every packed
+    /// list a call decodes cost more (some twenty instructions a ValidateMove call).
+    #[cold]
+    #[inline(never)]
+    fn push_bytes(&mut self, bytes: &[u8], value: impl Fn(u8) -> T) {
+        self.0.extend(bytes.iter().map(|&byte| value(byte)));
     }
 
     /// The values as a `Vec` (for protobuf's messages).
@@ -73,7 +117,7 @@ impl<T: Copy + Default, const N: usize> From<Vec<T>> for Repeated<T, N> {
     /// Moves the values in place when they fit (whatever the `Vec`'s spare capacity), else keeps the `Vec`'s heap.
     fn from(values: Vec<T>) -> Self {
         if values.len() <= N {
-            values.into_iter().collect()
+            Repeated::from_slice(&values)
         } else {
             Repeated(SmallVec::from_vec(values))
         }
@@ -82,13 +126,13 @@ impl<T: Copy + Default, const N: usize> From<Vec<T>> for Repeated<T, N> {
 
 impl<T: Copy + Default, const N: usize, const M: usize> From<[T; M]> for Repeated<T, N> {
     fn from(values: [T; M]) -> Self {
-        values.into_iter().collect()
+        Repeated::from_slice(&values)
     }
 }
 
 impl<T: Copy + Default, const N: usize> From<&[T]> for Repeated<T, N> {
     fn from(values: &[T]) -> Self {
-        values.iter().copied().collect()
+        Repeated::from_slice(values)
     }
 }
 
@@ -178,6 +222,25 @@ mod tests {
             pushed.push(v);
         }
         assert_eq!(pushed.into_vec(), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn slices_and_bytes_make_a_list_in_place_when_they_fit_and_on_the_heap_past_that() {
+        let fits = Repeated::<u32, 3>::from_slice(&[5, 6]);
+        assert!(!fits.0.spilled());
+        assert_eq!(fits, [5, 6]);
+        let longer = Repeated::<u32, 2>::from_slice(&[5, 6, 7]);
+        assert!(longer.0.spilled());
+        assert_eq!(longer, [5, 6, 7]);
+        assert!(Repeated::<u32, 2>::from_slice(&[]).is_empty());
+        let widened = Repeated::<u32, 4>::from_bytes(&[0, 4, 200], u32::from);
+        assert!(!widened.0.spilled());
+        assert_eq!(widened, [0, 4, 200]);
+        let longer = Repeated::<bool, 2>::from_bytes(&[1, 0, 1], |b| b == 1);
+        assert!(longer.0.spilled());
+        assert_eq!(longer, [true, false, true]);
+        let array: Repeated<bool, 3> = [true, false].into();
+        assert_eq!(array, [true, false]);
     }
 
     #[test]
