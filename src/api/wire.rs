@@ -439,33 +439,39 @@ impl Writer {
             if let Event::Lap { .. } = event {
                 drops_so_far = Some(0);
             }
-            self.event(field, event, &events[i + 1..], drops_so_far);
+            self.message(field, |w| w.event(event, &events[i + 1..], drops_so_far));
         }
     }
 
-    /// One `Event` (field `field`, its oneof member inside); `after` are the events that follow it, where a lap
-    /// finds its drops.
-    fn event(&mut self, field: u32, event: &Event, after: &[Event], drops_so_far: Option<u32>) {
-        let seat = |p| player(Some(p)) as u32;
-        let none = |_: &mut Writer| {};
+    /// One `Event` (its oneof); `after` are the events that follow it, where a lap finds its drops.
+    fn event(&mut self, event: &Event, after: &[Event], drops_so_far: Option<u32>) {
         match *event {
             Event::Lap {
                 player: p,
                 origin,
                 seeds,
                 source,
-            } => {
-                let source = match source {
-                    LapSource::Pit => pb::LapSource::Pit,
-                    LapSource::Reserve => pb::LapSource::Reserve,
-                    LapSource::Capture => pb::LapSource::Capture,
-                } as u32;
-                let fields = [seat(p), origin.into(), seeds.into()];
-                self.event_message(field, 1, fields, |w| {
-                    w.lap_drops(4, after);
-                    w.uint32(5, source);
-                });
-            }
+            } => self.message(1, |w| {
+                w.int32(1, player(Some(p)));
+                w.uint32(2, u32::from(origin));
+                w.uint32(3, u32::from(seeds));
+                let drops = after
+                    .iter()
+                    .take_while(|e| !matches!(e, Event::Lap { .. }))
+                    .filter_map(|e| match *e {
+                        Event::Drop { pit } => Some(u32::from(pit)),
+                        _ => None,
+                    });
+                w.packed(4, drops);
+                w.int32(
+                    5,
+                    match source {
+                        LapSource::Pit => pb::LapSource::Pit,
+                        LapSource::Reserve => pb::LapSource::Reserve,
+                        LapSource::Capture => pb::LapSource::Capture,
+                    } as i32,
+                );
+            }),
             Event::Drop { .. } => {}
             Event::Capture {
                 pit,
@@ -473,75 +479,72 @@ impl Writer {
                 beneficiary,
                 kichwa: k,
                 direction: d,
-            } => {
-                let fields = [
-                    pit.into(),
-                    seeds.into(),
-                    seat(beneficiary),
-                    drops_so_far.unwrap_or(0),
-                    kichwa(k) as u32,
-                    direction(d) as u32,
-                ];
-                self.event_message(field, 2, fields, none);
-            }
+            } => self.message(2, |w| {
+                w.uint32(1, u32::from(pit));
+                w.uint32(2, u32::from(seeds));
+                w.int32(3, player(Some(beneficiary)));
+                w.uint32(4, drops_so_far.unwrap_or(0));
+                w.int32(5, kichwa(k));
+                w.int32(6, direction(d));
+            }),
             Event::NoCapture {
                 empty_pit,
                 beyond_pit,
-            } => self.event_message(field, 3, [empty_pit.into(), beyond_pit.into()], none),
-            Event::Pass { player: p } => self.event_message(field, 4, [seat(p)], none),
+            } => self.message(3, |w| {
+                w.uint32(1, u32::from(empty_pit));
+                w.uint32(2, u32::from(beyond_pit));
+            }),
+            Event::Pass { player: p } => self.message(4, |w| w.int32(1, player(Some(p)))),
             Event::GameEnd {
                 reason,
                 winner,
                 collector,
                 collected,
                 stores,
-            } => {
-                let fields = [
-                    end_reason(reason) as u32,
-                    player(winner) as u32,
-                    player(collector) as u32,
-                    collected.into(),
-                ];
-                self.event_message(field, 5, fields, |w| w.packed_bytes(5, stores.as_slice()));
-            }
+            } => self.message(5, |w| {
+                w.int32(1, end_reason(reason));
+                w.int32(2, player(winner));
+                w.int32(3, player(collector));
+                w.uint32(4, u32::from(collected));
+                w.packed_bytes(5, stores.as_slice());
+            }),
             Event::MatchEnd {
                 winner,
                 score,
                 placing,
-            } => {
-                let fields = [player(winner) as u32];
-                self.event_message(field, 6, fields, |w| {
-                    w.packed_bytes(2, score.as_slice());
-                    w.packed_bytes(3, placing.as_slice());
-                });
-            }
+            } => self.message(6, |w| {
+                w.int32(1, player(winner));
+                w.packed_bytes(2, score.as_slice());
+                w.packed_bytes(3, placing.as_slice());
+            }),
             Event::Allocation {
                 north_owned,
                 east_owned,
                 pits_owned,
                 starter,
-            } => self.event_message(field, 7, [], |w| {
+            } => self.message(7, |w| {
                 w.packed_bytes(1, pits_owned.as_slice());
                 w.packed(
                     2,
                     (0..12).map(|p| {
-                        seat(if north_owned >> p & 1 == 1 {
+                        player(Some(if north_owned >> p & 1 == 1 {
                             Player::North
                         } else if east_owned >> p & 1 == 1 {
                             Player::East
                         } else {
                             Player::South
-                        })
+                        })) as u32
                     }),
                 );
-                w.uint32(3, seat(starter));
+                w.int32(3, player(Some(starter)));
             }),
             Event::Refill {
                 player: p,
                 opened,
                 closed,
                 reserve,
-            } => self.event_message(field, 8, [seat(p)], |w| {
+            } => self.message(8, |w| {
+                w.int32(1, player(Some(p)));
                 w.packed(2, pits_of(opened));
                 w.packed(3, pits_of(closed));
                 w.uint32(4, u32::from(reserve));
@@ -550,100 +553,43 @@ impl Writer {
                 pit,
                 seeds,
                 six_seed_rule,
-            } => {
-                let fields = [pit.into(), seeds.into(), six_seed_rule.into()];
-                self.event_message(field, 9, fields, none);
-            }
-            Event::KuuDestroyed { owner, pit } => {
-                self.event_message(field, 10, [seat(owner), pit.into()], none);
-            }
-            Event::KuuStop { pit } => self.event_message(field, 11, [pit.into()], none),
-            Event::Safari { pit, seeds } => {
-                self.event_message(field, 12, [pit.into(), seeds.into()], none);
-            }
+            } => self.message(9, |w| {
+                w.uint32(1, u32::from(pit));
+                w.uint32(2, u32::from(seeds));
+                w.bool(3, six_seed_rule);
+            }),
+            Event::KuuDestroyed { owner, pit } => self.message(10, |w| {
+                w.int32(1, player(Some(owner)));
+                w.uint32(2, u32::from(pit));
+            }),
+            Event::KuuStop { pit } => self.message(11, |w| w.uint32(1, u32::from(pit))),
+            Event::Safari { pit, seeds } => self.message(12, |w| {
+                w.uint32(1, u32::from(pit));
+                w.uint32(2, u32::from(seeds));
+            }),
             Event::MarkSet {
                 blockee,
                 pit,
                 setter,
-            } => self.event_message(field, 13, [], |w| w.mark(blockee, pit, setter)),
+            } => self.message(13, |w| w.mark(blockee, pit, setter)),
             Event::MarkCleared {
                 blockee,
                 pit,
                 setter,
-            } => self.event_message(field, 14, [], |w| w.mark(blockee, pit, setter)),
+            } => self.message(14, |w| w.mark(blockee, pit, setter)),
             Event::RoundEnd {
                 reason,
                 collector,
                 collected,
                 totals,
-            } => {
-                let fields = [end_reason(reason) as u32, seat(collector), collected.into()];
-                self.event_message(field, 15, fields, |w| w.packed_bytes(4, &totals));
-            }
-            Event::Elimination { player: p } => self.event_message(field, 16, [seat(p)], none),
+            } => self.message(15, |w| {
+                w.int32(1, end_reason(reason));
+                w.int32(2, player(Some(collector)));
+                w.uint32(3, u32::from(collected));
+                w.packed_bytes(4, &totals);
+            }),
+            Event::Elimination { player: p } => self.message(16, |w| w.int32(1, player(Some(p)))),
         }
-    }
-
-    /// `field { member { 1: fields[0], 2: fields[1], …, then what `rest` writes } }`: an `Event` with its oneof
-    /// member, whose leading fields are varints numbered from 1 (each left out at zero, as prost does; enums
-    /// here are never negative, so they are written as `uint32`s).
-    ///
-    /// When the keys and values each take one byte, as in nearly every event, the two keys with their length
-    /// bytes and the leading fields are put together in an array on the stack and appended as one copy of the
-    /// whole array, whose unused tail (the fields left out) is then cut off: one capacity check and one store
-    /// instead of one of each a field. The lengths are filled in once `rest` is written.
-    #[inline(always)]
-    fn event_message<const N: usize>(
-        &mut self,
-        field: u32,
-        member: u32,
-        fields: [u32; N],
-        rest: impl FnOnce(&mut Writer),
-    ) {
-        const HEAD: usize = 16;
-        const { assert!(4 + 2 * N <= HEAD, "two keys, two lengths and N fields") };
-        let any = fields.iter().fold(0, |any, &v| any | v);
-        if field >= 16 || member >= 16 || any >= 0x80 {
-            self.message(field, |w| {
-                w.message(member, |w| {
-                    for (number, value) in (1..).zip(fields) {
-                        w.uint32(number, value);
-                    }
-                    rest(w);
-                });
-            });
-            return;
-        }
-        let mut head = [0u8; HEAD];
-        head[0] = (field << 3 | LEN) as u8;
-        head[2] = (member << 3 | LEN) as u8;
-        let mut len = 4;
-        for (number, value) in (1..).zip(fields) {
-            // Written in any case, kept only if set: a field left out is overwritten by the next, or cut off.
-            head[len] = (number << 3 | VARINT) as u8;
-            head[len + 1] = value as u8;
-            len += if value != 0 { 2 } else { 0 };
-        }
-        let start = self.buf.len();
-        self.buf.extend_from_slice(&head);
-        self.buf.truncate(start + len);
-        rest(self);
-        // The member's length first: should it take more than a byte, only the bytes after it move.
-        self.close(start + 3);
-        self.close(start + 1);
-    }
-
-    /// A lap's drops (its packed field `field`): the pits of the `Drop`s that follow it up to the next lap, in one
-    /// pass (counting them first to write their bytes at once cost more than pushing them one by one).
-    fn lap_drops(&mut self, field: u32, after: &[Event]) {
-        let drops = after
-            .iter()
-            .take_while(|e| !matches!(e, Event::Lap { .. }))
-            .filter_map(|e| match *e {
-                Event::Drop { pit } => Some(u32::from(pit)),
-                _ => None,
-            });
-        self.packed(field, drops);
     }
 
     /// `MarkSet.mark` / `MarkCleared.mark`: a `HiziZetuMark`, always set.
