@@ -288,23 +288,39 @@ impl Writer {
         self.key_varint(field, LEN, 0);
         let at = self.buf.len() - 1;
         contents(self);
+        self.close(at)
+    }
+
+    /// Ends a length-delimited field whose contents follow the byte set aside at `at` for their length: writes
+    /// the length (returned) there. Always inlined, a store and a test: the rare length of more than one byte is
+    /// [`Writer::widen_length`]'s, out of line (with it inside, the calls cost more than the work).
+    #[inline(always)]
+    fn close(&mut self, at: usize) -> usize {
         let len = self.buf.len() - at - 1;
         if len < 0x80 {
             self.buf[at] = len as u8;
         } else {
-            let mut prefix = [0u8; 10];
-            let mut n = 0;
-            let mut value = len as u64;
-            while value >= 0x80 {
-                prefix[n] = value as u8 | 0x80;
-                value >>= 7;
-                n += 1;
-            }
-            prefix[n] = value as u8;
-            n += 1;
-            self.buf.splice(at..at + 1, prefix[..n].iter().copied());
+            self.widen_length(at, len);
         }
         len
+    }
+
+    /// [`Writer::close`] for a length of 128 or more: its varint replaces the byte set aside, the contents moved
+    /// up by the extra bytes.
+    #[cold]
+    #[inline(never)]
+    fn widen_length(&mut self, at: usize, len: usize) {
+        let mut prefix = [0u8; 10];
+        let mut n = 0;
+        let mut value = len as u64;
+        while value >= 0x80 {
+            prefix[n] = value as u8 | 0x80;
+            value >>= 7;
+            n += 1;
+        }
+        prefix[n] = value as u8;
+        n += 1;
+        self.buf.splice(at..at + 1, prefix[..n].iter().copied());
     }
 
     /// `GameState`, as `convert::state_to_pb` builds it.
