@@ -736,10 +736,40 @@ fn check_owners(check: &mut Checker, owners: &[Option<Player>], seats: u8) -> Op
         );
         return None;
     }
-    let mut owned = [0u16; 3];
+    // Each pit's bit goes to its owner's mask, the fourth taking the pits with none: no branch per pit, since a
+    // valid state has nothing to report (`report_unowned_pits` says what is wrong with the others).
+    let mut by_seat = [0u16; 4];
+    for (pit, owner) in owners.iter().enumerate() {
+        by_seat[owner.map_or(3, Player::index)] |= 1 << pit;
+    }
+    let [south, north, east, unowned] = by_seat;
+    let (east, unseated) = if seats == 3 { (east, 0) } else { (0, east) };
+    let all_seated = unowned | unseated == 0;
+    if !all_seated {
+        report_unowned_pits(check, owners, seats);
+    }
+    let owned = [south, north, east];
+    let [_, north_owned, east_owned] = owned;
+    if seats == 3 {
+        let blocks = allocate_blocks(owned.map(|pits| pits.count_ones() as u8 * FOUR));
+        check.require(blocks == (north_owned, east_owned), "ba_awa.owners", || {
+            "each player owns one block of consecutive pits: South's from S1 (pit 0), then East's, then North's (§4.7)".into()
+        });
+    } else {
+        check.require(north_owned & SOUTH_ROW == 0 || north_owned & NORTH_ROW == NORTH_ROW, "ba_awa.owners", || {
+            "the player with more pits keeps his whole row and the other owns pits of his own row only (§4.4)".into()
+        });
+    }
+    all_seated.then_some((north_owned, east_owned))
+}
+
+/// Reports each pit [`check_owners`] found without an owner who plays in this game, in pit order.
+#[cold]
+#[inline(never)]
+fn report_unowned_pits(check: &mut Checker, owners: &[Option<Player>], seats: u8) {
     for (pit, owner) in owners.iter().enumerate() {
         match owner {
-            Some(owner) if owner.index() < seats as usize => owned[owner.index()] |= 1 << pit,
+            Some(owner) if owner.index() < seats as usize => {}
             Some(_) => check.fail(
                 format!("ba_awa.owners[{pit}]"),
                 "East plays only in three-player Ba-awa (ba_awa.players = 3)",
@@ -754,21 +784,6 @@ fn check_owners(check: &mut Checker, owners: &[Option<Player>], seats: u8) -> Op
             ),
         }
     }
-    let [_, north_owned, east_owned] = owned;
-    if seats == 3 {
-        let blocks = allocate_blocks(owned.map(|pits| pits.count_ones() as u8 * FOUR));
-        check.require(blocks == (north_owned, east_owned), "ba_awa.owners", || {
-            "each player owns one block of consecutive pits: South's from S1 (pit 0), then East's, then North's (§4.7)".into()
-        });
-    } else {
-        check.require(north_owned & SOUTH_ROW == 0 || north_owned & NORTH_ROW == NORTH_ROW, "ba_awa.owners", || {
-            "the player with more pits keeps his whole row and the other owns pits of his own row only (§4.4)".into()
-        });
-    }
-    owners
-        .iter()
-        .all(|owner| matches!(owner, Some(o) if o.index() < seats as usize))
-        .then_some((north_owned, east_owned))
 }
 
 impl BaAwa {
@@ -910,8 +925,12 @@ impl BaAwa {
     /// §4.4 step 1: the match score is the pits owned while a game is played, the pits won once it is over.
     fn check_match_score(&self, check: &mut Checker, claimed: &[u32]) {
         let score = self.match_score();
-        let expected: Vec<u32> = score.as_slice().iter().map(|&s| s as u32).collect();
-        check.require(claimed == expected.as_slice(), "match_score", || {
+        // Compared in place: the expected list is only built to be reported.
+        let score = score.as_slice();
+        let matches =
+            claimed.len() == score.len() && claimed.iter().zip(score).all(|(&c, &s)| c == s as u32);
+        check.require(matches, "match_score", || {
+            let expected: Vec<u32> = score.iter().map(|&s| s as u32).collect();
             format!(
                 "Ba-awa's match score is {expected:?} here: pits owned in play, pits won once over"
             )

@@ -65,8 +65,27 @@ impl Setup {
         }
     }
 
-    /// Every seat the state names outside Ba-awa's owners (which its own check reads), with its field. At most
-    /// five, so gathered in place: this runs for every state a call brings.
+    /// Whether every seat the state names outside Ba-awa's owners fits in `seats`: the test a valid state
+    /// passes, made without gathering the fields ([`Setup::seat_fields`] names them when one does not fit).
+    fn named_seats_fit(&self, seats: usize) -> bool {
+        let fits = |player: Option<Player>| player.is_none_or(|p| p.index() < seats);
+        fits(self.to_move)
+            && fits(self.winner)
+            && match &self.variant {
+                VariantSetup::BaAwa { starter, .. } => fits(*starter),
+                VariantSetup::Bosh { round_starter, .. } => fits(*round_starter),
+                VariantSetup::BaoLaKete {
+                    mark, game_starter, ..
+                } => {
+                    fits(*game_starter)
+                        && mark.is_none_or(|(blockee, _, setter)| fits(blockee) && fits(setter))
+                }
+                VariantSetup::Missing => true,
+            }
+    }
+
+    /// Every seat the state names outside Ba-awa's owners (which its own check reads), with its field, in the
+    /// order their violations are reported. At most five, so gathered in place.
     fn seat_fields(&self) -> impl Iterator<Item = (&'static str, Player)> {
         let mut named: ArrayVec<(&'static str, Option<Player>), 5> = ArrayVec::new();
         named.push(("to_move", self.to_move));
@@ -249,7 +268,10 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
-    /// Records a violation.
+    /// Records a violation. Cold and out of line: a valid state never gets here, so every `require` that calls it
+    /// stays a compare and a branch where it is inlined.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn fail(&mut self, field: impl Into<String>, description: impl Into<String>) {
         self.violations.push(Violation {
             field: field.into(),
@@ -337,15 +359,9 @@ impl Checker {
         self.per_seat(&setup.match_score, "match_score", seats, u32::MAX);
         // A seat the game does not have must not reach a game's `[South, North]` arrays: it stops the check
         // before the game is assembled, like pits that do not fit.
-        let mut seats_fit = true;
-        for (field, player) in setup.seat_fields() {
-            if player.index() >= seats {
-                self.fail(
-                    field,
-                    "East plays only in three-player Ba-awa (ba_awa.players = 3)",
-                );
-                seats_fit = false;
-            }
+        let seats_fit = setup.named_seats_fit(seats);
+        if !seats_fit {
+            self.report_unseated(setup, seats);
         }
         self.require(setup.game_number >= 1, "game_number", || {
             "the first game or round is number 1".into()
@@ -364,7 +380,7 @@ impl Checker {
                 "a finished game or round has no player to move".into()
             }),
         }
-        if setup.pits.len() != N {
+        let Ok(counts) = <&[u32; N]>::try_from(&setup.pits[..]) else {
             self.fail(
                 "pits",
                 format!(
@@ -374,26 +390,18 @@ impl Checker {
                 ),
             );
             return None;
-        }
-        let mut pits = [0u8; N];
-        let mut pits_fit = true;
-        for (i, &seeds) in setup.pits.iter().enumerate() {
-            if seeds > seed_total {
-                self.fail(
-                    format!("pits[{i}]"),
-                    format!("{seeds} seeds is more than the game's {seed_total}"),
-                );
-                pits_fit = false;
-            } else {
-                pits[i] = seeds as u8;
-            }
-        }
-        let on_board: u32 = setup.pits.iter().map(|&s| s.min(seed_total)).sum();
-        let off_board: u32 = setup
-            .stores
+        };
+        // Over the whole board at once, without a branch per pit: a valid state has no pit to report.
+        let pits_fit = counts
             .iter()
-            .chain(&setup.reserves)
-            .map(|&s| s.min(seed_total))
+            .fold(true, |fit, &seeds| fit & (seeds <= seed_total));
+        if !pits_fit {
+            self.report_overfull_pits(counts, seed_total);
+        }
+        let on_board: u32 = counts.iter().map(|&s| s.min(seed_total)).sum();
+        let off_board: u32 = [&setup.stores, &setup.reserves]
+            .map(|seeds| seeds.iter().map(|&s| s.min(seed_total)).sum::<u32>())
+            .iter()
             .sum();
         let total_fits = on_board + off_board <= seed_total;
         self.require(total_fits, "pits", || {
@@ -402,11 +410,53 @@ impl Checker {
             )
         });
         // Past this point games add seeds up in `u8`; a state over the total must not reach that arithmetic.
-        (pits_fit && total_fits && seats_fit).then_some(pits)
+        (pits_fit && total_fits && seats_fit).then(|| counts.map(|seeds| seeds as u8))
     }
 
-    /// Checks a per-seat list: `[South, North]`, or `[South, North, East]` with three seats.
+    /// Reports each seat named outside Ba-awa's owners that the game does not have, in field order.
+    #[cold]
+    #[inline(never)]
+    fn report_unseated(&mut self, setup: &Setup, seats: usize) {
+        for (field, player) in setup.seat_fields() {
+            if player.index() >= seats {
+                self.fail(
+                    field,
+                    "East plays only in three-player Ba-awa (ba_awa.players = 3)",
+                );
+            }
+        }
+    }
+
+    /// Reports each pit holding more seeds than the game has, in pit order.
+    #[cold]
+    #[inline(never)]
+    fn report_overfull_pits(&mut self, counts: &[u32], seed_total: u32) {
+        for (i, &seeds) in counts.iter().enumerate() {
+            if seeds > seed_total {
+                self.fail(
+                    format!("pits[{i}]"),
+                    format!("{seeds} seeds is more than the game's {seed_total}"),
+                );
+            }
+        }
+    }
+
+    /// Checks a per-seat list: `[South, North]`, or `[South, North, East]` with three seats. A list of the
+    /// right length within bounds is all a valid state brings, so that is tested first, without a branch per
+    /// value; [`Checker::report_per_seat`] says what is wrong with any other.
+    #[inline]
     fn per_seat(&mut self, values: &[u32], field: &str, seats: usize, max: u32) {
+        let within = values.iter().fold(true, |ok, &v| ok & (v <= max));
+        if values.len() != seats || !within {
+            self.report_per_seat(values, field, seats, max);
+        }
+    }
+
+    /// The violations of a per-seat list [`Checker::per_seat`] found wrong: its length, else each value over
+    /// `max`.
+    #[cold]
+    #[inline(never)]
+    fn report_per_seat(&mut self, values: &[u32], field: &str, seats: usize, max: u32) {
         if values.len() != seats {
             let order = if seats == 3 {
                 "[South, North, East]"
