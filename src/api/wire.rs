@@ -271,9 +271,15 @@ impl Writer {
     }
 
     fn packed_bools(&mut self, field: u32, values: &[bool]) {
-        if !values.is_empty() {
+        self.packed_small(field, values.iter().map(|&b| u8::from(b)));
+    }
+
+    /// A packed list of values known to be below 128 (flags, seat numbers): each takes one byte, so the length
+    /// is their count and no varint is looped over; nothing when empty.
+    fn packed_small(&mut self, field: u32, values: impl ExactSizeIterator<Item = u8>) {
+        if values.len() != 0 {
             self.key_varint(field, LEN, values.len() as u64);
-            self.buf.extend(values.iter().map(|&b| u8::from(b)));
+            self.buf.extend(values);
         }
     }
 
@@ -350,12 +356,8 @@ impl Writer {
                 players,
                 eliminated_in,
             } => self.message(20, |w| {
-                // A seat's number (0 to 3) takes one byte, so the list's length is its count and no varint
-                // is looped over, as `packed_bools` writes.
-                if !owners.is_empty() {
-                    w.key_varint(1, LEN, owners.len() as u64);
-                    w.buf.extend(owners.iter().map(|&o| player(o) as u8));
-                }
+                // A seat's number (0 to 3) takes one byte.
+                w.packed_small(1, owners.iter().map(|&o| player(o) as u8));
                 w.int32(2, player(*starter));
                 w.uint32(3, *target);
                 w.uint32(4, *players);

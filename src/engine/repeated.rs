@@ -48,11 +48,7 @@ impl<T, const N: usize> Repeated<T, N> {
         T: Copy + Default,
     {
         if bytes.len() <= N {
-            let mut place = [T::default(); N];
-            for (slot, &byte) in place.iter_mut().zip(bytes) {
-                *slot = value(byte);
-            }
-            Repeated(SmallVec::from_buf_and_len(place, bytes.len()))
+            Repeated::in_place(bytes, value)
         } else {
             Repeated(bytes.iter().map(|&byte| value(byte)).collect())
         }
@@ -68,14 +64,25 @@ impl<T, const N: usize> Repeated<T, N> {
         T: Copy + Default,
     {
         if self.0.is_empty() && bytes.len() <= N {
-            let mut place = [T::default(); N];
-            for (slot, &byte) in place.iter_mut().zip(bytes) {
-                *slot = value(byte);
-            }
-            self.0 = SmallVec::from_buf_and_len(place, bytes.len());
+            *self = Repeated::in_place(bytes, value);
         } else {
             self.push_bytes(bytes, value);
         }
+    }
+
+    /// The values of `bytes`, mapped by `value`, filled into the in-place buffer in a single pass with no check
+    /// per value: the fast path of [`Repeated::from_bytes`] and [`Repeated::extend_from_bytes`], for bytes that
+    /// fit (at most `N`).
+    #[inline]
+    fn in_place(bytes: &[u8], value: impl Fn(u8) -> T) -> Self
+    where
+        T: Copy + Default,
+    {
+        let mut place = [T::default(); N];
+        for (slot, &byte) in place.iter_mut().zip(bytes) {
+            *slot = value(byte);
+        }
+        Repeated(SmallVec::from_buf_and_len(place, bytes.len()))
     }
 
     /// The rest of [`Repeated::extend_from_bytes`]: a list already begun, or one too long, which only a wrong

@@ -2,7 +2,6 @@
 //! `Setup` → `Position` split. A game's `from_setup` reports every violation at once.
 
 use super::{GameKind, Player, Repeated, StarterRule, Status};
-use arrayvec::ArrayVec;
 use std::fmt;
 
 /// A game state as a client sent it: nothing here has been checked yet.
@@ -66,49 +65,45 @@ impl Setup {
     }
 
     /// Whether every seat the state names outside Ba-awa's owners fits in `seats`: the test a valid state
-    /// passes, made without gathering the fields ([`Setup::seat_fields`] names them when one does not fit).
+    /// passes ([`Setup::seat_fields`] names the ones that do not fit).
     fn named_seats_fit(&self, seats: usize) -> bool {
-        let fits = |player: Option<Player>| player.is_none_or(|p| p.index() < seats);
-        fits(self.to_move)
-            && fits(self.winner)
-            && match &self.variant {
-                VariantSetup::BaAwa { starter, .. } => fits(*starter),
-                VariantSetup::Bosh { round_starter, .. } => fits(*round_starter),
-                VariantSetup::BaoLaKete {
-                    mark, game_starter, ..
-                } => {
-                    fits(*game_starter)
-                        && mark.is_none_or(|(blockee, _, setter)| fits(blockee) && fits(setter))
-                }
-                VariantSetup::Missing => true,
-            }
+        self.named_seats()
+            .iter()
+            .all(|(_, player)| player.is_none_or(|p| p.index() < seats))
     }
 
     /// Every seat the state names outside Ba-awa's owners (which its own check reads), with its field, in the
-    /// order their violations are reported. At most five, so gathered in place.
+    /// order their violations are reported.
     fn seat_fields(&self) -> impl Iterator<Item = (&'static str, Player)> {
-        let mut named: ArrayVec<(&'static str, Option<Player>), 5> = ArrayVec::new();
-        named.push(("to_move", self.to_move));
-        named.push(("winner", self.winner));
+        self.named_seats()
+            .into_iter()
+            .filter_map(|(field, player)| Some((field, player?)))
+    }
+
+    /// The seat fields outside Ba-awa's owners, each with its path, `None` where the state leaves it unset or its
+    /// game has no such field. A fixed array, filled without a check per field: this runs for every state a call
+    /// brings.
+    fn named_seats(&self) -> [(&'static str, Option<Player>); 5] {
+        let mut named = [("", None); 5];
+        named[0] = ("to_move", self.to_move);
+        named[1] = ("winner", self.winner);
         match &self.variant {
-            VariantSetup::BaAwa { starter, .. } => named.push(("ba_awa.starter", *starter)),
+            VariantSetup::BaAwa { starter, .. } => named[2] = ("ba_awa.starter", *starter),
             VariantSetup::Bosh { round_starter, .. } => {
-                named.push(("bosh.round_starter", *round_starter))
+                named[2] = ("bosh.round_starter", *round_starter)
             }
             VariantSetup::BaoLaKete {
                 mark, game_starter, ..
             } => {
-                named.push(("bao_la_kete.game_starter", *game_starter));
+                named[2] = ("bao_la_kete.game_starter", *game_starter);
                 if let Some((blockee, _, setter)) = mark {
-                    named.push(("bao_la_kete.mark.blockee", *blockee));
-                    named.push(("bao_la_kete.mark.setter", *setter));
+                    named[3] = ("bao_la_kete.mark.blockee", *blockee);
+                    named[4] = ("bao_la_kete.mark.setter", *setter);
                 }
             }
             VariantSetup::Missing => {}
         }
         named
-            .into_iter()
-            .filter_map(|(field, player)| Some((field, player?)))
     }
 }
 
@@ -392,9 +387,7 @@ impl Checker {
             return None;
         };
         // Over the whole board at once, without a branch per pit: a valid state has no pit to report.
-        let pits_fit = counts
-            .iter()
-            .fold(true, |fit, &seeds| fit & (seeds <= seed_total));
+        let pits_fit = all_at_most(counts, seed_total);
         if !pits_fit {
             self.report_overfull_pits(counts, seed_total);
         }
@@ -446,8 +439,7 @@ impl Checker {
     /// value; [`Checker::report_per_seat`] says what is wrong with any other.
     #[inline]
     fn per_seat(&mut self, values: &[u32], field: &str, seats: usize, max: u32) {
-        let within = values.iter().fold(true, |ok, &v| ok & (v <= max));
-        if values.len() != seats || !within {
+        if values.len() != seats || !all_at_most(values, max) {
             self.report_per_seat(values, field, seats, max);
         }
     }
@@ -478,6 +470,12 @@ impl Checker {
             }
         }
     }
+}
+
+/// Whether no value is over `max`, tested over the whole list without a branch per value: a valid state's lists
+/// always pass, and the checks that fail say which values did not.
+fn all_at_most(values: &[u32], max: u32) -> bool {
+    values.iter().fold(true, |ok, &v| ok & (v <= max))
 }
 
 /// The `[South, North]` pair of a validated list (callers check the length first).
