@@ -16,6 +16,17 @@ pub struct LoadtestArgs {
         default_value = "http://127.0.0.1:50051"
     )]
     pub targets: Vec<String>,
+    /// With --compare: run the baseline on this second server (or servers) at the same time as the rules load
+    /// runs on --target, the two swapping loads each round. Start both servers alike on the same CPU cores: each
+    /// busy server then gets the same share of the CPU, so the ratio of their calls/s is the ratio of their costs
+    /// per call, steady even on a machine whose speed changes while it runs.
+    #[arg(
+        long = "baseline-target",
+        value_name = "URI",
+        value_delimiter = ',',
+        requires = "compare"
+    )]
+    pub baseline_targets: Vec<String>,
     /// The CA certificate (PEM) that signed the servers' certificates: the generator trusts it, and nothing
     /// else, for `https://` targets, which need it.
     #[arg(long = "ca", value_name = "FILE")]
@@ -114,6 +125,7 @@ impl LoadtestArgs {
         let games = parse_games(&self.games.join(","))?;
         Ok(Config {
             targets: self.targets.clone(),
+            baseline_targets: self.baseline_targets.clone(),
             ca_file: self.ca_file.clone(),
             api_key: self.api_key.clone(),
             connections: self.connections,

@@ -209,6 +209,10 @@ pub enum Load {
 pub struct Config {
     /// Servers to load (`http://127.0.0.1:50051`); connections are spread over them in turn.
     pub targets: Vec<String>,
+    /// With [`Load::Compare`]: a second set of servers, like `targets`, that takes the baseline load at the
+    /// same time as `targets` takes the rules load, the two sets swapping loads each round (side by side; see
+    /// `run`). Empty: the two loads take turns on `targets`.
+    pub baseline_targets: Vec<String>,
     /// The CA certificate (PEM) trusted for `https://` targets, which need one.
     pub ca_file: Option<std::path::PathBuf>,
     /// A tenant's API key sent with every call (a server with `auth.required`).
@@ -254,6 +258,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             targets: Vec::new(),
+            baseline_targets: Vec::new(),
             ca_file: None,
             api_key: None,
             connections: 4,
@@ -354,8 +359,11 @@ impl Config {
         if self.targets.is_empty() {
             return fail("no target: give --target http://HOST:PORT");
         }
+        if !self.baseline_targets.is_empty() && self.load != Load::Compare {
+            return fail("--baseline-target is for --compare: it takes the baseline load beside the rules load");
+        }
         let mut https = false;
-        for target in &self.targets {
+        for target in self.targets.iter().chain(&self.baseline_targets) {
             https |= driver::parse_target(target)?.scheme_str() == Some("https");
         }
         match (https, &self.ca_file) {
@@ -439,21 +447,14 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
             Some(driver::drive(config, baseline, "baseline").await?),
         ),
         Load::Compare => {
-            // Rules and baseline take turns, so that a change in what else the machine runs hits both alike; the
-            // order flips each round (rules first, then baseline first), so that a steady drift in the machine's
-            // speed does not favour whichever always goes first.
             let rounds = config.rounds.max(1);
             let (mut r, mut b): (Option<driver::Measured>, Option<driver::Measured>) = (None, None);
             for round in 0..rounds {
                 let segment = config.segment(round, rounds);
-                let loads = [(&rules, "rules"), (&baseline, "baseline")];
-                let mut measured: [Option<driver::Measured>; 2] = [None, None];
-                for i in if round % 2 == 0 { [0, 1] } else { [1, 0] } {
-                    let (workload, label) = loads[i];
-                    measured[i] = Some(driver::measure(&segment, workload.clone(), label).await?);
-                }
-                let [Some(rules_m), Some(baseline_m)] = measured else {
-                    unreachable!("a round measures both loads")
+                let (rules_m, baseline_m) = if config.baseline_targets.is_empty() {
+                    take_turns(&segment, round, &rules, &baseline).await?
+                } else {
+                    side_by_side(&segment, round, &rules, &baseline).await?
                 };
                 by_round.push(100.0 * rules_m.throughput() / baseline_m.throughput().max(1e-9));
                 for (total, m) in [(&mut r, rules_m), (&mut b, baseline_m)] {
@@ -463,14 +464,29 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
                     }
                 }
             }
+            // Side by side, each load ran on both sets of servers in turn.
+            let reported = Config {
+                targets: config
+                    .targets
+                    .iter()
+                    .chain(&config.baseline_targets)
+                    .cloned()
+                    .collect(),
+                ..config.clone()
+            };
             (
-                r.map(|m| m.report("rules", config, &rules)),
-                b.map(|m| m.report("baseline", config, &baseline)),
+                r.map(|m| m.report("rules", &reported, &rules)),
+                b.map(|m| m.report("baseline", &reported, &baseline)),
             )
         }
     };
     let comparison = match (&rules_report, &baseline_report) {
-        (Some(r), Some(b)) => Some(Comparison::new(r, b, by_round)),
+        (Some(r), Some(b)) => Some(Comparison::new(
+            r,
+            b,
+            by_round,
+            !config.baseline_targets.is_empty(),
+        )),
         _ => None,
     };
     Ok(Summary {
@@ -480,4 +496,54 @@ pub async fn run(config: &Config) -> Result<Summary, Error> {
         comparison,
         attack: attack.map(attack::Attack::stop),
     })
+}
+
+/// One round of a comparison on one set of servers: rules and baseline take turns, so that a change in what else
+/// the machine runs hits both alike; the order flips each round (rules first, then baseline first), so that a
+/// steady drift in the machine's speed does not favour whichever always goes first.
+async fn take_turns(
+    segment: &Config,
+    round: usize,
+    rules: &Arc<corpus::Workload>,
+    baseline: &Arc<corpus::Workload>,
+) -> Result<(driver::Measured, driver::Measured), Error> {
+    if round % 2 == 0 {
+        let r = driver::measure(segment, rules.clone(), "rules").await?;
+        Ok((r, driver::measure(segment, baseline.clone(), "baseline").await?))
+    } else {
+        let b = driver::measure(segment, baseline.clone(), "baseline").await?;
+        Ok((driver::measure(segment, rules.clone(), "rules").await?, b))
+    }
+}
+
+/// One round of a side-by-side comparison: the rules load on one set of servers and the baseline on the other,
+/// at the same time. When the two sets share the same CPUs (two servers pinned to one core), the scheduler gives
+/// each busy server the same share, so their calls/s stand in the ratio of their costs per call however fast the
+/// machine happens to run at that moment: a host that changes speed under the guest slows both alike. The sets
+/// swap loads each round, so that a difference between the servers themselves cancels out.
+async fn side_by_side(
+    segment: &Config,
+    round: usize,
+    rules: &Arc<corpus::Workload>,
+    baseline: &Arc<corpus::Workload>,
+) -> Result<(driver::Measured, driver::Measured), Error> {
+    let (first, second) = (&segment.targets, &segment.baseline_targets);
+    let (rules_targets, baseline_targets) = if round % 2 == 0 {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    // Two progress bars at once would overwrite each other.
+    let on = |targets: &Vec<String>| Config {
+        targets: targets.clone(),
+        baseline_targets: Vec::new(),
+        progress: false,
+        ..segment.clone()
+    };
+    let (rules_config, baseline_config) = (on(rules_targets), on(baseline_targets));
+    let (r, b) = tokio::join!(
+        driver::measure(&rules_config, rules.clone(), "rules"),
+        driver::measure(&baseline_config, baseline.clone(), "baseline"),
+    );
+    Ok((r?, b?))
 }

@@ -397,8 +397,11 @@ pub struct Comparison {
     pub p50_ratio: f64,
     /// Each rules RPC's p99 over that of the Echo standing for it.
     pub p99_ratio_by_rpc: BTreeMap<&'static str, f64>,
-    /// Rounds in which rules and baseline took turns.
+    /// Rounds in which rules and baseline took turns, or ran side by side.
     pub rounds: usize,
+    /// Whether the two loads ran at the same time on two sets of servers that swapped loads each round
+    /// (`--baseline-target`), rather than in turns on one.
+    pub side_by_side: bool,
     /// Each round's rules throughput as a percentage of the same round's baseline: how far the figure above
     /// can be trusted on this machine (a wide spread says the machine's speed changed while it ran).
     pub throughput_pct_by_round: Vec<f64>,
@@ -411,8 +414,14 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// Compares `rules` with `baseline`, measured in turns whose throughput ratios are `by_round`.
-    pub fn new(rules: &Report, baseline: &Report, by_round: Vec<f64>) -> Comparison {
+    /// Compares `rules` with `baseline`, measured in rounds whose throughput ratios are `by_round`, in turns or
+    /// `side_by_side`.
+    pub fn new(
+        rules: &Report,
+        baseline: &Report,
+        by_round: Vec<f64>,
+        side_by_side: bool,
+    ) -> Comparison {
         let ratio = |a: u64, b: u64| a as f64 / (b.max(1)) as f64;
         let b = &baseline.overall;
         let throughput_pct = 100.0 * rules.overall.throughput / b.throughput.max(1e-9);
@@ -435,6 +444,7 @@ impl Comparison {
                 })
                 .collect(),
             rounds: by_round.len(),
+            side_by_side,
             throughput_pct_median: median(&by_round),
             throughput_pct_by_round: by_round,
             goal_met: throughput_pct >= GOAL_THROUGHPUT_PCT && p99_ratio <= GOAL_P99_RATIO,
@@ -444,9 +454,14 @@ impl Comparison {
     /// The comparison for people.
     pub fn to_text(&self, rules: &Report, baseline: &Report) -> String {
         let mut out = String::new();
+        let how = if self.side_by_side {
+            "side by side on two servers, swapping loads each round,"
+        } else {
+            "taking turns"
+        };
         let _ = writeln!(
             out,
-            "rules against the baseline (Diagnostics/Echo, same settings, taking turns in {} round{}):",
+            "rules against the baseline (Diagnostics/Echo, same settings, {how} in {} round{}):",
             self.rounds,
             plural(self.rounds)
         );

@@ -168,6 +168,43 @@ async fn compare_reports_both_and_the_json_parses() {
     assert!(value["rules"]["overall"]["outcomes"]["OK"].is_number());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn side_by_side_runs_both_loads_on_both_servers() {
+    let (one, two) = (TestServer::start().await, TestServer::start().await);
+    let config = Config {
+        load: Load::Compare,
+        baseline_targets: vec![format!("http://{}", two.addr)],
+        rate: Some(3_000.0),
+        rounds: 2,
+        ..config(&one)
+    };
+    let summary = run(&config).await;
+    for report in [&summary.rules, &summary.baseline] {
+        let report = report.as_ref().expect("both loads ran");
+        check_report(report, REQUESTS);
+        // Each load ran on one server in the first round and on the other in the second.
+        assert_eq!(report.targets, [one.addr, two.addr].map(|a| format!("http://{a}")));
+    }
+    let comparison = summary.comparison.as_ref().expect("a comparison");
+    assert!(comparison.side_by_side);
+    assert_eq!(comparison.throughput_pct_by_round.len(), 2);
+    let text = comparison.to_text(
+        summary.rules.as_ref().expect("rules"),
+        summary.baseline.as_ref().expect("baseline"),
+    );
+    assert!(text.contains("side by side on two servers"), "{text}");
+
+    // The baseline really goes to its own server: one that is not there is the error.
+    let nowhere = Config {
+        baseline_targets: vec!["http://127.0.0.1:9".into()],
+        ..config
+    };
+    let error = within(loadtest::run(&nowhere))
+        .await
+        .expect_err("nothing listens there");
+    assert!(error.to_string().starts_with("cannot connect to http://127.0.0.1:9"), "{error}");
+}
+
 #[tokio::test]
 async fn an_unreachable_target_is_one_clear_error() {
     // Port 9 of loopback (discard) is closed on any sane test machine; nothing is sent anywhere else.
@@ -200,6 +237,13 @@ fn settings_are_checked_before_anything_is_sent() {
     bad(|c| c.rate = Some(0.0));
     bad(|c| c.illegal = 1.5);
     bad(|c| c.stop = Stop::Requests(0));
+    // A baseline server is only for a comparison, and an https:// one needs the CA like any other.
+    let beside = bad(|c| c.baseline_targets = vec!["http://127.0.0.1:50052".into()]);
+    assert!(beside.to_string().contains("--baseline-target is for --compare"), "{beside}");
+    bad(|c| {
+        c.load = Load::Compare;
+        c.baseline_targets = vec!["https://127.0.0.1:50052".into()];
+    });
     assert!("validate=1,bogus=2".parse::<Mix>().is_err());
     assert!("validate=0".parse::<Mix>().is_err());
     assert_eq!(
