@@ -509,7 +509,10 @@ async fn take_turns(
 ) -> Result<(driver::Measured, driver::Measured), Error> {
     if round % 2 == 0 {
         let r = driver::measure(segment, rules.clone(), "rules").await?;
-        Ok((r, driver::measure(segment, baseline.clone(), "baseline").await?))
+        Ok((
+            r,
+            driver::measure(segment, baseline.clone(), "baseline").await?,
+        ))
     } else {
         let b = driver::measure(segment, baseline.clone(), "baseline").await?;
         Ok((driver::measure(segment, rules.clone(), "rules").await?, b))

@@ -183,7 +183,10 @@ async fn side_by_side_runs_both_loads_on_both_servers() {
         let report = report.as_ref().expect("both loads ran");
         check_report(report, REQUESTS);
         // Each load ran on one server in the first round and on the other in the second.
-        assert_eq!(report.targets, [one.addr, two.addr].map(|a| format!("http://{a}")));
+        assert_eq!(
+            report.targets,
+            [one.addr, two.addr].map(|a| format!("http://{a}"))
+        );
     }
     let comparison = summary.comparison.as_ref().expect("a comparison");
     assert!(comparison.side_by_side);
@@ -202,7 +205,12 @@ async fn side_by_side_runs_both_loads_on_both_servers() {
     let error = within(loadtest::run(&nowhere))
         .await
         .expect_err("nothing listens there");
-    assert!(error.to_string().starts_with("cannot connect to http://127.0.0.1:9"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("cannot connect to http://127.0.0.1:9"),
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -239,7 +247,12 @@ fn settings_are_checked_before_anything_is_sent() {
     bad(|c| c.stop = Stop::Requests(0));
     // A baseline server is only for a comparison, and an https:// one needs the CA like any other.
     let beside = bad(|c| c.baseline_targets = vec!["http://127.0.0.1:50052".into()]);
-    assert!(beside.to_string().contains("--baseline-target is for --compare"), "{beside}");
+    assert!(
+        beside
+            .to_string()
+            .contains("--baseline-target is for --compare"),
+        "{beside}"
+    );
     bad(|c| {
         c.load = Load::Compare;
         c.baseline_targets = vec!["https://127.0.0.1:50052".into()];
