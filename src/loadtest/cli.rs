@@ -93,8 +93,8 @@ pub struct LoadtestArgs {
     /// Run the rules load, then the baseline with the same settings, and report both and their ratios.
     #[arg(long)]
     pub compare: bool,
-    /// With --compare: rules and baseline take turns in this many rounds, so that a change in what else the
-    /// machine runs hits both alike.
+    /// With --compare: rules and baseline take turns in this many rounds (with --baseline-target: swap servers),
+    /// so that a change in what else the machine runs hits both alike.
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub rounds: usize,
     /// Also keep N more connections sending a crafted position whose move enters the longest relay known that

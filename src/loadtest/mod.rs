@@ -247,8 +247,8 @@ pub struct Config {
     pub load: Load,
     /// Show a progress bar on stderr.
     pub progress: bool,
-    /// With [`Load::Compare`]: rules and baseline alternate in this many rounds, each measuring its share of
-    /// the duration or the requests.
+    /// With [`Load::Compare`]: rules and baseline alternate in this many rounds (or, with `baseline_targets`,
+    /// swap servers), each measuring its share of the duration or the requests.
     pub rounds: usize,
     /// Connections sending the crafted long relay ([`attack`]) while the load is measured; 0: none.
     pub attackers: usize,
