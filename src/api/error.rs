@@ -72,17 +72,105 @@ pub fn decode_error(error: DecodeError) -> Status {
 /// FAILED_PRECONDITION with the machine-readable reason in `ErrorInfo` (metadata `pit` when the move names one).
 /// The reason is the engine's [`Reason::code`](crate::engine::Reason::code), the one spelling of it
 /// (a test checks it against the proto's `IllegalMoveReason` names).
+///
+/// A bot's illegal move is the one refusal answered often, so its details are written straight into their bytes
+/// ([`error_info_details`]) rather than built as messages (a map, an `Any`, a `google.rpc.Status`) and encoded: the
+/// same bytes as tonic-types writes (a test compares them for every reason, with and without a pit).
 pub fn illegal_move(error: &IllegalMove) -> Status {
-    let mut metadata = HashMap::new();
-    if let Some(pit) = error.pit {
-        metadata.insert("pit".to_string(), pit.to_string());
-    }
-    let details = ErrorDetails::with_error_info(error.reason.code(), ERROR_DOMAIN, metadata);
-    Status::with_error_details(
+    let message = format!("illegal move: {error}");
+    let mut pit = [0u8; 3];
+    let pit = error.pit.map(|p| decimal(p, &mut pit));
+    let details = error_info_details(
         Code::FailedPrecondition,
-        format!("illegal move: {error}"),
-        details,
-    )
+        &message,
+        error.reason.code(),
+        pit.map(|p| ("pit", p)),
+    );
+    Status::with_details(Code::FailedPrecondition, message, details)
+}
+
+/// `n` in decimal, written into `buf`.
+fn decimal(mut n: u8, buf: &mut [u8; 3]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + n % 10;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).expect("ASCII digits")
+}
+
+/// The `grpc-status-details-bin` of a status with one `ErrorInfo` (`reason`, [`ERROR_DOMAIN`], at most one metadata
+/// entry): a `google.rpc.Status { code, message, details: [Any { type_url, value: ErrorInfo }] }` in protobuf's
+/// wire format, fields in order and defaults left out, as prost writes it.
+fn error_info_details(
+    code: Code,
+    message: &str,
+    reason: &str,
+    entry: Option<(&str, &str)>,
+) -> bytes::Bytes {
+    const TYPE_URL: &str = "type.googleapis.com/google.rpc.ErrorInfo";
+    let entry_len = entry.map_or(0, |(k, v)| field_len(k.len()) + field_len(v.len()));
+    let info_len = field_len(reason.len())
+        + field_len(ERROR_DOMAIN.len())
+        + if entry.is_some() {
+            field_len(entry_len)
+        } else {
+            0
+        };
+    let any_len = field_len(TYPE_URL.len()) + field_len(info_len);
+    let mut out = Vec::with_capacity(11 + field_len(message.len()) + field_len(any_len));
+    let code = code as i32;
+    if code != 0 {
+        out.push(1 << 3);
+        varint(&mut out, code as u64);
+    }
+    string_field(&mut out, 2, message.as_bytes());
+    key_and_len(&mut out, 3, any_len);
+    string_field(&mut out, 1, TYPE_URL.as_bytes());
+    key_and_len(&mut out, 2, info_len);
+    string_field(&mut out, 1, reason.as_bytes());
+    string_field(&mut out, 2, ERROR_DOMAIN.as_bytes());
+    if let Some((key, value)) = entry {
+        key_and_len(&mut out, 3, entry_len);
+        string_field(&mut out, 1, key.as_bytes());
+        string_field(&mut out, 2, value.as_bytes());
+    }
+    out.into()
+}
+
+/// The bytes a length-delimited field of `len` bytes takes after its one-byte key.
+fn field_len(len: usize) -> usize {
+    1 + varint_len(len as u64) + len
+}
+
+fn varint_len(value: u64) -> usize {
+    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+fn varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// A length-delimited field's key (field numbers below 16 here) and length.
+fn key_and_len(out: &mut Vec<u8>, field: u8, len: usize) {
+    out.push(field << 3 | 2);
+    varint(out, len as u64);
+}
+
+/// A string or bytes field, left out when empty (proto3's default).
+fn string_field(out: &mut Vec<u8>, field: u8, value: &[u8]) {
+    if !value.is_empty() {
+        key_and_len(out, field, value.len());
+        out.extend_from_slice(value);
+    }
 }
 
 /// The status of a `SuggestMove` or `AnalyzePosition` that cannot be searched: INVALID_ARGUMENT listing the
@@ -329,6 +417,48 @@ mod tests {
                 format!("ILLEGAL_MOVE_REASON_{}", reason.code()),
                 reason_to_pb(reason).as_str_name(),
             );
+        }
+    }
+
+    /// The illegal-move status written by hand is the one tonic-types builds: code, message and the details'
+    /// bytes, for every reason, without a pit and with pits of one, two and three digits.
+    #[test]
+    fn an_illegal_move_status_is_the_one_tonic_types_builds() {
+        use std::collections::HashMap;
+        use tonic::Code;
+        use tonic_types::{ErrorDetails, StatusExt};
+        let details = ["the pit is empty", "", &"a long explanation ".repeat(10)];
+        for reason in REASONS {
+            for pit in [None, Some(0), Some(7), Some(31), Some(127), Some(255)] {
+                for detail in details {
+                    let detail: &'static str = Box::leak(detail.to_string().into_boxed_str());
+                    let error = crate::engine::IllegalMove {
+                        reason,
+                        pit,
+                        detail,
+                    };
+                    let metadata: HashMap<String, String> = pit
+                        .map(|p| ("pit".to_string(), p.to_string()))
+                        .into_iter()
+                        .collect();
+                    let expected = tonic::Status::with_error_details(
+                        Code::FailedPrecondition,
+                        format!("illegal move: {error}"),
+                        ErrorDetails::with_error_info(reason.code(), super::ERROR_DOMAIN, metadata),
+                    );
+                    let status = super::illegal_move(&error);
+                    assert_eq!(status.code(), expected.code());
+                    assert_eq!(status.message(), expected.message());
+                    assert_eq!(status.details(), expected.details(), "{error:?}");
+                    let info = status.get_error_details().error_info().cloned();
+                    let info = info.expect("an ErrorInfo");
+                    assert_eq!(info.reason, reason.code());
+                    assert_eq!(
+                        info.metadata.get("pit").cloned(),
+                        pit.map(|p| p.to_string())
+                    );
+                }
+            }
         }
     }
 }

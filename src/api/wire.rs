@@ -115,10 +115,17 @@ impl<M> prost::Message for Encoded<M> {
 /// `ApplyMoveResponse { state, events }` for the game after the move and the events it recorded (none for
 /// `skip_events`).
 pub fn apply_move(game: &AnyGame, events: &[Event]) -> ApplyMoveAnswer {
-    let mut w = Writer::with_capacity(256);
+    let mut w = Writer::with_capacity(answer_capacity(events));
     w.message(1, |w| w.state(game));
     w.events(2, events);
     Encoded::new(w.buf)
+}
+
+/// Room for a state and `events`, so that writing them never grows the buffer: a state takes at most about 100
+/// bytes, an event at most about 8 on average (a drop takes one, a lap or a capture 10 to 16, and laps come with
+/// drops; the rare long ones, a game's or match's end, come once).
+fn answer_capacity(events: &[Event]) -> usize {
+    128 + 8 * events.len()
 }
 
 /// `ValidateMoveResponse { legal, reason, message }`.
@@ -462,14 +469,7 @@ impl Writer {
                 w.int32(1, player(Some(p)));
                 w.uint32(2, u32::from(origin));
                 w.uint32(3, u32::from(seeds));
-                let drops = after
-                    .iter()
-                    .take_while(|e| !matches!(e, Event::Lap { .. }))
-                    .filter_map(|e| match *e {
-                        Event::Drop { pit } => Some(u32::from(pit)),
-                        _ => None,
-                    });
-                w.packed(4, drops);
+                w.drops(4, after);
                 w.int32(
                     5,
                     match source {
@@ -596,6 +596,25 @@ impl Writer {
                 w.packed_bytes(4, &totals);
             }),
             Event::Elimination { player: p } => self.message(16, |w| w.int32(1, player(Some(p)))),
+        }
+    }
+
+    /// A lap's drops, packed: the pits of the `Drop` events in `after` up to the next lap. A pit number is below
+    /// 128, so each takes one byte, pushed as it is found (one pass, no varint loop); nothing when there are none.
+    fn drops(&mut self, field: u32, after: &[Event]) {
+        let start = self.buf.len();
+        self.key_varint(field, LEN, 0);
+        let at = self.buf.len() - 1;
+        for event in after {
+            match *event {
+                Event::Drop { pit } if pit < 0x80 => self.buf.push(pit),
+                Event::Drop { pit } => self.varint(u64::from(pit)),
+                Event::Lap { .. } => break,
+                _ => {}
+            }
+        }
+        if self.close(at) == 0 {
+            self.buf.truncate(start);
         }
     }
 

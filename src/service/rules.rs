@@ -156,7 +156,9 @@ impl StateAndMove {
 
     /// `ValidateMove`'s engine work: whether the move is legal (`Err` inside: the rule it breaks).
     fn verdict(&self) -> Result<Result<(), engine::IllegalMove>, Status> {
-        let (_, verdict) = self.validate_then(|game, mv| game.check(mv))?;
+        // `AnyGame::check` on the game itself, not a copy: the game is dropped with the verdict.
+        let (_, verdict) =
+            self.validate_then(|game, mv| game.play(mv, &mut engine::LegalityOnly))?;
         Ok(verdict)
     }
 

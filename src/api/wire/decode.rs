@@ -281,15 +281,28 @@ impl<'a> Reader<'a> {
         Some((key >> 3, key & 7))
     }
 
-    /// Whether the next key is `field` with `wire_type` (read when it is; left when it is another).
+    /// Whether the next key is `field` with `wire_type` (read when it is; left when it is another). The key's
+    /// bytes are compared with its canonical encoding, one byte below field 16 and two below 2048, without
+    /// decoding a varint: inlined where the field is a constant, each test is a compare or two. A key encoded
+    /// longer than it needs is another key here, left unread, so that `end` refuses it and prost decodes it.
+    #[inline(always)]
     fn next_is(&mut self, field: u32, wire_type: u32) -> bool {
-        let mut ahead = Reader { buf: self.buf };
-        if ahead.key() == Some((field, wire_type)) {
-            self.buf = ahead.buf;
-            true
+        let key = field << 3 | wire_type;
+        let len = if key < 0x80 {
+            (self.buf.first() == Some(&(key as u8))) as usize
+        } else if key < 0x4000 {
+            2 * self.buf.starts_with(&[key as u8 | 0x80, (key >> 7) as u8]) as usize
         } else {
-            false
-        }
+            let mut ahead = Reader { buf: self.buf };
+            return if ahead.key() == Some((field, wire_type)) {
+                self.buf = ahead.buf;
+                true
+            } else {
+                false
+            };
+        };
+        self.buf = &self.buf[len..];
+        len != 0
     }
 
     /// A length-delimited field's bytes (after its key).
@@ -311,6 +324,22 @@ impl<'a> Reader<'a> {
         } else {
             None
         }
+    }
+
+    /// An optional `uint32` (or enum) field `field` at this point (absent: 0).
+    #[inline(always)]
+    fn optional_varint(&mut self, field: u32) -> Option<u32> {
+        if self.next_is(field, VARINT) {
+            self.varint()
+        } else {
+            Some(0)
+        }
+    }
+
+    /// An optional `Player` field `field` at this point (absent: unspecified).
+    #[inline(always)]
+    fn optional_player(&mut self, field: u32) -> Option<Option<Player>> {
+        player(self.optional_varint(field)?)
     }
 
     /// An optional bool field `field` at this point (absent: false).
@@ -377,35 +406,6 @@ impl<'a> Reader<'a> {
 fn at_most(bytes: &[u8], max: u8) -> bool {
     debug_assert_eq!(max & max.wrapping_add(1), 0, "{max} + 1 is a power of two");
     bytes.iter().fold(0, |bits, &b| bits | b) <= max
-}
-
-/// Walks a message's fields: each key once, in increasing field number.
-struct Fields<'a> {
-    reader: Reader<'a>,
-    last: u32,
-}
-
-impl<'a> Fields<'a> {
-    fn new(bytes: &'a [u8]) -> Fields<'a> {
-        Fields {
-            reader: Reader::new(bytes),
-            last: 0,
-        }
-    }
-
-    /// The next field's number and wire type, its value left to read; `Some(None)` at the end, `None` for a
-    /// field out of order or repeated.
-    fn next(&mut self) -> Option<Option<(u32, u32)>> {
-        if self.reader.is_empty() {
-            return Some(None);
-        }
-        let (field, wire_type) = self.reader.key()?;
-        if field <= self.last {
-            return None;
-        }
-        self.last = field;
-        Some(Some((field, wire_type)))
-    }
 }
 
 fn bool_value(value: u32) -> Option<bool> {
@@ -511,22 +511,21 @@ fn game_state(bytes: &[u8]) -> Option<Box<Setup>> {
     Some(setup)
 }
 
-/// `BaAwaState`.
+/// `BaAwaState`, field by field in order as [`game_state`] reads its own.
 fn ba_awa(bytes: &[u8]) -> Option<VariantSetup> {
-    let mut fields = Fields::new(bytes);
-    let (mut owners, mut starter, mut target, mut players, mut eliminated_in) =
-        (Repeated::new(), None, 0, 0, Repeated::new());
-    while let Some((field, wire_type)) = fields.next()? {
-        let r = &mut fields.reader;
-        match (field, wire_type) {
-            (1, LEN) => r.packed_players(&mut owners)?,
-            (2, VARINT) => starter = player(r.varint()?)?,
-            (3, VARINT) => target = r.varint()?,
-            (4, VARINT) => players = r.varint()?,
-            (5, LEN) => r.packed(&mut eliminated_in)?,
-            _ => return None,
-        }
+    let mut r = Reader::new(bytes);
+    let mut owners = Repeated::new();
+    if r.next_is(1, LEN) {
+        r.packed_players(&mut owners)?;
     }
+    let starter = r.optional_player(2)?;
+    let target = r.optional_varint(3)?;
+    let players = r.optional_varint(4)?;
+    let mut eliminated_in = Repeated::new();
+    if r.next_is(5, LEN) {
+        r.packed(&mut eliminated_in)?;
+    }
+    r.end()?;
     Some(VariantSetup::BaAwa {
         owners,
         starter,
@@ -536,54 +535,47 @@ fn ba_awa(bytes: &[u8]) -> Option<VariantSetup> {
     })
 }
 
-/// `BoshState`.
+/// `BoshState`, field by field in order.
 fn bosh(bytes: &[u8]) -> Option<VariantSetup> {
-    let mut fields = Fields::new(bytes);
-    let (mut closed, mut round_starter) = (Repeated::new(), None);
-    while let Some((field, wire_type)) = fields.next()? {
-        let r = &mut fields.reader;
-        match (field, wire_type) {
-            (1, LEN) => r.packed_bools(&mut closed)?,
-            (2, VARINT) => round_starter = player(r.varint()?)?,
-            _ => return None,
-        }
+    let mut r = Reader::new(bytes);
+    let mut closed = Repeated::new();
+    if r.next_is(1, LEN) {
+        r.packed_bools(&mut closed)?;
     }
+    let round_starter = r.optional_player(2)?;
+    r.end()?;
     Some(VariantSetup::Bosh {
         closed,
         round_starter,
     })
 }
 
-/// `BaoLaKeteState`.
+/// `BaoLaKeteState`, field by field in order.
 fn bao_la_kete(bytes: &[u8]) -> Option<VariantSetup> {
-    let mut fields = Fields::new(bytes);
-    let (mut mtaji, mut kuu_alive, mut mark, mut game_starter, mut starter_rule) =
-        (None, Repeated::new(), None, None, StarterRule::Alternate);
-    while let Some((field, wire_type)) = fields.next()? {
-        let r = &mut fields.reader;
-        match (field, wire_type) {
-            (1, VARINT) => {
-                mtaji = match r.varint()? {
-                    0 => None,
-                    1 => Some(false),
-                    2 => Some(true),
-                    _ => return None,
-                }
-            }
-            (2, LEN) => r.packed_bools(&mut kuu_alive)?,
-            (3, LEN) => mark = Some(hizi_zetu_mark(r.bytes()?)?),
-            (4, VARINT) => game_starter = player(r.varint()?)?,
-            (5, VARINT) => {
-                starter_rule = match r.varint()? {
-                    0 | 1 => StarterRule::Alternate,
-                    2 => StarterRule::LoserStarts,
-                    3 => StarterRule::WinnerStarts,
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        }
+    let mut r = Reader::new(bytes);
+    let mtaji = match r.optional_varint(1)? {
+        0 => None,
+        1 => Some(false),
+        2 => Some(true),
+        _ => return None,
+    };
+    let mut kuu_alive = Repeated::new();
+    if r.next_is(2, LEN) {
+        r.packed_bools(&mut kuu_alive)?;
     }
+    let mark = if r.next_is(3, LEN) {
+        Some(hizi_zetu_mark(r.bytes()?)?)
+    } else {
+        None
+    };
+    let game_starter = r.optional_player(4)?;
+    let starter_rule = match r.optional_varint(5)? {
+        0 | 1 => StarterRule::Alternate,
+        2 => StarterRule::LoserStarts,
+        3 => StarterRule::WinnerStarts,
+        _ => return None,
+    };
+    r.end()?;
     Some(VariantSetup::BaoLaKete {
         mtaji,
         kuu_alive,
@@ -593,19 +585,13 @@ fn bao_la_kete(bytes: &[u8]) -> Option<VariantSetup> {
     })
 }
 
-/// `HiziZetuMark`: (blockee, pit, setter).
+/// `HiziZetuMark`: (blockee, pit, setter), field by field in order.
 fn hizi_zetu_mark(bytes: &[u8]) -> Option<(Option<Player>, u32, Option<Player>)> {
-    let mut fields = Fields::new(bytes);
-    let (mut blockee, mut pit, mut setter) = (None, 0, None);
-    while let Some((field, wire_type)) = fields.next()? {
-        let r = &mut fields.reader;
-        match (field, wire_type) {
-            (1, VARINT) => blockee = player(r.varint()?)?,
-            (2, VARINT) => pit = r.varint()?,
-            (3, VARINT) => setter = player(r.varint()?)?,
-            _ => return None,
-        }
-    }
+    let mut r = Reader::new(bytes);
+    let blockee = r.optional_player(1)?;
+    let pit = r.optional_varint(2)?;
+    let setter = r.optional_player(3)?;
+    r.end()?;
     Some((blockee, pit, setter))
 }
 
@@ -622,75 +608,56 @@ fn game_move(bytes: &[u8], kind: GameKind) -> Option<Move> {
     Some(mv)
 }
 
-/// `Sow`, its pit on the board.
+/// `Sow`, its pit on the board, field by field in order.
 fn sow(bytes: &[u8], kind: GameKind) -> Option<Sow> {
-    let mut fields = Fields::new(bytes);
-    let mut sow = Sow {
-        pit: 0,
-        direction: None,
-        kichwa: None,
-        kuu_decision: None,
-    };
-    while let Some((field, wire_type)) = fields.next()? {
-        let r = &mut fields.reader;
-        match (field, wire_type) {
-            (1, VARINT) => {
-                let pit = r.varint()?;
-                if pit as usize >= kind.pit_count() {
-                    return None;
-                }
-                sow.pit = pit as u8;
-            }
-            (2, VARINT) => {
-                sow.direction = match r.varint()? {
-                    0 => None,
-                    1 => Some(Direction::Clockwise),
-                    2 => Some(Direction::Anticlockwise),
-                    _ => return None,
-                }
-            }
-            (3, VARINT) => {
-                sow.kichwa = match r.varint()? {
-                    0 => None,
-                    1 => Some(Kichwa::Left),
-                    2 => Some(Kichwa::Right),
-                    _ => return None,
-                }
-            }
-            (4, VARINT) => {
-                sow.kuu_decision = match r.varint()? {
-                    0 => None,
-                    1 => Some(KuuDecision::Stop),
-                    2 => Some(KuuDecision::Safari),
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        }
+    let mut r = Reader::new(bytes);
+    let pit = r.optional_varint(1)?;
+    if pit as usize >= kind.pit_count() {
+        return None;
     }
-    Some(sow)
+    let direction = match r.optional_varint(2)? {
+        0 => None,
+        1 => Some(Direction::Clockwise),
+        2 => Some(Direction::Anticlockwise),
+        _ => return None,
+    };
+    let kichwa = match r.optional_varint(3)? {
+        0 => None,
+        1 => Some(Kichwa::Left),
+        2 => Some(Kichwa::Right),
+        _ => return None,
+    };
+    let kuu_decision = match r.optional_varint(4)? {
+        0 => None,
+        1 => Some(KuuDecision::Stop),
+        2 => Some(KuuDecision::Safari),
+        _ => return None,
+    };
+    r.end()?;
+    Some(Sow {
+        pit: pit as u8,
+        direction,
+        kichwa,
+        kuu_decision,
+    })
 }
 
 /// `NextGame`: its pits on the board, none listed twice.
 fn next_game(bytes: &[u8], kind: GameKind) -> Option<PitSet> {
-    let mut fields = Fields::new(bytes);
+    let mut r = Reader::new(bytes);
     let mut set = PitSet::EMPTY;
-    while let Some((field, wire_type)) = fields.next()? {
-        match (field, wire_type) {
-            (1, LEN) => {
-                let mut pits = Repeated::<u32, 32>::new();
-                fields.reader.packed(&mut pits)?;
-                for &pit in pits.iter() {
-                    let pit = pit as usize;
-                    if pit >= kind.pit_count() || set.contains(pit) {
-                        return None;
-                    }
-                    set = set.with(pit);
-                }
+    if r.next_is(1, LEN) {
+        let mut pits = Repeated::<u32, 32>::new();
+        r.packed(&mut pits)?;
+        for &pit in pits.iter() {
+            let pit = pit as usize;
+            if pit >= kind.pit_count() || set.contains(pit) {
+                return None;
             }
-            _ => return None,
+            set = set.with(pit);
         }
     }
+    r.end()?;
     Some(set)
 }
 
