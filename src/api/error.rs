@@ -78,8 +78,8 @@ pub fn decode_error(error: DecodeError) -> Status {
 /// same bytes as tonic-types writes (a test compares them for every reason, with and without a pit).
 pub fn illegal_move(error: &IllegalMove) -> Status {
     let message = format!("illegal move: {error}");
-    let mut pit = [0u8; 3];
-    let pit = error.pit.map(|p| decimal(p, &mut pit));
+    let mut digits = [0u8; 3];
+    let pit = error.pit.map(|p| decimal(p, &mut digits));
     let details = error_info_details(
         Code::FailedPrecondition,
         &message,
@@ -125,7 +125,7 @@ fn error_info_details(
     let mut out = Vec::with_capacity(11 + field_len(message.len()) + field_len(any_len));
     let code = code as i32;
     if code != 0 {
-        out.push(1 << 3);
+        out.push(1 << 3); // field 1, a varint
         varint(&mut out, code as u64);
     }
     string_field(&mut out, 2, message.as_bytes());

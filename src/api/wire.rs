@@ -121,7 +121,7 @@ pub fn apply_move(game: &AnyGame, events: &[Event]) -> ApplyMoveAnswer {
     Encoded::new(w.buf)
 }
 
-/// Room for a state and `events`, so that writing them never grows the buffer: a state takes at most about 100
+/// Room for a state and `events`, so that writing them seldom grows the buffer: a state takes at most about 100
 /// bytes, an event at most about 8 on average (a drop takes one, a lap or a capture 10 to 16, and laps come with
 /// drops; the rare long ones, a game's or match's end, come once).
 fn answer_capacity(events: &[Event]) -> usize {
