@@ -25,7 +25,8 @@ use super::convert::{
 };
 use super::pb;
 use crate::engine::{
-    AnyGame, Event, KuuDecision, LapSource, Move, Player, Setup, StarterRule, Status, VariantSetup,
+    AnyGame, Event, KuuDecision, LapSource, Move, Player, StarterRule, Status, VariantView,
+    RULES_VERSION,
 };
 
 pub mod decode;
@@ -336,13 +337,71 @@ impl Writer {
         self.buf.splice(at..at + 1, prefix[..n].iter().copied());
     }
 
-    /// `GameState`, as `convert::state_to_pb` builds it.
+    /// `GameState`, as `convert::state_to_pb` builds it: written from the game's own view of itself, its counts
+    /// the bytes it keeps them in (building its `Setup` first widened every count to 32 bits, only for them to be
+    /// narrowed again here).
     fn state(&mut self, game: &AnyGame) {
-        let setup = game.to_setup();
-        self.setup(&setup);
+        let v = game.view();
+        self.int32(1, convert::kind_to_pb(v.kind) as i32);
+        self.uint32(2, RULES_VERSION);
+        self.packed_bytes(3, v.pits);
+        self.packed_bytes(4, v.stores);
+        self.packed_bytes(5, v.reserves);
+        self.int32(6, player(v.to_move));
+        self.int32(7, status(v.status));
+        self.int32(8, player(v.winner));
+        self.uint32(9, v.ply);
+        self.uint32(10, v.game_number);
+        self.packed_bytes(11, v.match_score.as_slice());
+        match v.variant {
+            VariantView::BaAwa {
+                owners,
+                starter,
+                target,
+                players,
+                eliminated_in,
+            } => self.message(20, |w| {
+                // A seat's number (1 to 3) takes one byte.
+                w.packed_small(1, owners.iter().map(|&o| player(Some(o)) as u8));
+                w.int32(2, player(Some(starter)));
+                w.uint32(3, target);
+                w.uint32(4, players);
+                w.packed_slice(5, eliminated_in);
+            }),
+            VariantView::Bosh {
+                closed,
+                round_starter,
+            } => self.message(21, |w| {
+                w.packed_bools(1, &closed);
+                w.int32(2, player(Some(round_starter)));
+            }),
+            VariantView::BaoLaKete {
+                mtaji,
+                kuu_alive,
+                mark,
+                game_starter,
+                starter_rule,
+            } => self.message(22, |w| {
+                w.int32(1, stage(Some(mtaji)));
+                w.packed_bools(2, &kuu_alive);
+                if let Some((blockee, pit, setter)) = mark {
+                    w.message(3, |w| {
+                        w.int32(1, player(Some(blockee)));
+                        w.uint32(2, pit);
+                        w.int32(3, player(Some(setter)));
+                    });
+                }
+                w.int32(4, player(Some(game_starter)));
+                w.int32(5, starter_rule_to_pb(starter_rule));
+            }),
+        }
     }
 
-    fn setup(&mut self, s: &Setup) {
+    /// A `Setup` of any values, written as [`Writer::state`] writes a game's: the test of the writer's long varints
+    /// and lengths, which no game's state reaches (`states_of_any_values_are_prosts_bytes`).
+    #[cfg(test)]
+    fn setup(&mut self, s: &crate::engine::Setup) {
+        use crate::engine::VariantSetup;
         self.int32(1, convert::kind_to_pb(s.kind) as i32);
         self.uint32(2, s.rules_version);
         self.packed_slice(3, &s.pits);
@@ -384,14 +443,7 @@ impl Writer {
                 game_starter,
                 starter_rule,
             } => self.message(22, |w| {
-                w.int32(
-                    1,
-                    match mtaji {
-                        None => pb::bao_la_kete_state::Stage::Unspecified,
-                        Some(false) => pb::bao_la_kete_state::Stage::Nemo,
-                        Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
-                    } as i32,
-                );
+                w.int32(1, stage(*mtaji));
                 w.packed_bools(2, kuu_alive);
                 if let Some((blockee, pit, setter)) = *mark {
                     w.message(3, |w| {
@@ -401,15 +453,7 @@ impl Writer {
                     });
                 }
                 w.int32(4, player(*game_starter));
-                // The default is written as unset, as `state_to_pb` does.
-                w.int32(
-                    5,
-                    match starter_rule {
-                        StarterRule::Alternate => pb::StarterRule::Unspecified,
-                        StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
-                        StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
-                    } as i32,
-                );
+                w.int32(5, starter_rule_to_pb(*starter_rule));
             }),
         }
     }
@@ -628,6 +672,24 @@ impl Writer {
     }
 }
 
+/// A Bao la Kete state's stage.
+fn stage(mtaji: Option<bool>) -> i32 {
+    (match mtaji {
+        None => pb::bao_la_kete_state::Stage::Unspecified,
+        Some(false) => pb::bao_la_kete_state::Stage::Nemo,
+        Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
+    }) as i32
+}
+
+/// Who begins games 2 and 3; the default is written as unset, as `state_to_pb` does.
+fn starter_rule_to_pb(rule: StarterRule) -> i32 {
+    (match rule {
+        StarterRule::Alternate => pb::StarterRule::Unspecified,
+        StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
+        StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
+    }) as i32
+}
+
 fn status(status: Status) -> i32 {
     convert::status_to_pb(status) as i32
 }
@@ -639,7 +701,9 @@ fn status(status: Status) -> i32 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::engine::{Direction, EndReason, GameKind, Kichwa, Options, PerSeat, PitSet, Sow};
+    use crate::engine::{
+        Direction, EndReason, GameKind, Kichwa, Options, PerSeat, PitSet, Setup, Sow, VariantSetup,
+    };
     use prost::Message;
     use std::collections::BTreeSet;
 

@@ -10,11 +10,11 @@ use super::cycle::LoopGuard;
 use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
 use super::setup::{
-    validate, validate_before_move, Checker, InvalidState, Setup, Validate, VariantSetup,
+    validate, validate_before_move, Checker, InvalidState, Setup, StateView, Validate,
+    VariantSetup, VariantView,
 };
 use super::sow::{sow_lap, Ring};
 use super::work;
-use super::Repeated;
 use super::{
     Game, GameKind, IllegalMove, Move, MoveList, Options, PerSeat, PitSet, Player, Reason, Sow,
     Status,
@@ -975,32 +975,26 @@ impl Game for BaAwa {
         validate_before_move::<BaAwa, PITS>(setup)
     }
 
-    fn to_setup(&self) -> Setup {
+    fn view(&self) -> StateView<'_> {
         let seats = self.seats as usize;
-        let score = self.match_score();
-        Setup {
+        StateView {
             kind: GameKind::BaAwa,
-            rules_version: super::RULES_VERSION,
-            pits: Repeated::from_bytes(&self.pits, u32::from),
-            stores: Repeated::from_bytes(&self.stores[..seats], u32::from),
+            pits: &self.pits,
+            stores: &self.stores[..seats],
             // Every seed is on the board or won: a reserve of none for each seat.
-            reserves: Repeated::from_slice(&[0; 3][..seats]),
+            reserves: &[0; 3][..seats],
             to_move: self.to_move,
-            status: Some(self.status),
+            status: self.status,
             winner: self.winner,
             ply: self.ply,
             game_number: self.game_number,
-            match_score: Repeated::from_bytes(score.as_slice(), u32::from),
-            variant: VariantSetup::BaAwa {
-                owners: std::array::from_fn::<_, PITS, _>(|pit| Some(self.owner(pit))).into(),
-                starter: Some(self.starter),
+            match_score: self.match_score(),
+            variant: VariantView::BaAwa {
+                owners: std::array::from_fn(|pit| self.owner(pit)),
+                starter: self.starter,
                 target: self.target as u32,
                 players: if seats == 3 { 3 } else { 0 },
-                eliminated_in: if seats == 3 {
-                    self.eliminated_in.into()
-                } else {
-                    Repeated::new()
-                },
+                eliminated_in: if seats == 3 { &self.eliminated_in } else { &[] },
             },
         }
     }

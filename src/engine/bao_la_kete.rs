@@ -21,12 +21,13 @@ mod tests;
 use super::event::{EndReason, Event, Trace};
 use super::illegal::check_between_games;
 use super::setup::{
-    pair_u8, validate, validate_before_move, Checker, InvalidState, Setup, Validate, VariantSetup,
+    pair_u8, validate, validate_before_move, Checker, InvalidState, Setup, StateView, Validate,
+    VariantSetup, VariantView,
 };
 use super::sow::Ring;
 use super::{
     can_move_listing, Direction, Game, GameKind, IllegalMove, Kichwa, Move, MoveList, Options,
-    PerSeat, PitSet, Player, Reason, Repeated, StarterRule, Status,
+    PerSeat, PitSet, Player, Reason, StarterRule, Status,
 };
 use execute::MoveEnd;
 
@@ -521,30 +522,27 @@ impl Game for BaoLaKete {
         validate_before_move::<BaoLaKete, PITS>(setup)
     }
 
-    fn to_setup(&self) -> Setup {
+    fn view(&self) -> StateView<'_> {
         let mtaji = match self.to_move {
             Some(mover) => !self.is_nemo(mover),
             None => self.reserves == [0, 0],
         };
-        Setup {
+        StateView {
             kind: GameKind::BaoLaKete,
-            rules_version: super::RULES_VERSION,
-            pits: Repeated::from_bytes(&self.pits, u32::from),
-            stores: Repeated::from_bytes(&self.stores, u32::from),
-            reserves: Repeated::from_bytes(&self.reserves, u32::from),
+            pits: &self.pits,
+            stores: &self.stores,
+            reserves: &self.reserves,
             to_move: self.to_move,
-            status: Some(self.status),
+            status: self.status,
             winner: self.winner,
             ply: self.ply,
             game_number: self.game_number,
-            match_score: Repeated::from_bytes(&self.match_score, u32::from),
-            variant: VariantSetup::BaoLaKete {
-                mtaji: Some(mtaji),
-                kuu_alive: self.kuu_alive.into(),
-                mark: self
-                    .mark
-                    .map(|m| (Some(m.blockee), m.pit as u32, Some(m.setter))),
-                game_starter: Some(self.game_starter),
+            match_score: self.match_score.into(),
+            variant: VariantView::BaoLaKete {
+                mtaji,
+                kuu_alive: self.kuu_alive,
+                mark: self.mark.map(|m| (m.blockee, u32::from(m.pit), m.setter)),
+                game_starter: self.game_starter,
                 starter_rule: self.starter_rule,
             },
         }

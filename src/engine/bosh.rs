@@ -15,13 +15,14 @@ use super::event::{EndReason, Event, LapSource, Trace};
 use super::illegal::check_between_games;
 use super::relay_ring::PackedRing;
 use super::setup::{
-    pair_u8, validate, validate_before_move, Checker, InvalidState, Setup, Validate, VariantSetup,
+    pair_u8, validate, validate_before_move, Checker, InvalidState, Setup, StateView, Validate,
+    VariantSetup, VariantView,
 };
 use super::sow::{sow_lap, Ring};
 use super::work;
 use super::{
     can_move_listing, Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet,
-    Player, Reason, Repeated, Sow, Status,
+    Player, Reason, Sow, Status,
 };
 
 /// Holes on the board.
@@ -717,22 +718,21 @@ impl Game for Bosh {
         validate_before_move::<Bosh, HOLES>(setup)
     }
 
-    fn to_setup(&self) -> Setup {
-        Setup {
+    fn view(&self) -> StateView<'_> {
+        StateView {
             kind: GameKind::Bosh,
-            rules_version: super::RULES_VERSION,
-            pits: Repeated::from_bytes(&self.pits, u32::from),
-            stores: Repeated::from_bytes(&self.stores, u32::from),
-            reserves: Repeated::from_bytes(&self.reserves, u32::from),
+            pits: &self.pits,
+            stores: &self.stores,
+            reserves: &self.reserves,
             to_move: self.to_move,
-            status: Some(self.status),
+            status: self.status,
             winner: self.winner,
             ply: self.ply,
             game_number: self.round,
-            match_score: Repeated::from_bytes(&self.match_score(), u32::from),
-            variant: VariantSetup::Bosh {
-                closed: std::array::from_fn::<_, HOLES, _>(|hole| self.is_closed(hole)).into(),
-                round_starter: Some(self.round_starter),
+            match_score: self.match_score().into(),
+            variant: VariantView::Bosh {
+                closed: std::array::from_fn(|hole| self.is_closed(hole)),
+                round_starter: self.round_starter,
             },
         }
     }

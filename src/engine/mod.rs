@@ -31,7 +31,7 @@ pub use event::{EndReason, Event, LapSource, LegalityOnly, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};
 pub use playout::{random_playout, Rng, Until};
 pub use repeated::Repeated;
-pub use setup::{InvalidState, Setup, VariantSetup, Violation};
+pub use setup::{InvalidState, Setup, StateView, VariantSetup, VariantView, Violation};
 pub use work::{Budget, Unfinished};
 
 use arrayvec::ArrayVec;
@@ -346,8 +346,12 @@ pub trait Game: Clone + Sized {
     /// move at all may be left out (`true` beside the game), for his move to answer. An invalid state reports
     /// what `from_setup` reports.
     fn from_setup_before_move(setup: &Setup) -> Result<(Self, bool), InvalidState>;
+    /// The state in its wire shape, as the game holds it.
+    fn view(&self) -> StateView<'_>;
     /// The state in its wire shape.
-    fn to_setup(&self) -> Setup;
+    fn to_setup(&self) -> Setup {
+        self.view().to_setup()
+    }
 
     /// Where the game stands.
     fn status(&self) -> Status;
@@ -529,6 +533,11 @@ impl AnyGame {
     /// The state in its wire shape.
     pub fn to_setup(&self) -> Setup {
         dispatch!(self, g => g.to_setup())
+    }
+
+    /// The state in its wire shape, as the game holds it (see [`StateView`]).
+    pub fn view(&self) -> StateView<'_> {
+        dispatch!(self, g => g.view())
     }
 
     /// Where the game stands.

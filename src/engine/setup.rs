@@ -1,7 +1,7 @@
 //! The untrusted, wire-shaped state ([`Setup`]) and its validation into engine types: shakmaty's
 //! `Setup` → `Position` split. A game's `from_setup` reports every violation at once.
 
-use super::{GameKind, Player, Repeated, StarterRule, Status};
+use super::{GameKind, PerSeat, Player, Repeated, StarterRule, Status, RULES_VERSION};
 use std::fmt;
 
 /// A game state as a client sent it: nothing here has been checked yet.
@@ -146,6 +146,129 @@ pub enum VariantSetup {
         /// Who begins games 2 and 3.
         starter_rule: StarterRule,
     },
+}
+
+/// A game's state in its wire shape as the game holds it: what [`Setup`] says of a valid state, with the counts
+/// the game keeps in bytes borrowed as they are. An answer is written straight from it; [`StateView::to_setup`]
+/// widens it into a [`Setup`] for everything else, so each game says its wire shape once ([`Game::view`]).
+///
+/// [`Game::view`]: super::Game::view
+#[derive(Clone, Copy, Debug)]
+pub struct StateView<'a> {
+    /// Which game.
+    pub kind: GameKind,
+    /// Seeds per pit, in the game's pit order.
+    pub pits: &'a [u8],
+    /// Winnings of the current game or round, one per seat.
+    pub stores: &'a [u8],
+    /// Seeds held off the board that are not winnings, one per seat.
+    pub reserves: &'a [u8],
+    /// Whose turn it is.
+    pub to_move: Option<Player>,
+    /// Where the game stands.
+    pub status: Status,
+    /// The winner of a finished game or match.
+    pub winner: Option<Player>,
+    /// Moves made in this game or round.
+    pub ply: u32,
+    /// 1-based game (or Bosh round) number.
+    pub game_number: u32,
+    /// The match standing, one per seat.
+    pub match_score: PerSeat,
+    /// The per-game fields.
+    pub variant: VariantView<'a>,
+}
+
+/// The per-game fields of a [`StateView`] (see [`VariantSetup`]).
+#[derive(Clone, Copy, Debug)]
+pub enum VariantView<'a> {
+    /// Ba-awa.
+    BaAwa {
+        /// Owner of each pit.
+        owners: [Player; 12],
+        /// Who began the game.
+        starter: Player,
+        /// Pits that win the match.
+        target: u32,
+        /// 3 for three-player Ba-awa, 0 for two players.
+        players: u32,
+        /// Three-player Ba-awa: the game at whose end each seat went out (0: still in); empty for two players.
+        eliminated_in: &'a [u32],
+    },
+    /// Bosh.
+    Bosh {
+        /// Whether each hole is closed.
+        closed: [bool; 10],
+        /// Who started the round.
+        round_starter: Player,
+    },
+    /// Bao la Kete.
+    BaoLaKete {
+        /// `true` for mtaji, `false` for nemo.
+        mtaji: bool,
+        /// `[South, North]`.
+        kuu_alive: [bool; 2],
+        /// The hizi-zetu mark: (blockee, pit, setter).
+        mark: Option<(Player, u32, Player)>,
+        /// Who started the game.
+        game_starter: Player,
+        /// Who begins games 2 and 3.
+        starter_rule: StarterRule,
+    },
+}
+
+impl StateView<'_> {
+    /// The state as a [`Setup`], its counts widened.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            kind: self.kind,
+            rules_version: RULES_VERSION,
+            pits: Repeated::from_bytes(self.pits, u32::from),
+            stores: Repeated::from_bytes(self.stores, u32::from),
+            reserves: Repeated::from_bytes(self.reserves, u32::from),
+            to_move: self.to_move,
+            status: Some(self.status),
+            winner: self.winner,
+            ply: self.ply,
+            game_number: self.game_number,
+            match_score: Repeated::from_bytes(self.match_score.as_slice(), u32::from),
+            variant: match self.variant {
+                VariantView::BaAwa {
+                    owners,
+                    starter,
+                    target,
+                    players,
+                    eliminated_in,
+                } => VariantSetup::BaAwa {
+                    owners: owners.map(Some).into(),
+                    starter: Some(starter),
+                    target,
+                    players,
+                    eliminated_in: Repeated::from_slice(eliminated_in),
+                },
+                VariantView::Bosh {
+                    closed,
+                    round_starter,
+                } => VariantSetup::Bosh {
+                    closed: closed.into(),
+                    round_starter: Some(round_starter),
+                },
+                VariantView::BaoLaKete {
+                    mtaji,
+                    kuu_alive,
+                    mark,
+                    game_starter,
+                    starter_rule,
+                } => VariantSetup::BaoLaKete {
+                    mtaji: Some(mtaji),
+                    kuu_alive: kuu_alive.into(),
+                    mark: mark.map(|(blockee, pit, setter)| (Some(blockee), pit, Some(setter))),
+                    game_starter: Some(game_starter),
+                    starter_rule,
+                },
+            },
+        }
+    }
 }
 
 /// One broken invariant: the field (as a protocol path, "pits[3]") and what is wrong with it.
