@@ -120,6 +120,25 @@ fn per_seat_to_pb(values: PerSeat) -> Vec<u32> {
     values.as_slice().iter().map(|&v| v as u32).collect()
 }
 
+/// Who begins games 2 and 3 of a Bao la Kete match. The default is written as unset, so that a state or options
+/// without the rule encode as they did before it existed.
+pub fn starter_rule_to_pb(rule: StarterRule) -> pb::StarterRule {
+    match rule {
+        StarterRule::Alternate => pb::StarterRule::Unspecified,
+        StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
+        StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
+    }
+}
+
+/// A Bao la Kete state's stage: mtaji (`true`), nemo (`false`) or unspecified.
+pub fn stage_to_pb(mtaji: Option<bool>) -> pb::bao_la_kete_state::Stage {
+    match mtaji {
+        None => pb::bao_la_kete_state::Stage::Unspecified,
+        Some(false) => pb::bao_la_kete_state::Stage::Nemo,
+        Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
+    }
+}
+
 fn starter_rule_from_pb(rule: pb::StarterRule) -> StarterRule {
     match rule {
         pb::StarterRule::Unspecified | pb::StarterRule::Alternate => StarterRule::Alternate,
@@ -371,11 +390,7 @@ pub fn setup_to_pb(setup: Setup) -> pb::GameState {
             game_starter,
             starter_rule,
         } => Some(pb::game_state::Variant::BaoLaKete(pb::BaoLaKeteState {
-            stage: match mtaji {
-                None => pb::bao_la_kete_state::Stage::Unspecified,
-                Some(false) => pb::bao_la_kete_state::Stage::Nemo,
-                Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
-            } as i32,
+            stage: stage_to_pb(mtaji) as i32,
             kuu_alive: kuu_alive.into_vec(),
             mark: mark.map(|(blockee, pit, setter)| pb::HiziZetuMark {
                 blockee: player_to_pb(blockee),
@@ -383,12 +398,7 @@ pub fn setup_to_pb(setup: Setup) -> pb::GameState {
                 setter: player_to_pb(setter),
             }),
             game_starter: player_to_pb(game_starter),
-            // The default is written as unset, so that a match without the option encodes as before it existed.
-            starter_rule: match starter_rule {
-                StarterRule::Alternate => pb::StarterRule::Unspecified,
-                StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
-                StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
-            } as i32,
+            starter_rule: starter_rule_to_pb(starter_rule) as i32,
         })),
     };
     pb::GameState {
@@ -812,11 +822,7 @@ pub fn options_to_pb(options: &engine::Options) -> pb::GameOptions {
         ba_awa_target: options.ba_awa_target as u32,
         // Defaults are written as unset, so that options without them encode as before they existed.
         ba_awa_players: if options.ba_awa_players == 3 { 3 } else { 0 },
-        bao_la_kete_starter: match options.bao_la_kete_starter {
-            StarterRule::Alternate => pb::StarterRule::Unspecified,
-            StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
-            StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
-        } as i32,
+        bao_la_kete_starter: starter_rule_to_pb(options.bao_la_kete_starter) as i32,
     }
 }
 

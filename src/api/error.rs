@@ -9,6 +9,7 @@ use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
 use crate::identity::{AdminError, AuthError, Throttled};
 use crate::matches::MatchError;
 use crate::pool::WorkError;
+use prost::encoding::{encode_varint, encoded_len_varint};
 use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
@@ -126,7 +127,7 @@ fn error_info_details(
     let code = code as i32;
     if code != 0 {
         out.push(1 << 3); // field 1, a varint
-        varint(&mut out, code as u64);
+        encode_varint(code as u64, &mut out);
     }
     string_field(&mut out, 2, message.as_bytes());
     key_and_len(&mut out, 3, any_len);
@@ -144,25 +145,13 @@ fn error_info_details(
 
 /// The bytes a length-delimited field of `len` bytes takes after its one-byte key.
 fn field_len(len: usize) -> usize {
-    1 + varint_len(len as u64) + len
-}
-
-fn varint_len(value: u64) -> usize {
-    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
-}
-
-fn varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
+    1 + encoded_len_varint(len as u64) + len
 }
 
 /// A length-delimited field's key (field numbers below 16 here) and length.
 fn key_and_len(out: &mut Vec<u8>, field: u8, len: usize) {
     out.push(field << 3 | 2);
-    varint(out, len as u64);
+    encode_varint(len as u64, out);
 }
 
 /// A string or bytes field, left out when empty (proto3's default).

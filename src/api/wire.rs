@@ -21,12 +21,11 @@ use prost::encoding::{DecodeContext, WireType};
 
 use super::convert::{
     self, direction_to_pb as direction, end_reason_to_pb as end_reason, kichwa_to_pb as kichwa,
-    pits_of, player_to_pb as player,
+    pits_of, player_to_pb as player, stage_to_pb as stage,
 };
 use super::pb;
 use crate::engine::{
-    AnyGame, Event, KuuDecision, LapSource, Move, Player, StarterRule, Status, VariantView,
-    RULES_VERSION,
+    AnyGame, Event, KuuDecision, LapSource, Move, Player, Status, VariantView, RULES_VERSION,
 };
 
 pub mod decode;
@@ -382,7 +381,7 @@ impl Writer {
                 game_starter,
                 starter_rule,
             } => self.message(22, |w| {
-                w.int32(1, stage(Some(mtaji)));
+                w.int32(1, stage(Some(mtaji)) as i32);
                 w.packed_bools(2, &kuu_alive);
                 if let Some((blockee, pit, setter)) = mark {
                     w.message(3, |w| {
@@ -392,7 +391,7 @@ impl Writer {
                     });
                 }
                 w.int32(4, player(Some(game_starter)));
-                w.int32(5, starter_rule_to_pb(starter_rule));
+                w.int32(5, convert::starter_rule_to_pb(starter_rule) as i32);
             }),
         }
     }
@@ -443,7 +442,7 @@ impl Writer {
                 game_starter,
                 starter_rule,
             } => self.message(22, |w| {
-                w.int32(1, stage(*mtaji));
+                w.int32(1, stage(*mtaji) as i32);
                 w.packed_bools(2, kuu_alive);
                 if let Some((blockee, pit, setter)) = *mark {
                     w.message(3, |w| {
@@ -453,7 +452,7 @@ impl Writer {
                     });
                 }
                 w.int32(4, player(*game_starter));
-                w.int32(5, starter_rule_to_pb(*starter_rule));
+                w.int32(5, convert::starter_rule_to_pb(*starter_rule) as i32);
             }),
         }
     }
@@ -672,24 +671,6 @@ impl Writer {
     }
 }
 
-/// A Bao la Kete state's stage.
-fn stage(mtaji: Option<bool>) -> i32 {
-    (match mtaji {
-        None => pb::bao_la_kete_state::Stage::Unspecified,
-        Some(false) => pb::bao_la_kete_state::Stage::Nemo,
-        Some(true) => pb::bao_la_kete_state::Stage::Mtaji,
-    }) as i32
-}
-
-/// Who begins games 2 and 3; the default is written as unset, as `state_to_pb` does.
-fn starter_rule_to_pb(rule: StarterRule) -> i32 {
-    (match rule {
-        StarterRule::Alternate => pb::StarterRule::Unspecified,
-        StarterRule::LoserStarts => pb::StarterRule::LoserStarts,
-        StarterRule::WinnerStarts => pb::StarterRule::WinnerStarts,
-    }) as i32
-}
-
 fn status(status: Status) -> i32 {
     convert::status_to_pb(status) as i32
 }
@@ -702,7 +683,8 @@ fn status(status: Status) -> i32 {
 pub(crate) mod tests {
     use super::*;
     use crate::engine::{
-        Direction, EndReason, GameKind, Kichwa, Options, PerSeat, PitSet, Setup, Sow, VariantSetup,
+        Direction, EndReason, GameKind, Kichwa, Options, PerSeat, PitSet, Setup, Sow, StarterRule,
+        VariantSetup,
     };
     use prost::Message;
     use std::collections::BTreeSet;

@@ -344,11 +344,7 @@ impl<'a> Reader<'a> {
 
     /// An optional bool field `field` at this point (absent: false).
     fn optional_bool(&mut self, field: u32) -> Option<bool> {
-        if self.next_is(field, VARINT) {
-            bool_value(self.varint()?)
-        } else {
-            Some(false)
-        }
+        bool_value(self.optional_varint(field)?)
     }
 
     /// A packed repeated `uint32`'s values (after its key), appended to `list` in place (it is one of the
