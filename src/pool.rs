@@ -103,20 +103,32 @@ impl EnginePool {
         limits: Limits,
         job: impl Fn() -> R + Send + 'static,
     ) -> Result<R, WorkError> {
-        let inner = &self.inner;
-        let metrics = &inner.metrics;
-        match Budget::laps(limits.inline_laps.min(limits.laps)).run(&job) {
+        match self.try_inline(limits, &job) {
+            Some(decided) => decided,
+            None => self.run_on_pool(limits.laps, job).await,
+        }
+    }
+
+    /// The inline try of [`EnginePool::run`], on its own: `job`'s answer (or why it stopped) when it is decided
+    /// within `limits.inline_laps`, `None` when it must start again on the pool ([`EnginePool::run_on_pool`]
+    /// under `limits.laps`). For a caller that answers at once when it can, without an `await` in between.
+    pub fn try_inline<R>(
+        &self,
+        limits: Limits,
+        job: &impl Fn() -> R,
+    ) -> Option<Result<R, WorkError>> {
+        let metrics = &self.inner.metrics;
+        match Budget::laps(limits.inline_laps.min(limits.laps)).run(job) {
             Ok((answer, _)) => {
                 metrics.engine_work(EngineOutcome::Inline);
-                return Ok(answer);
+                Some(Ok(answer))
             }
-            Err(Unfinished::Exhausted { .. }) if limits.laps > limits.inline_laps => {}
+            Err(Unfinished::Exhausted { .. }) if limits.laps > limits.inline_laps => None,
             Err(unfinished) => {
                 metrics.engine_work(stopped(unfinished));
-                return Err(unfinished.into());
+                Some(Err(unfinished.into()))
             }
         }
-        self.run_on_pool(limits.laps, job).await
     }
 
     /// Runs `job` on the pool under `laps`, with no inline try: for work known to be long (a search), which
