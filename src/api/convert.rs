@@ -2,6 +2,7 @@
 //! path, and the engine's own validation ([`AnyGame::from_setup`]) adds the game's invariants.
 
 use super::pb;
+use super::setup_box::SetupBox;
 use crate::engine::{
     self, AnyGame, Description, Direction, EndReason, Event, GameKind, IllegalMove, InvalidState,
     Kichwa, KuuDecision, LapSource, Move, PerSeat, PitSet, Player, Setup, Sow, StarterRule, Status,
@@ -187,8 +188,8 @@ pub fn game_state(
 pub struct DecodedState {
     field: &'static str,
     /// Boxed: a `Setup` holds its lists in place, and a decoded state moves into the call's job (see
-    /// [`wire::decode`](super::wire::decode)).
-    setup: Box<Setup>,
+    /// [`wire::decode`](super::wire::decode)); the box is kept for the thread's next call ([`SetupBox`]).
+    setup: SetupBox,
     /// The fields that did not decode; the game's own checks still run, so every violation is reported at once.
     violations: Vec<Violation>,
 }
@@ -243,7 +244,7 @@ impl DecodedState {
 
     /// A state whose every field decoded into `setup` (as [`wire::decode`](super::wire::decode) decodes a
     /// canonical request: the values `state_setup` would find, without a violation).
-    pub fn decoded(field: &'static str, setup: Box<Setup>) -> DecodedState {
+    pub fn decoded(field: &'static str, setup: SetupBox) -> DecodedState {
         DecodedState {
             field,
             setup,
@@ -348,7 +349,7 @@ pub fn state_setup(
     };
     Ok(DecodedState {
         field,
-        setup: Box::new(setup),
+        setup: SetupBox::new(setup),
         violations: fields.violations,
     })
 }

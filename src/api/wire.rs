@@ -128,18 +128,32 @@ fn answer_capacity(events: &[Event]) -> usize {
     128 + 8 * events.len()
 }
 
+/// `ValidateMoveResponse { legal: true }` (field 1, varint 1, nothing else): the answer to nearly every
+/// ValidateMove.
+const LEGAL_MOVE: &[u8] = &[0x08, 0x01];
+
 /// `ValidateMoveResponse { legal, reason, message }`.
 pub fn validate_move(legal: bool, reason: i32, message: &str) -> ValidateMoveAnswer {
     if legal && reason == 0 && message.is_empty() {
-        // `legal: true` (field 1, varint 1), nothing else: the answer to nearly every ValidateMove.
-        const LEGAL: &[u8] = &[0x08, 0x01];
-        return Encoded::new(LEGAL);
+        return legal_move();
     }
     let mut w = Writer::with_capacity(2 + message.len() + 4);
     w.bool(1, legal);
     w.int32(2, reason);
     w.string(3, message);
     Encoded::new(w.buf)
+}
+
+/// `ValidateMoveResponse { legal: true }`, borrowed: no allocation.
+pub fn legal_move() -> ValidateMoveAnswer {
+    Encoded::new(LEGAL_MOVE)
+}
+
+impl ValidateMoveAnswer {
+    /// Whether this is [`legal_move`]'s answer.
+    pub fn is_legal_move(&self) -> bool {
+        *self.bytes == *LEGAL_MOVE
+    }
 }
 
 /// `ListLegalMovesResponse`: every legal move of `game`, with its result and events unless `skip_previews`.

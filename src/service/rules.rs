@@ -8,6 +8,7 @@
 
 use crate::api::convert::{self, DecodeError, DecodedState};
 use crate::api::search::{self as search_api, SearchRefusal, SearchRequest, StrengthField};
+use crate::api::setup_box::SetupBox;
 use crate::api::wire::decode::Form;
 use crate::api::{error, pb, wire};
 use crate::config::SearchSettings;
@@ -66,16 +67,17 @@ impl RulesService {
     /// future is the size of its answer (32 bytes) rather than that of `on_pool`'s state machine, which holds the
     /// job, the request and the pool's wait (over 700 bytes, built on the stack and copied into the box: about
     /// 150 instructions a call, which an Echo does not spend).
+    ///
+    /// `answered` makes the future of an answer decided inline (usually [`Answered::boxed`]).
     fn answer_or_pool<'a, R: Send + Unpin + 'static>(
         &'a self,
         answer: impl Fn() -> Result<R, Status> + Send + 'static,
+        answered: impl FnOnce(Result<R, Status>) -> CallFuture<'a, R>,
     ) -> CallFuture<'a, R> {
         let limits = self.pool.rules_limits();
         match self.pool.try_inline(limits, &answer) {
             Some(decided) => {
-                Box::pin(Answered(Some(decided.unwrap_or_else(|unfinished| {
-                    Err(error::engine_work(unfinished))
-                }))))
+                answered(decided.unwrap_or_else(|unfinished| Err(error::engine_work(unfinished))))
             }
             None => Box::pin(async move {
                 match self.pool.run_on_pool(limits.laps, answer).await {
@@ -113,6 +115,25 @@ type CallFuture<'a, R> = Pin<Box<dyn Future<Output = Result<Response<R>, Status>
 /// A call's answer, decided before its future was made: ready at the first poll.
 struct Answered<R>(Option<Result<R, Status>>);
 
+impl<R: Send + Unpin + 'static> Answered<R> {
+    /// The future of `answer`.
+    fn boxed<'a>(answer: Result<R, Status>) -> CallFuture<'a, R> {
+        Box::pin(Answered(Some(answer)))
+    }
+}
+
+/// ValidateMove's answer to a legal move, always the same bytes ([`wire::legal_move`]): a future that holds
+/// nothing, so that boxing it allocates nothing either.
+struct LegalMove;
+
+impl Future for LegalMove {
+    type Output = Result<Response<wire::ValidateMoveAnswer>, Status>;
+
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
+        Poll::Ready(Ok(Response::new(wire::legal_move())))
+    }
+}
+
 impl<R: Unpin> Future for Answered<R> {
     type Output = Result<Response<R>, Status>;
 
@@ -140,7 +161,7 @@ impl StateAndMove {
     }
 
     /// A state and move already decoded into the engine's values ([`wire::decode`]), with nothing wrong.
-    fn decoded(setup: Box<engine::Setup>, mv: Move) -> StateAndMove {
+    fn decoded(setup: SetupBox, mv: Move) -> StateAndMove {
         StateAndMove {
             state: Ok(DecodedState::decoded("state", setup)),
             mv: Some(Ok(mv)),
@@ -347,7 +368,7 @@ impl RulesService {
         };
         move || {
             Ok(match decoded.verdict()? {
-                Ok(()) => wire::validate_move(true, 0, ""),
+                Ok(()) => wire::legal_move(),
                 Err(illegal) => wire::validate_move(
                     false,
                     convert::reason_to_pb(illegal.reason) as i32,
@@ -543,7 +564,10 @@ impl wire::server::rules_server::Rules for RulesService {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        self.answer_or_pool(Self::list_legal_moves_encoded(request.into_inner()))
+        self.answer_or_pool(
+            Self::list_legal_moves_encoded(request.into_inner()),
+            Answered::boxed,
+        )
     }
 
     fn validate_move<'life0, 'async_trait>(
@@ -554,7 +578,13 @@ impl wire::server::rules_server::Rules for RulesService {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        self.answer_or_pool(Self::validate_move_encoded(request.into_inner()))
+        self.answer_or_pool(
+            Self::validate_move_encoded(request.into_inner()),
+            |answer| match answer {
+                Ok(answer) if answer.is_legal_move() => Box::pin(LegalMove),
+                answer => Answered::boxed(answer),
+            },
+        )
     }
 
     fn apply_move<'life0, 'async_trait>(
@@ -565,7 +595,10 @@ impl wire::server::rules_server::Rules for RulesService {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        self.answer_or_pool(Self::apply_move_encoded(request.into_inner()))
+        self.answer_or_pool(
+            Self::apply_move_encoded(request.into_inner()),
+            Answered::boxed,
+        )
     }
 
     async fn suggest_move(

@@ -20,6 +20,7 @@ use bytes::{Buf, BufMut, Bytes};
 use prost::encoding::{DecodeContext, WireType};
 
 use super::pb;
+use crate::api::setup_box::SetupBox;
 use crate::engine::{
     Direction, GameKind, Kichwa, KuuDecision, Move, PitSet, Player, Repeated, Setup, Sow,
     StarterRule, Status, VariantSetup,
@@ -39,7 +40,7 @@ pub trait Canonical: prost::Message + Default + PartialEq + fmt::Debug + Sized {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidateMoveValues {
     /// `state`, every field decoded (the game's own checks are still to run).
-    pub state: Box<Setup>,
+    pub state: SetupBox,
     /// `move`, checked against the board's size.
     pub mv: Move,
 }
@@ -48,7 +49,7 @@ pub struct ValidateMoveValues {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyMoveValues {
     /// `state`, every field decoded (the game's own checks are still to run).
-    pub state: Box<Setup>,
+    pub state: SetupBox,
     /// `move`, checked against the board's size.
     pub mv: Move,
     /// `skip_events`.
@@ -59,7 +60,7 @@ pub struct ApplyMoveValues {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListLegalMovesValues {
     /// `state`, every field decoded (the game's own checks are still to run).
-    pub state: Box<Setup>,
+    pub state: SetupBox,
     /// `skip_previews`.
     pub skip_previews: bool,
 }
@@ -426,8 +427,9 @@ fn player(value: u32) -> Option<Option<Player>> {
 /// `GameState`, as `convert::state_setup` decodes it when it finds nothing wrong.
 ///
 /// Boxed, and filled in place: a `Setup` holds its lists in place, so it is large, and a request's values move
-/// from the decoder through tonic to the handler and into its job; a box moves as a pointer.
-fn game_state(bytes: &[u8]) -> Option<Box<Setup>> {
+/// from the decoder through tonic to the handler and into its job; a box moves as a pointer (and is kept for
+/// the thread's next request, [`SetupBox`]).
+fn game_state(bytes: &[u8]) -> Option<SetupBox> {
     // Field by field in the order of their numbers, each read only if it is next: the canonical encoding's
     // fields come in that order, each at most once, so a field out of order or twice is left unread and
     // `end` refuses it (prost's decoding takes over). One compare and branch a field, the same at the same
@@ -444,7 +446,7 @@ fn game_state(bytes: &[u8]) -> Option<Box<Setup>> {
     } else {
         return None;
     };
-    let mut setup = Box::new(Setup {
+    let mut setup = SetupBox::new(Setup {
         kind,
         rules_version: 0,
         pits: Repeated::new(),
@@ -667,12 +669,12 @@ pub(crate) mod tests {
     use prost::Message;
 
     /// What prost and `convert` make of a request's state and move: their values when nothing is wrong.
-    fn slow_state(state: Option<pb::GameState>) -> Option<Box<Setup>> {
+    fn slow_state(state: Option<pb::GameState>) -> Option<SetupBox> {
         convert::state_setup("state", state)
             .ok()?
             .clean_setup()
             .cloned()
-            .map(Box::new)
+            .map(SetupBox::new)
     }
 
     fn slow_move(kind: GameKind, mv: Option<&pb::Move>) -> Option<Move> {
