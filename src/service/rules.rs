@@ -668,6 +668,61 @@ mod tests {
         }
     }
 
+    /// The hot calls decided inline hand over their answer in a future that holds only it (a legal move's, nothing):
+    /// not `on_pool`'s state machine, built on the stack and copied into the box at every call.
+    #[test]
+    fn the_hot_calls_futures_hold_only_their_answers() {
+        use crate::api::wire::server::rules_server::Rules as WireRules;
+        use crate::pool::EnginePool;
+        let settings = crate::config::Settings::default();
+        let rules = RulesService::new(EnginePool::new(&settings.engine, Default::default()));
+        let game = AnyGame::new_match(engine::GameKind::Bosh, &engine::Options::default());
+        let state = Some(convert::state_to_pb(&game));
+        let legal = Some(convert::move_to_pb(&game.legal_moves()[0]));
+        let validate = |mv: Option<pb::Move>| {
+            let bytes = pb::ValidateMoveRequest {
+                state: state.clone(),
+                r#move: mv,
+            }
+            .encode_to_vec();
+            WireRules::validate_move(&rules, Request::new(Call::decode(&bytes[..]).unwrap()))
+        };
+        let legal_move = validate(legal.clone());
+        assert_eq!(
+            std::mem::size_of_val(&*legal_move),
+            0,
+            "a legal move's answer"
+        );
+        let no_state = validate(None);
+        assert!(std::mem::size_of_val(&*no_state) <= 32, "an error");
+        let bytes = pb::ApplyMoveRequest {
+            state: state.clone(),
+            r#move: legal,
+            skip_events: false,
+        }
+        .encode_to_vec();
+        let applied =
+            WireRules::apply_move(&rules, Request::new(Call::decode(&bytes[..]).unwrap()));
+        assert!(
+            std::mem::size_of_val(&*applied) <= 32,
+            "an ApplyMove answer"
+        );
+        // And they answer what the calls answer.
+        fn answer<R>(mut call: CallFuture<'_, R>) -> Result<Response<R>, Status> {
+            match call
+                .as_mut()
+                .poll(&mut Context::from_waker(std::task::Waker::noop()))
+            {
+                Poll::Ready(answer) => answer,
+                Poll::Pending => panic!("an answered call is ready"),
+            }
+        }
+        assert!(answer(legal_move).unwrap().get_ref().is_legal_move());
+        let refused = answer(no_state).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+        assert!(!answer(applied).unwrap().get_ref().as_bytes().is_empty());
+    }
+
     /// [`same_call`] for the request `which` of `bytes`.
     fn both_ways(which: Which, bytes: &[u8]) -> bool {
         match which {
