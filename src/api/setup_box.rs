@@ -26,7 +26,8 @@ pub struct SetupBox(
 impl SetupBox {
     /// `setup`, boxed in this thread's spare box if it has one.
     pub fn new(setup: Setup) -> SetupBox {
-        let boxed = match SPARE.take() {
+        // `try_with`: a thread whose locals are being destroyed has no spare to lend (and must not panic).
+        let boxed = match SPARE.try_with(Cell::take).ok().flatten() {
             Some(mut spare) => {
                 *spare = setup;
                 spare
@@ -39,8 +40,10 @@ impl SetupBox {
 
 impl Drop for SetupBox {
     fn drop(&mut self) {
-        // A box kept already (one dropped on another thread and sent here, say) is freed in its place.
-        SPARE.set(self.0.take());
+        // A box kept already is freed in this one's place. A thread whose locals are being destroyed keeps nothing:
+        // the box is freed as usual (what `try_with` leaves in `boxed` when it fails).
+        let mut boxed = self.0.take();
+        let _ = SPARE.try_with(|spare| spare.set(boxed.take()));
     }
 }
 
