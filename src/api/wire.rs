@@ -280,8 +280,19 @@ impl Writer {
 
     /// [`Writer::packed_slice`] for byte values (per-seat counts, round totals).
     fn packed_bytes(&mut self, field: u32, values: &[u8]) {
-        if values.is_empty() {
-            return;
+        let key = field << 3 | LEN;
+        // A seat's list (stores, reserves, the match score: two or three values, each below 128 but in a rare
+        // state) with a one-byte key: key, length and values in one store of a known size, where the general
+        // path's test of every value and copy of a slice of unknown length cost more than the few bytes.
+        match *values {
+            [] => return,
+            [a, b] if key < 0x80 && (a | b) < 0x80 => {
+                return self.buf.extend_from_slice(&[key as u8, 2, a, b]);
+            }
+            [a, b, c] if key < 0x80 && (a | b | c) < 0x80 => {
+                return self.buf.extend_from_slice(&[key as u8, 3, a, b, c]);
+            }
+            _ => {}
         }
         if values.iter().fold(0, |any, &v| any | v) < 0x80 {
             self.key_varint(field, LEN, values.len() as u64);

@@ -353,6 +353,13 @@ impl<'a> Reader<'a> {
     #[inline]
     fn packed<const N: usize>(&mut self, list: &mut Repeated<u32, N>) -> Option<()> {
         let bytes = self.bytes()?;
+        // A seat's list (stores, reserves, the match score), two values below 128: no loop at all.
+        if let &[a @ 0..=0x7f, b @ 0..=0x7f] = bytes {
+            if N >= 2 && list.is_empty() {
+                *list = Repeated::from_slice(&[u32::from(a), u32::from(b)]);
+                return Some(());
+            }
+        }
         if at_most(bytes, 0x7f) {
             // Every value below 128, one byte each (nearly every list of a state): one pass, no branch per value.
             list.extend_from_bytes(bytes, u32::from);
