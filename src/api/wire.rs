@@ -132,11 +132,8 @@ fn answer_capacity(events: &[Event]) -> usize {
 /// ValidateMove.
 const LEGAL_MOVE: &[u8] = &[0x08, 0x01];
 
-/// `ValidateMoveResponse { legal, reason, message }`.
+/// `ValidateMoveResponse { legal, reason, message }` (a legal move's is [`legal_move`], which allocates nothing).
 pub fn validate_move(legal: bool, reason: i32, message: &str) -> ValidateMoveAnswer {
-    if legal && reason == 0 && message.is_empty() {
-        return legal_move();
-    }
     let mut w = Writer::with_capacity(2 + message.len() + 4);
     w.bool(1, legal);
     w.int32(2, reason);

@@ -14,7 +14,7 @@ use crate::api::{error, pb, wire};
 use crate::config::SearchSettings;
 use crate::engine::search::{self, Algorithm, Bot};
 use crate::engine::{self, AnyGame, Move, Violation};
-use crate::pool::EnginePool;
+use crate::pool::{EnginePool, WorkError};
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
@@ -55,10 +55,7 @@ impl RulesService {
         answer: impl Fn() -> Result<R, Status> + Send + 'static,
     ) -> Result<Response<R>, Status> {
         let limits = self.pool.rules_limits();
-        match self.pool.run(limits, answer).await {
-            Ok(answer) => answer.map(Response::new),
-            Err(unfinished) => Err(error::engine_work(unfinished)),
-        }
+        engine_answer(self.pool.run(limits, answer).await).map(Response::new)
     }
 
     /// [`RulesService::on_pool`] for the hot calls the server answers with [`wire`]'s bytes, as the boxed future
@@ -76,14 +73,9 @@ impl RulesService {
     ) -> CallFuture<'a, R> {
         let limits = self.pool.rules_limits();
         match self.pool.try_inline(limits, &answer) {
-            Some(decided) => {
-                answered(decided.unwrap_or_else(|unfinished| Err(error::engine_work(unfinished))))
-            }
+            Some(decided) => answered(engine_answer(decided)),
             None => Box::pin(async move {
-                match self.pool.run_on_pool(limits.laps, answer).await {
-                    Ok(answer) => answer.map(Response::new),
-                    Err(unfinished) => Err(error::engine_work(unfinished)),
-                }
+                engine_answer(self.pool.run_on_pool(limits.laps, answer).await).map(Response::new)
             }),
         }
     }
@@ -99,14 +91,17 @@ impl RulesService {
         match algorithm {
             Some(Algorithm::AlphaBeta | Algorithm::Mcts) => {
                 let laps = self.pool.rules_limits().laps;
-                match self.pool.run_on_pool(laps, answer).await {
-                    Ok(answer) => answer.map(Response::new),
-                    Err(unfinished) => Err(error::engine_work(unfinished)),
-                }
+                engine_answer(self.pool.run_on_pool(laps, answer).await).map(Response::new)
             }
             _ => self.on_pool(answer).await,
         }
     }
+}
+
+/// A call's answer from the engine's run of its job: the job's own answer, or the status of work that did not
+/// finish (budget spent, pool busy, shutting down).
+fn engine_answer<R>(ran: Result<Result<R, Status>, WorkError>) -> Result<R, Status> {
+    ran.unwrap_or_else(|unfinished| Err(error::engine_work(unfinished)))
 }
 
 /// The future of a call of tonic's generated `Rules` trait (what `async_trait` makes of an `async fn`).
@@ -122,6 +117,15 @@ impl<R: Send + Unpin + 'static> Answered<R> {
     }
 }
 
+impl<R: Unpin> Future for Answered<R> {
+    type Output = Result<Response<R>, Status>;
+
+    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
+        let answer = self.0.take().expect("an answered call is polled once");
+        Poll::Ready(answer.map(Response::new))
+    }
+}
+
 /// ValidateMove's answer to a legal move, always the same bytes ([`wire::legal_move`]): a future that holds
 /// nothing, so that boxing it allocates nothing either.
 struct LegalMove;
@@ -131,15 +135,6 @@ impl Future for LegalMove {
 
     fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
         Poll::Ready(Ok(Response::new(wire::legal_move())))
-    }
-}
-
-impl<R: Unpin> Future for Answered<R> {
-    type Output = Result<Response<R>, Status>;
-
-    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
-        let answer = self.0.take().expect("an answered call is polled once");
-        Poll::Ready(answer.map(Response::new))
     }
 }
 
