@@ -45,6 +45,10 @@ enum Command {
     /// README.md).
     #[cfg(feature = "loadtest")]
     Arena(mancala::arena::cli::ArenaArgs),
+    /// Send every method the largest requests it may get and report what refusing them costs the server (see
+    /// "Security and limits" in README.md).
+    #[cfg(feature = "loadtest")]
+    Oversized(mancala::loadtest::oversized::OversizedArgs),
 }
 
 #[derive(Debug, Args)]
@@ -68,6 +72,8 @@ fn main() -> ExitCode {
         Some(Command::Loadtest(args)) => mancala::loadtest::cli::run(*args),
         #[cfg(feature = "loadtest")]
         Some(Command::Arena(args)) => mancala::arena::cli::run(args),
+        #[cfg(feature = "loadtest")]
+        Some(Command::Oversized(args)) => mancala::loadtest::oversized::run(args),
         None => serve(cli.serve),
     };
     match result {

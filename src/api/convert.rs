@@ -292,12 +292,17 @@ pub fn state_setup(
     let variant = match state.variant {
         None => VariantSetup::Missing,
         Some(pb::game_state::Variant::BaAwa(v)) => VariantSetup::BaAwa {
-            owners: v
-                .owners
-                .iter()
-                .enumerate()
-                .map(|(i, &o)| fields.player_named(|| format!("ba_awa.owners[{i}]"), o))
-                .collect(),
+            // A list longer than the board is refused by the game from its length alone, its values unread
+            // (`Setup::overlong_lists`): here too, so that a million owners cost no million violations.
+            owners: if v.owners.len() > GameKind::BaAwa.pit_count() {
+                std::iter::repeat_n(None, v.owners.len()).collect()
+            } else {
+                v.owners
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &o)| fields.player_named(|| format!("ba_awa.owners[{i}]"), o))
+                    .collect()
+            },
             starter: fields.player("ba_awa.starter", v.starter),
             target: v.target,
             players: v.players,
@@ -470,6 +475,15 @@ pub fn game_move(
                 kichwa,
                 kuu_decision,
             })
+        }
+        pb::r#move::Action::NextGame(next) if next.pits.len() > pits => {
+            // More pits than the board has cannot be a set of its pits: refused from the length alone, so that a
+            // million listed pits cost no million violations.
+            fields.fail(
+                "next_game.pits",
+                format!("lists {} pits; {} has {pits}", next.pits.len(), kind.name()),
+            );
+            Move::NextGame(PitSet::EMPTY)
         }
         pb::r#move::Action::NextGame(next) => {
             let mut set = PitSet::EMPTY;

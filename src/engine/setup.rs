@@ -107,6 +107,67 @@ impl Setup {
     }
 }
 
+impl Setup {
+    /// Each list of the state with its length and the longest any state of its game may hold: the board's pits,
+    /// one value per seat (three at most, in three-player Ba-awa), and the own lists of the game whose fields the
+    /// state carries (one per pit of that game's board, whatever `kind` says). A list beyond its
+    /// longest is refused from its length alone ([`Setup::overlong_lists`]).
+    fn list_lengths(&self) -> [(&'static str, usize, usize); 7] {
+        let seats = if self.kind == GameKind::BaAwa { 3 } else { 2 };
+        let mut lists = [("", 0, 0); 7];
+        lists[0] = ("pits", self.pits.len(), self.kind.pit_count());
+        lists[1] = ("stores", self.stores.len(), seats);
+        lists[2] = ("reserves", self.reserves.len(), seats);
+        lists[3] = ("match_score", self.match_score.len(), seats);
+        match &self.variant {
+            VariantSetup::BaAwa {
+                owners,
+                eliminated_in,
+                ..
+            } => {
+                lists[4] = ("ba_awa.owners", owners.len(), GameKind::BaAwa.pit_count());
+                lists[5] = ("ba_awa.eliminated_in_game", eliminated_in.len(), 3);
+            }
+            VariantSetup::Bosh { closed, .. } => {
+                lists[4] = ("bosh.closed", closed.len(), GameKind::Bosh.pit_count());
+            }
+            VariantSetup::BaoLaKete { kuu_alive, .. } => {
+                lists[4] = ("bao_la_kete.kuu_alive", kuu_alive.len(), 2);
+            }
+            VariantSetup::Missing => {}
+        }
+        lists
+    }
+
+    /// The lists longer than any state of the game holds, one violation each, found from their lengths alone:
+    /// none of their values is looked at, so that a state of a million values is refused at the cost of a few
+    /// compares rather than a check (and a violation) per value. `None` when every list is short enough (the
+    /// game's own checks then say what else is wrong).
+    pub(crate) fn overlong_lists(&self) -> Option<InvalidState> {
+        let lists = self.list_lengths();
+        if lists.iter().all(|&(_, len, max)| len <= max) {
+            return None;
+        }
+        Some(self.report_overlong(&lists))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_overlong(&self, lists: &[(&'static str, usize, usize)]) -> InvalidState {
+        let game = self.kind.name();
+        InvalidState(
+            lists
+                .iter()
+                .filter(|&&(_, len, max)| len > max)
+                .map(|&(field, len, max)| Violation {
+                    field: field.into(),
+                    description: format!("holds {len} values; a {game} state has at most {max}"),
+                })
+                .collect(),
+        )
+    }
+}
+
 /// The per-game fields of a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantSetup {
@@ -351,6 +412,11 @@ fn validate_in<G: Validate<N>, const N: usize>(
     setup: &Setup,
     mut check: Checker,
 ) -> Result<(G, bool), InvalidState> {
+    // Step 0: a list longer than the game allows is refused from its length, before any value is read, so that
+    // the cost of a refusal follows the board's size, not the request's.
+    if let Some(overlong) = setup.overlong_lists() {
+        return Err(overlong);
+    }
     // Step 1: the shape every game shares (rules version, list lengths, seed bounds and totals, status, to_move
     // and winner together).
     let pits = check.common::<N>(setup, G::SEED_TOTAL);
@@ -669,6 +735,57 @@ mod tests {
         }
         // Every case met, and often.
         assert!(tally.iter().all(|&n| n > 500), "{tally:?}");
+    }
+
+    /// Issue 34: a list longer than the game allows is refused from its length, its values unread, one violation
+    /// per such list and nothing else; a list within the bound is checked value by value as before.
+    #[test]
+    fn lists_longer_than_the_game_allows_are_refused_from_their_length() {
+        use super::{Repeated, VariantSetup};
+        let long = 100_000;
+        let mut setup = AnyGame::new_match(GameKind::BaAwa, &Options::default()).to_setup();
+        setup.stores = Repeated::from_slice(&vec![7; long]);
+        setup.reserves = Repeated::from_slice(&vec![7; 4]);
+        if let VariantSetup::BaAwa { owners, .. } = &mut setup.variant {
+            *owners = Repeated::from_slice(&vec![None; long]);
+        }
+        // Wrong in other ways too (not its turn's status), which is not looked at while a list is too long.
+        setup.status = None;
+        let invalid = AnyGame::from_setup(&setup).expect_err("refused");
+        let found: Vec<(&str, &str)> = invalid
+            .0
+            .iter()
+            .map(|v| (v.field.as_str(), v.description.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "stores",
+                    "holds 100000 values; a Ba-awa state has at most 3"
+                ),
+                ("reserves", "holds 4 values; a Ba-awa state has at most 3"),
+                (
+                    "ba_awa.owners",
+                    "holds 100000 values; a Ba-awa state has at most 12"
+                ),
+            ]
+        );
+        // The same through the check before a move.
+        let checked = AnyGame::from_setup_then(&setup, |game| game.check(&Move::Sow(Sow::from(0))));
+        assert_eq!(checked.err(), Some(invalid));
+
+        // Within the bound, the lists' own checks speak (a two-player Ba-awa state with three stores).
+        let mut setup = AnyGame::new_match(GameKind::BaAwa, &Options::default()).to_setup();
+        setup.stores = Repeated::from_slice(&[0, 0, 0]);
+        let invalid = AnyGame::from_setup(&setup).expect_err("refused");
+        assert_eq!(invalid.0[0].field, "stores");
+        assert!(
+            invalid.0[0]
+                .description
+                .starts_with("holds one value per player"),
+            "{invalid}"
+        );
     }
 
     fn compare(setup: &super::Setup, mv: &Move, tally: &mut [usize; 4]) {

@@ -472,7 +472,7 @@ impl Stats {
 
 /// A codec that sends and receives message bytes as they are: requests are encoded once, up front.
 #[derive(Clone, Copy, Debug, Default)]
-struct RawCodec;
+pub(crate) struct RawCodec;
 
 impl Codec for RawCodec {
     type Encode = Bytes;

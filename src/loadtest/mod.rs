@@ -22,6 +22,7 @@ pub mod cli;
 pub mod corpus;
 pub mod driver;
 pub mod dump;
+pub mod oversized;
 pub mod report;
 
 use std::{fmt, str::FromStr, sync::Arc, time::Duration};

@@ -17,13 +17,16 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 /// How tonic begins the message of each request-decoding failure it reports as INTERNAL (tonic 0.14,
-/// tonic-prost 0.14: `codec/decode.rs`, `server/grpc.rs`, prost's `DecodeError`).
-const DECODING_FAILURES: [&str; 5] = [
+/// tonic-prost 0.14: `codec/decode.rs`, `server/grpc.rs`, prost's `DecodeError`; tonic-web 0.14 `call.rs`,
+/// whose every failure reading a browser's request body, such as grpc-web-text that is not base64, is
+/// "tonic-web: …").
+const DECODING_FAILURES: [&str; 6] = [
     "failed to decode Protobuf message",
     "protocol error: received message with",
     "Error decompressing",
     "Unexpected EOF decoding stream",
     "Missing request message",
+    "tonic-web: ",
 ];
 
 /// Rewrites a decoding failure's INTERNAL in `headers` (response headers or trailers) to INVALID_ARGUMENT.

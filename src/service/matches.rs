@@ -176,11 +176,24 @@ fn seat_of(value: i32, seats: usize, field: String) -> Result<crate::engine::Pla
     }
 }
 
+/// The refusal of a list of seats longer than any match has, from its length alone: its entries are not read,
+/// so that a request of a million entries costs no million checks (nor a million violations).
+fn too_many_seats(field: &str, len: usize) -> Result<(), Vec<Violation>> {
+    if len <= SEATS {
+        return Ok(());
+    }
+    Err(vec![Violation {
+        field: field.into(),
+        description: format!("lists {len} seats; a match has at most {SEATS}"),
+    }])
+}
+
 /// The seats to bind, `[South, North, East]`, from `CreateMatchRequest.players`, for a match of `seats` seats.
 fn seat_players(
     players: &[pb::SeatPlayer],
     seats_in_game: usize,
 ) -> Result<[Option<String>; SEATS], Vec<Violation>> {
+    too_many_seats("players", players.len())?;
     let mut seats: [Option<String>; SEATS] = [None, None, None];
     let mut violations = Vec::new();
     for (i, binding) in players.iter().enumerate() {
@@ -230,6 +243,7 @@ fn seat_bots(
     max_level: Option<u32>,
     seats_in_game: usize,
 ) -> Result<[Option<BotSeat>; SEATS], Vec<Violation>> {
+    too_many_seats("bots", bots.len())?;
     let mut seats = [None, None, None];
     let mut violations = Vec::new();
     for (i, bot) in bots.iter().enumerate() {

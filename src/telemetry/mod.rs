@@ -359,11 +359,13 @@ impl fmt::Debug for Outcome {
 }
 
 /// Whether `code` says the server failed (WARN in the log, an error status on the exported span), rather than
-/// refused what the client asked.
+/// refused what the client asked. UNIMPLEMENTED is a refusal: every method the server lists is implemented, so
+/// it answers only a call to a method it does not have (a client's typo, an old stub, a scanner), which must not
+/// fill the log at WARN; the metrics count it by code.
 fn is_server_error(code: Code) -> bool {
     matches!(
         code,
-        Code::Unknown | Code::Unimplemented | Code::Internal | Code::Unavailable | Code::DataLoss
+        Code::Unknown | Code::Internal | Code::Unavailable | Code::DataLoss
     )
 }
 

@@ -139,14 +139,17 @@ async fn garbage_bytes_are_invalid_argument_on_every_rpc() {
 }
 
 #[tokio::test]
-async fn thousands_of_bad_entries_get_a_short_answer() {
+async fn many_bad_entries_get_a_short_answer() {
     let server = TestServer::start().await;
-    let state = server.new_game(pb::GameKind::Bosh).await;
+    // Every one of Bao la Kete's 32 pits holds more seeds than the game has: a violation each, more than listed.
+    let mut state = server.new_game(pb::GameKind::BaoLaKete).await;
+    state.pits = vec![999; 32];
     let request = pb::ValidateMoveRequest {
         state: Some(state),
         r#move: Some(pb::Move {
-            action: Some(pb::r#move::Action::NextGame(pb::NextGame {
-                pits: vec![99; 50_000],
+            action: Some(pb::r#move::Action::Sow(pb::Sow {
+                pit: 0,
+                ..Default::default()
             })),
         }),
     };
@@ -173,5 +176,147 @@ async fn thousands_of_bad_entries_get_a_short_answer() {
         refused.details().len() + refused.message().len() < 8 * 1024,
         "{} bytes of details",
         refused.details().len()
+    );
+}
+
+/// The one violation of a request refused for the length of a list: its field and description.
+async fn only_violation<T: std::fmt::Debug>(
+    answer: impl std::future::Future<Output = Result<T, Status>>,
+) -> (String, String) {
+    let refused = within(answer).await.expect_err("refused");
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    let violations = refused
+        .get_details_bad_request()
+        .expect("BadRequest")
+        .field_violations;
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    (
+        violations[0].field.clone(),
+        violations[0].description.clone(),
+    )
+}
+
+/// Issue 34: a list far longer than any board is refused from its length alone, with one violation naming it,
+/// not one per entry (which made a refusal cost seconds of CPU, quadratic in the list's length). What such a
+/// refusal costs is measured by `mancala oversized` (BENCHMARKS.md); here, what it answers.
+#[tokio::test]
+async fn lists_longer_than_any_board_are_refused_from_their_length() {
+    let server = TestServer::start().await;
+    const LONG: usize = 200_000;
+    let sow = || pb::Move {
+        action: Some(pb::r#move::Action::Sow(pb::Sow {
+            pit: 0,
+            ..Default::default()
+        })),
+    };
+    type Fill = fn(&mut pb::GameState);
+    let lists: [(pb::GameKind, &str, Fill); 8] = [
+        (pb::GameKind::BaAwa, "state.pits", |s| {
+            s.pits = vec![7; LONG]
+        }),
+        (pb::GameKind::BaAwa, "state.stores", |s| {
+            s.stores = vec![7; LONG]
+        }),
+        (pb::GameKind::BaoLaKete, "state.reserves", |s| {
+            s.reserves = vec![7; LONG]
+        }),
+        (pb::GameKind::Bosh, "state.match_score", |s| {
+            s.match_score = vec![7; LONG]
+        }),
+        (pb::GameKind::BaAwa, "state.ba_awa.owners", |s| {
+            if let Some(pb::game_state::Variant::BaAwa(v)) = &mut s.variant {
+                v.owners = vec![99; LONG];
+            }
+        }),
+        (
+            pb::GameKind::BaAwa,
+            "state.ba_awa.eliminated_in_game",
+            |s| {
+                if let Some(pb::game_state::Variant::BaAwa(v)) = &mut s.variant {
+                    v.eliminated_in_game = vec![7; LONG];
+                }
+            },
+        ),
+        (pb::GameKind::Bosh, "state.bosh.closed", |s| {
+            if let Some(pb::game_state::Variant::Bosh(v)) = &mut s.variant {
+                v.closed = vec![true; LONG];
+            }
+        }),
+        (
+            pb::GameKind::BaoLaKete,
+            "state.bao_la_kete.kuu_alive",
+            |s| {
+                if let Some(pb::game_state::Variant::BaoLaKete(v)) = &mut s.variant {
+                    v.kuu_alive = vec![true; LONG];
+                }
+            },
+        ),
+    ];
+    let mut rules = server.rules();
+    for (kind, field, fill) in lists {
+        let mut state = server.new_game(kind).await;
+        fill(&mut state);
+        let validate = rules.validate_move(pb::ValidateMoveRequest {
+            state: Some(state.clone()),
+            r#move: Some(sow()),
+        });
+        let (named, description) = only_violation(validate).await;
+        assert_eq!(named, field);
+        assert!(
+            description.starts_with(&format!("holds {LONG} values; a ")),
+            "{field}: {description}"
+        );
+        // The other calls that take a state answer alike.
+        let listed = rules.list_legal_moves(pb::ListLegalMovesRequest {
+            state: Some(state.clone()),
+            ..Default::default()
+        });
+        assert_eq!(only_violation(listed).await.0, field);
+        let suggested = rules.suggest_move(pb::SuggestMoveRequest {
+            state: Some(state),
+            ..Default::default()
+        });
+        assert_eq!(only_violation(suggested).await.0, field);
+    }
+
+    let state = server.new_game(pb::GameKind::BaAwa).await;
+    let next_game = pb::Move {
+        action: Some(pb::r#move::Action::NextGame(pb::NextGame {
+            pits: vec![3; LONG],
+        })),
+    };
+    let apply = rules.apply_move(pb::ApplyMoveRequest {
+        state: Some(state),
+        r#move: Some(next_game),
+        ..Default::default()
+    });
+    assert_eq!(
+        only_violation(apply).await,
+        (
+            "move.next_game.pits".to_string(),
+            format!("lists {LONG} pits; Ba-awa has 12")
+        )
+    );
+
+    let mut matches = pb::matches_client::MatchesClient::new(server.channel.clone());
+    let bots = vec![
+        pb::SeatBot {
+            player: pb::Player::South as i32,
+            level: 1,
+            ..Default::default()
+        };
+        LONG / 2
+    ];
+    let create = matches.create_match(pb::CreateMatchRequest {
+        kind: pb::GameKind::Bosh as i32,
+        bots,
+        ..Default::default()
+    });
+    assert_eq!(
+        only_violation(create).await,
+        (
+            "bots".to_string(),
+            format!("lists {} seats; a match has at most 3", LONG / 2)
+        )
     );
 }

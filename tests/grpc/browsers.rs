@@ -181,6 +181,41 @@ async fn a_grpc_web_error_carries_its_status_message_and_details() {
     );
 }
 
+/// Issue 34: a grpc-web-text body that is not base64 is the browser's error, INVALID_ARGUMENT, like any other
+/// body that does not decode (it was INTERNAL, and logged at WARN).
+#[tokio::test]
+async fn grpc_web_text_that_is_not_base64_is_invalid_argument() {
+    let server = server().await;
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/mancala.v1.Rules/DescribeGame")
+        .header(header::HOST, "127.0.0.1")
+        .header(header::CONTENT_TYPE, "application/grpc-web-text")
+        .header("x-grpc-web", "1")
+        .body(Full::new(Bytes::from_static(b"!!!not base64!!!")))
+        .expect("request");
+    let mut response = send(&server, request).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let headers = response.headers().clone();
+    let trailers = frames(response.body_mut(), None).await.trailers;
+    let status = headers
+        .get("grpc-status")
+        .or(trailers.get("grpc-status"))
+        .expect("a grpc-status");
+    assert_eq!(status, "3", "INVALID_ARGUMENT, not INTERNAL: {headers:?}");
+    let message = headers
+        .get("grpc-message")
+        .or(trailers.get("grpc-message"))
+        .expect("a grpc-message");
+    assert!(
+        message
+            .to_str()
+            .expect("ASCII")
+            .starts_with("the%20request%20could%20not%20be%20decoded"),
+        "{message:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_preflight_from_an_allowed_origin_is_answered_and_another_origin_is_not_allowed() {
     let server = server().await;
