@@ -745,7 +745,7 @@ mod tests {
         let long = 100_000;
         let mut setup = AnyGame::new_match(GameKind::BaAwa, &Options::default()).to_setup();
         setup.stores = Repeated::from_slice(&vec![7; long]);
-        setup.reserves = Repeated::from_slice(&vec![7; 4]);
+        setup.reserves = Repeated::from_slice(&[7; 4]);
         if let VariantSetup::BaAwa { owners, .. } = &mut setup.variant {
             *owners = Repeated::from_slice(&vec![None; long]);
         }
