@@ -841,7 +841,10 @@ impl Settings {
         let engine = &self.engine;
         for (key, value) in [
             ("quick_threads", engine.quick_threads),
-            ("max_long_calls_per_caller", engine.max_long_calls_per_caller),
+            (
+                "max_long_calls_per_caller",
+                engine.max_long_calls_per_caller,
+            ),
         ] {
             if value == 0 {
                 return Err(ConfigError::new(format_args!(

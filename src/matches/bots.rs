@@ -238,7 +238,8 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
             let mut thinker = thinker;
             if let Some(time_left) = time_left {
                 // A time-limited search still answers: it starts from every move's static value.
-                thinker.limits.time = Some(thinker.limits.time.map_or(time_left, |t| t.min(time_left)));
+                thinker.limits.time =
+                    Some(thinker.limits.time.map_or(time_left, |t| t.min(time_left)));
             }
             Bot::new(thinker, seed).choose(&position, Some(seat))
         })

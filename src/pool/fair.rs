@@ -151,7 +151,8 @@ impl<W> FairQueue<W> {
         let tenant_key = next_of(&self.tenants)?;
         self.clock += 1;
         let tenant = self.tenants.get_mut(&tenant_key).expect("just picked");
-        let caller_key = next_of(&tenant.inside).expect("a tenant with waiters has a caller with waiters");
+        let caller_key =
+            next_of(&tenant.inside).expect("a tenant with waiters has a caller with waiters");
         let caller = tenant.inside.get_mut(&caller_key).expect("just picked");
         let (_, waiter) = caller.inside.pop_front().expect("a caller with waiters");
         caller.running += 1;
@@ -300,11 +301,21 @@ mod tests {
             queue.push(&owner("small", "s"), format!("small/s{n}"));
         }
         let served = order(&mut queue);
-        let first_six: Vec<_> = served[..6].iter().map(|s| &s[..s.find('/').unwrap()]).collect();
+        let first_six: Vec<_> = served[..6]
+            .iter()
+            .map(|s| &s[..s.find('/').unwrap()])
+            .collect();
         assert_eq!(first_six, ["big", "small", "big", "small", "big", "small"]);
         // Inside "big", its callers take turns too.
-        let big: Vec<_> = served.iter().filter(|s| s.starts_with("big")).cloned().collect();
-        assert_eq!(big, ["big/x0", "big/y0", "big/z0", "big/x1", "big/y1", "big/z1"]);
+        let big: Vec<_> = served
+            .iter()
+            .filter(|s| s.starts_with("big"))
+            .cloned()
+            .collect();
+        assert_eq!(
+            big,
+            ["big/x0", "big/y0", "big/z0", "big/x1", "big/y1", "big/z1"]
+        );
     }
 
     #[test]

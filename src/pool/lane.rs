@@ -45,7 +45,9 @@ impl Lane {
 
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic under this lock leaves counts only; the lane goes on with them rather than failing every call.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Waits for `owner`'s turn on one of the lane's threads. Dropping the future before then leaves the queue.
@@ -237,6 +239,9 @@ mod tests {
         assert!(poll(waiting.as_mut()).is_pending());
         lane.close();
         assert!(matches!(poll(waiting.as_mut()), Poll::Ready(Err(Closed))));
-        assert!(matches!(poll(pin!(lane.acquire(&a))), Poll::Ready(Err(Closed))));
+        assert!(matches!(
+            poll(pin!(lane.acquire(&a))),
+            Poll::Ready(Err(Closed))
+        ));
     }
 }

@@ -106,7 +106,11 @@ impl EnginePool {
     }
 
     /// A pool as `settings` say, with `bot_threads` threads for the server's own bots (`bots.max_thinking`).
-    pub fn with_lanes(settings: &EngineSettings, bot_threads: usize, metrics: Metrics) -> EnginePool {
+    pub fn with_lanes(
+        settings: &EngineSettings,
+        bot_threads: usize,
+        metrics: Metrics,
+    ) -> EnginePool {
         let lane = |name, threads| Lane::new(name, threads, metrics.clone());
         EnginePool {
             inner: Arc::new(Inner {
@@ -222,9 +226,13 @@ impl EnginePool {
         let quick = self.inner.settings.quick_search_laps.min(laps);
         let job = if quick > 0 && expected_laps <= quick {
             let tried = self
-                .on_lane(&self.inner.quick, &owner, Queue::Limited, quick, move |budget| {
-                    (budget.run(&job), job)
-                })
+                .on_lane(
+                    &self.inner.quick,
+                    &owner,
+                    Queue::Limited,
+                    quick,
+                    move |budget| (budget.run(&job), job),
+                )
                 .await;
             match tried {
                 Ok((Err(Unfinished::Exhausted { .. }), job)) if laps > quick => job,
@@ -318,7 +326,10 @@ impl EnginePool {
     }
 
     /// A caller's answer from its job's run, counted in the engine-work metric.
-    fn answer<R>(&self, ran: Result<Result<(R, u64), Unfinished>, WorkError>) -> Result<R, WorkError> {
+    fn answer<R>(
+        &self,
+        ran: Result<Result<(R, u64), Unfinished>, WorkError>,
+    ) -> Result<R, WorkError> {
         let metrics = &self.inner.metrics;
         match ran {
             Ok(Ok((answer, _))) => {
@@ -387,7 +398,9 @@ pub fn bot_owner(on_clock: bool, match_id: &str) -> Owner {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // Only counts live under these locks: a panic elsewhere leaves them right.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A caller's long call in flight, counted until dropped.

@@ -180,8 +180,12 @@ pub fn work_owner<T>(request: &Request<T>) -> Owner {
         None => "address unknown".to_string(),
     };
     match request.extensions().get::<Caller>() {
-        Some(Caller::Player { tenant, player }) => Owner::new(tenant.id(), &format!("player {player}")),
-        Some(Caller::Tenant { tenant, key_id }) => Owner::new(tenant.id(), &format!("key {key_id}")),
+        Some(Caller::Player { tenant, player }) => {
+            Owner::new(tenant.id(), &format!("player {player}"))
+        }
+        Some(Caller::Tenant { tenant, key_id }) => {
+            Owner::new(tenant.id(), &format!("key {key_id}"))
+        }
         Some(Caller::Anonymous(tenant)) => Owner::new(tenant.id(), &address()),
         Some(Caller::Seat(_)) | None => Owner::new("", &address()),
     }

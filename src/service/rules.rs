@@ -104,10 +104,12 @@ impl RulesService {
         answer: impl Fn() -> Result<R, Status> + Send + 'static,
     ) -> Result<Response<R>, Status> {
         match thinker {
-            Some(thinker @ Thinker {
-                algorithm: Algorithm::AlphaBeta | Algorithm::Mcts,
-                ..
-            }) => {
+            Some(
+                thinker @ Thinker {
+                    algorithm: Algorithm::AlphaBeta | Algorithm::Mcts,
+                    ..
+                },
+            ) => {
                 let laps = self.pool.rules_limits().laps;
                 let expected = thinker.expected_plies();
                 engine_answer(self.pool.run_search(owner, laps, expected, answer).await)
