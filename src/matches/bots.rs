@@ -225,10 +225,14 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
         )
     };
     let started = Instant::now();
-    // Under a clock the move's share of it bounds the wait and the search together.
+    // Under a clock the move's share of it bounds the wait and the search together; also for a move its clock
+    // does not run for yet (a first sowing, which the match aborts if it does not come in time).
     let left = {
         let clocks = lock(&slot.live).clocks;
-        (clocks.running == Some(seat)).then(|| clocks.remaining_at(time.now_ms())[seat.index()])
+        clocks.control.timed().then(|| match clocks.running {
+            Some(running) if running == seat => clocks.remaining_at(time.now_ms())[seat.index()],
+            _ => clocks.remaining_ms[seat.index()],
+        })
     };
     let deadline = left.map(|left| started + think_share(left));
     let owner = pool::bot_owner(deadline.is_some(), &slot.id.to_string());
