@@ -201,13 +201,13 @@ impl EnginePool {
         laps: u64,
         job: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, WorkError> {
-        let in_flight = self.admit(&owner)?;
+        let _in_flight = self.admit(&owner)?;
+        let metrics = self.inner.metrics.clone();
         let ran = self
-            .on_lane(&self.inner.long, &owner, Queue::Limited, laps, |budget| {
-                budget.run(job)
+            .on_lane(&self.inner.long, &owner, Queue::Limited, laps, move |budget| {
+                counted(&metrics, budget.run(job))
             })
             .await;
-        drop(in_flight);
         self.answer(ran)
     }
 
@@ -224,14 +224,20 @@ impl EnginePool {
     ) -> Result<R, WorkError> {
         let _in_flight = self.admit(&owner)?;
         let quick = self.inner.settings.quick_search_laps.min(laps);
+        let metrics = self.inner.metrics.clone();
         let job = if quick > 0 && expected_laps <= quick {
+            let counter = metrics.clone();
             let tried = self
                 .on_lane(
                     &self.inner.quick,
                     &owner,
                     Queue::Limited,
                     quick,
-                    move |budget| (budget.run(&job), job),
+                    move |budget| match budget.run(&job) {
+                        // Not an outcome yet: it starts again on the long lane.
+                        ran @ Err(Unfinished::Exhausted { .. }) if laps > quick => (ran, job),
+                        ran => (counted(&counter, ran), job),
+                    },
                 )
                 .await;
             match tried {
@@ -243,8 +249,8 @@ impl EnginePool {
             job
         };
         let ran = self
-            .on_lane(&self.inner.long, &owner, Queue::Limited, laps, |budget| {
-                budget.run(job)
+            .on_lane(&self.inner.long, &owner, Queue::Limited, laps, move |budget| {
+                counted(&metrics, budget.run(job))
             })
             .await;
         self.answer(ran)
@@ -325,23 +331,17 @@ impl EnginePool {
         Ok(InFlight { pool: inner, owner })
     }
 
-    /// A caller's answer from its job's run, counted in the engine-work metric.
+    /// A caller's answer from its job's run (counted on its thread, [`counted`]), or the refusal of its turn,
+    /// counted here.
     fn answer<R>(
         &self,
         ran: Result<Result<(R, u64), Unfinished>, WorkError>,
     ) -> Result<R, WorkError> {
-        let metrics = &self.inner.metrics;
         match ran {
-            Ok(Ok((answer, _))) => {
-                metrics.engine_work(EngineOutcome::Pool);
-                Ok(answer)
-            }
-            Ok(Err(unfinished)) => {
-                metrics.engine_work(stopped(unfinished));
-                Err(unfinished.into())
-            }
+            Ok(Ok((answer, _))) => Ok(answer),
+            Ok(Err(unfinished)) => Err(unfinished.into()),
             Err(refused) => {
-                metrics.engine_work(match refused {
+                self.inner.metrics.engine_work(match refused {
                     WorkError::Busy { .. } => EngineOutcome::Busy,
                     _ => EngineOutcome::Cancelled,
                 });
@@ -454,6 +454,19 @@ async fn run_holding<T: Send + 'static>(
         // Never started: the runtime is shutting down.
         Err(_) => Err(WorkError::ShuttingDown),
     }
+}
+
+/// `ran`, counted in the engine-work metric on the job's thread: so that a job whose caller went away (and whose
+/// answer nobody reads) is counted too.
+fn counted<R>(
+    metrics: &Metrics,
+    ran: Result<(R, u64), Unfinished>,
+) -> Result<(R, u64), Unfinished> {
+    metrics.engine_work(
+        ran.as_ref()
+            .map_or_else(|u| stopped(*u), |_| EngineOutcome::Pool),
+    );
+    ran
 }
 
 /// The metrics outcome of work the engine stopped before deciding.
