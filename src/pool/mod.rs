@@ -204,9 +204,13 @@ impl EnginePool {
         let _in_flight = self.admit(&owner)?;
         let metrics = self.inner.metrics.clone();
         let ran = self
-            .on_lane(&self.inner.long, &owner, Queue::Limited, laps, move |budget| {
-                counted(&metrics, budget.run(job))
-            })
+            .on_lane(
+                &self.inner.long,
+                &owner,
+                Queue::Limited,
+                laps,
+                move |budget| counted(&metrics, budget.run(job)),
+            )
             .await;
         self.answer(ran)
     }
@@ -249,9 +253,13 @@ impl EnginePool {
             job
         };
         let ran = self
-            .on_lane(&self.inner.long, &owner, Queue::Limited, laps, move |budget| {
-                counted(&metrics, budget.run(job))
-            })
+            .on_lane(
+                &self.inner.long,
+                &owner,
+                Queue::Limited,
+                laps,
+                move |budget| counted(&metrics, budget.run(job)),
+            )
             .await;
         self.answer(ran)
     }
