@@ -109,6 +109,9 @@ queue_limit = 64
 inline_laps = 100000
 rules_budget_laps = 500000000
 match_budget_laps = 2000000000
+quick_threads = 1
+quick_search_laps = 20000
+max_long_calls_per_caller = 2
 
 [search]
 default_level = 4
@@ -222,8 +225,9 @@ pub struct BotSettings {
     /// The strongest level `CreateMatch` accepts (1 to the engine's top level): the higher levels search
     /// longer on the engine pool.
     pub max_level: u32,
-    /// Bot searches running at once on this server (each takes an engine-pool thread while it runs; the
-    /// others wait their turn). At least 1.
+    /// Bot searches running at once on this server: the threads of the engine pool's bot lane, kept for the
+    /// server's own bots so that callers' searches never delay them (docs/guide/engine-work.md); the others wait
+    /// their turn, those of bots on a clock sharing the lane equally with those of bots without. At least 1.
     pub max_thinking: usize,
     /// How often every unfinished match is checked for a bot move nobody is playing (the server that wrote the
     /// previous event died, or restarted), and over a shared store how long such a move is left to that
@@ -323,6 +327,18 @@ pub struct EngineSettings {
     pub rules_budget_laps: u64,
     /// Laps a move of a server-held match may spend (its positions are reachable in play, so it gets more).
     pub match_budget_laps: u64,
+    /// Threads of the engine pool's quick lane, where searches expected short (a hint at a low level) run apart
+    /// from the long ones, so that they never wait behind a search of seconds (docs/guide/engine-work.md).
+    /// At least 1.
+    pub quick_threads: usize,
+    /// The most laps a search may spend on the quick lane (a search spends a lap per move it plays, and a long
+    /// relay's laps): a search whose budget is expected within it tries the quick lane first, and starts again
+    /// on the long lane when it turns out longer. `0`: every search goes to the long lane.
+    pub quick_search_laps: u64,
+    /// Long calls (searches, Rules calls past `inline_laps`) one caller may have in flight, waiting or running;
+    /// more are refused with RESOURCE_EXHAUSTED (`TOO_MANY_LONG_CALLS`). A caller is a player (player token), an
+    /// API key, or a client address (anonymous calls). At least 1.
+    pub max_long_calls_per_caller: usize,
 }
 
 /// `[search]`: the caps on the built-in opponent's searches asked through the Rules service (`SuggestMove`,
@@ -821,6 +837,20 @@ impl Settings {
         }
         if bots.max_thinking == 0 {
             return Err(ConfigError::new("bots.max_thinking must be at least 1"));
+        }
+        let engine = &self.engine;
+        for (key, value) in [
+            ("quick_threads", engine.quick_threads),
+            (
+                "max_long_calls_per_caller",
+                engine.max_long_calls_per_caller,
+            ),
+        ] {
+            if value == 0 {
+                return Err(ConfigError::new(format_args!(
+                    "engine.{key} must be at least 1"
+                )));
+            }
         }
         let clock = &self.clock;
         if clock.abort_after < Duration::from_secs(1) {

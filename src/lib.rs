@@ -15,7 +15,7 @@
 //! | [`clock`] | time controls, a match's clocks replayed from its log, and where "now" comes from | domain |
 //! | [`store`] | where matches live: the `MatchStore` trait, embedded (redb), in-memory and Redis stores | domain |
 //! | [`identity`] | who is calling: tenants and their API keys, player tokens, the operator, each tenant's limits | domain |
-//! | [`pool`] | where long engine work runs: inline under a small budget, else on a bounded pool, cancellable | domain |
+//! | [`pool`] | where long engine work runs: inline under a small budget, else on a lane of the pool (quick, long, bots), fair between tenants and callers, cancellable | domain |
 //! | [`tls`] | the rustls server configuration from the `[tls]` PEM files, and the client certificate a handler can read | domain |
 //! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | matches |
 //! | [`lobby`] | players' profiles and ratings, challenges, seeks, and the resumable streams of players and tenants | lobby |

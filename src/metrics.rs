@@ -24,7 +24,18 @@
 //! | `mancala_lobby_entries_total` | counter | `entry`: entries this replica wrote to the tenants' lobby logs (challenges, seeks, profiles, matches created, started, finished) |
 //! | `mancala_lobby_conflicts_total` | counter | lobby writes that lost the store's race to another replica (decided again) |
 //! | `mancala_lobby_streams` | gauge | open `WatchPlayerEvents` and `WatchTenantFeed` streams on this replica |
+//! | `mancala_bot_moves_hurried_total` | counter | bot moves chosen by a one-ply search because the bot's clock left no time for its own (the engine's bot lane was busy past the move's share of the clock) |
 //! | `mancala_bot_moves_dropped_total` | counter | `reason` (`lost_race`: another replica or the opponent acted first; `engine`: the search did not finish; `illegal`: the search chose a refused move; `store`: the append failed): bot moves thought out but not played here |
+//!
+//! Engine work ([`crate::pool`], docs/guide/engine-work.md):
+//!
+//! | series | type | labels |
+//! |---|---|---|
+//! | `mancala_engine_work_total` | counter | `outcome` (`inline`, `pool`, `exhausted`, `cancelled`, `busy`, `caller_cap`): callers' rules work by how it ended |
+//! | `mancala_engine_pool_running` | gauge | long jobs running on the engine pool now, every lane |
+//! | `mancala_engine_queue_wait_seconds` | histogram | `lane` (`quick`, `long`, `bots`): how long a job waited for a thread of its lane |
+//! | `mancala_engine_lane_running` | gauge | `lane`: jobs holding a thread of the lane now |
+//! | `mancala_engine_lane_waiting` | gauge | `lane`: jobs waiting for a thread of the lane now |
 //!
 //! Connections ([`crate::server`]'s accept loop):
 //!
@@ -43,7 +54,8 @@
 //! (axum is already in the build through tonic) on the server's runtime, with its own listener.
 
 use prometheus::{
-    HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+    Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
 };
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -59,6 +71,12 @@ const LATENCY_BUCKETS: &[f64] = &[
 /// Bot think-time buckets, in seconds: 1 ms to 1 min.
 const THINK_BUCKETS: &[f64] = &[
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+];
+
+/// Engine queue-wait buckets, in seconds: 100 µs (a free thread) to 1 min (a flood).
+const WAIT_BUCKETS: &[f64] = &[
+    0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+    30.0, 60.0,
 ];
 
 /// The label of a path that is not a served method.
@@ -89,6 +107,11 @@ struct Inner {
     /// `mancala_engine_work_total` by outcome, resolved once: the inline one is counted on every rules call.
     engine_work: [IntCounter; EngineOutcome::ALL.len()],
     engine_running: IntGauge,
+    /// By [`EngineLane`], resolved once.
+    engine_queue_wait: [Histogram; EngineLane::ALL.len()],
+    engine_lane_running: [IntGauge; EngineLane::ALL.len()],
+    engine_lane_waiting: [IntGauge; EngineLane::ALL.len()],
+    bot_hurried: IntCounter,
     bot_moves: IntCounterVec,
     bot_think: HistogramVec,
     bot_dropped: IntCounterVec,
@@ -111,15 +134,18 @@ pub enum EngineOutcome {
     Cancelled,
     /// Refused: the pool's queue was full.
     Busy,
+    /// Refused: the caller already had its share of long calls in flight.
+    CallerCap,
 }
 
 impl EngineOutcome {
-    const ALL: [EngineOutcome; 5] = [
+    const ALL: [EngineOutcome; 6] = [
         EngineOutcome::Inline,
         EngineOutcome::Pool,
         EngineOutcome::Exhausted,
         EngineOutcome::Cancelled,
         EngineOutcome::Busy,
+        EngineOutcome::CallerCap,
     ];
 
     fn label(self) -> &'static str {
@@ -129,6 +155,31 @@ impl EngineOutcome {
             EngineOutcome::Exhausted => "exhausted",
             EngineOutcome::Cancelled => "cancelled",
             EngineOutcome::Busy => "busy",
+            EngineOutcome::CallerCap => "caller_cap",
+        }
+    }
+}
+
+/// A lane of the engine pool (`crate::pool`), the `lane` label of the engine's queue metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineLane {
+    /// Callers' searches expected short (a hint), tried apart from the long ones.
+    Quick,
+    /// Callers' long work: searches, Rules calls and match moves that turned long.
+    Long,
+    /// The server's own bots' searches.
+    Bots,
+}
+
+impl EngineLane {
+    const ALL: [EngineLane; 3] = [EngineLane::Quick, EngineLane::Long, EngineLane::Bots];
+
+    /// The label.
+    pub fn label(self) -> &'static str {
+        match self {
+            EngineLane::Quick => "quick",
+            EngineLane::Long => "long",
+            EngineLane::Bots => "bots",
         }
     }
 }
@@ -285,6 +336,38 @@ impl Metrics {
             "mancala_engine_pool_running",
             "Long calls running on the engine pool now.",
         );
+        let queue_wait = register(
+            &registry,
+            HistogramVec::new(
+                HistogramOpts::new(
+                    "mancala_engine_queue_wait_seconds",
+                    "How long a job waited for a thread of its lane of the engine pool, by lane (quick, long, bots).",
+                )
+                .buckets(WAIT_BUCKETS.to_vec()),
+                &["lane"],
+            )
+            .expect("valid histogram"),
+        );
+        let engine_queue_wait = EngineLane::ALL.map(|l| queue_wait.with_label_values(&[l.label()]));
+        let lane_gauges = |name: &str, help: &str| {
+            let vec = register(
+                &registry,
+                IntGaugeVec::new(Opts::new(name, help), &["lane"]).expect("valid gauge"),
+            );
+            EngineLane::ALL.map(|l| vec.with_label_values(&[l.label()]))
+        };
+        let engine_lane_running = lane_gauges(
+            "mancala_engine_lane_running",
+            "Jobs holding a thread of the engine pool's lane now, by lane.",
+        );
+        let engine_lane_waiting = lane_gauges(
+            "mancala_engine_lane_waiting",
+            "Jobs waiting for a thread of the engine pool's lane now, by lane.",
+        );
+        let bot_hurried = counter(
+            "mancala_bot_moves_hurried_total",
+            "Bot moves chosen by a one-ply search because the bot's clock left no time for its own search.",
+        );
         let bot_moves = counters(
             "mancala_bot_moves_total",
             "Moves this replica played for the bot seats of matches, by game.",
@@ -339,6 +422,10 @@ impl Metrics {
                 lobby_streams,
                 engine_work,
                 engine_running,
+                engine_queue_wait,
+                engine_lane_running,
+                engine_lane_waiting,
+                bot_hurried,
                 bot_moves,
                 bot_think,
                 bot_dropped,
@@ -433,6 +520,26 @@ impl Metrics {
     /// The number of long calls running on the engine pool changed by `delta`.
     pub fn engine_running_add(&self, delta: i64) {
         self.inner.engine_running.add(delta);
+    }
+
+    /// A job of `lane` waited `waited` for its thread.
+    pub fn engine_queue_wait(&self, lane: EngineLane, waited: Duration) {
+        self.inner.engine_queue_wait[lane as usize].observe(waited.as_secs_f64());
+    }
+
+    /// The jobs holding a thread of `lane` changed by `delta`.
+    pub fn engine_lane_running_add(&self, lane: EngineLane, delta: i64) {
+        self.inner.engine_lane_running[lane as usize].add(delta);
+    }
+
+    /// `waiting` jobs wait for a thread of `lane` now.
+    pub fn engine_lane_waiting_set(&self, lane: EngineLane, waiting: usize) {
+        self.inner.engine_lane_waiting[lane as usize].set(waiting.try_into().unwrap_or(i64::MAX));
+    }
+
+    /// A bot's move was chosen by the one-ply fallback: its clock left no time for its search.
+    pub fn bot_hurried(&self) {
+        self.inner.bot_hurried.inc();
     }
 
     /// This replica played a bot's move in a match of `game`.

@@ -164,7 +164,11 @@ pub async fn run_with_time(
             .await;
     }
     let metrics = Metrics::serving(&DESCRIPTOR_SETS);
-    let pool = EnginePool::new(&settings.engine, metrics.clone());
+    let pool = EnginePool::with_lanes(
+        &settings.engine,
+        settings.bots.max_thinking,
+        metrics.clone(),
+    );
     // Whatever way `run` ends, long engine work stops with it (the runtime would wait for its threads).
     let _stop_pool = StopOnDrop(pool.clone());
     // Opening may recover a crashed database file (off the runtime threads, inside `open`) or connect to Redis
@@ -209,7 +213,7 @@ pub async fn run_with_time(
         Wire,
     )
     .with_clock(settings.clock, time)
-    .with_move_budget(pool.match_budget(), settings.engine.inline_laps)
+    .with_engine(&pool)
     .with_bots(settings.bots.clone(), pool.clone())
     .with_identity(identity.clone());
     // The lobby hears of every match created, started and finished here, and arranges its own.

@@ -181,6 +181,9 @@ pub fn search_refusal(refusal: SearchRefusal) -> Status {
 pub const WORK_BUDGET_EXHAUSTED: &str = "WORK_BUDGET_EXHAUSTED";
 /// The `ErrorInfo` reason of a long call refused because the engine pool's queue is full (RESOURCE_EXHAUSTED).
 pub const ENGINE_BUSY: &str = "ENGINE_BUSY";
+/// The `ErrorInfo` reason of a long call refused because its caller already has its share of long calls in
+/// flight (RESOURCE_EXHAUSTED); metadata `limit`.
+pub const TOO_MANY_LONG_CALLS: &str = "TOO_MANY_LONG_CALLS";
 
 /// The status of engine work that did not produce an answer (see `crate::pool`).
 pub fn engine_work(error: WorkError) -> Status {
@@ -205,6 +208,17 @@ pub fn engine_work(error: WorkError) -> Status {
             format!("{e}; retry later"),
             ErrorDetails::with_error_info(ENGINE_BUSY, ERROR_DOMAIN, HashMap::new()),
         ),
+        e @ WorkError::TooManyLongCalls { limit } => Status::with_error_details(
+            Code::ResourceExhausted,
+            format!("{e}; wait for one to end, then retry"),
+            ErrorDetails::with_error_info(
+                TOO_MANY_LONG_CALLS,
+                ERROR_DOMAIN,
+                HashMap::from([("limit".to_string(), limit.to_string())]),
+            ),
+        ),
+        // Only the server's own bots have deadlines in the queue; a caller never sees this.
+        e @ WorkError::Late => Status::deadline_exceeded(e.to_string()),
         WorkError::ShuttingDown => Status::unavailable("the server is shutting down"),
     }
 }

@@ -83,9 +83,9 @@ impl SearchRequest {
         }
     }
 
-    /// The algorithm that will search, when the request's strength decoded (to choose where the work runs).
-    pub fn algorithm(&self) -> Option<Algorithm> {
-        self.strength.as_ref().ok().map(|s| s.thinker.algorithm)
+    /// The search asked for, when the request's strength decoded (to choose where the work runs).
+    pub fn thinker(&self) -> Option<Thinker> {
+        self.strength.as_ref().ok().map(|s| s.thinker)
     }
 
     /// The game and the search, once the rules accept the state and the seat fits it.

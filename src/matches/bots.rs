@@ -19,23 +19,29 @@
 //! restart, and two replicas that both search one move would both find the same. The price: the Monte Carlo
 //! tree is not kept from one move to the next, as a bot of one process could.
 //!
-//! Bounded. A search runs on the engine pool ([`EnginePool::run_background`]), never on the async workers;
-//! `bots.max_thinking` searches at once per server, the others waiting their turn; the engine's match budget
-//! bounds each, and the shutdown grace stops them.
+//! Bounded. A search runs on the engine pool's bot lane ([`EnginePool::run_bot`]), never on the async workers
+//! and never behind callers' searches; `bots.max_thinking` searches at once per server (the lane's threads), the
+//! others waiting their turn, bots on a clock and bots without taking turns; the engine's match budget bounds
+//! each, and the shutdown grace stops them.
+//!
+//! On time. Under a clock, a move may take a twentieth of what the bot has left ([`think_share`]), and the wait
+//! for a thread counts within it: the search is given only what is left of that share when it starts, and a bot
+//! whose share runs out before a thread is free gives up its place and chooses with a one-ply look
+//! ([`Algorithm::Greedy`], a few moves played: `mancala_bot_moves_hurried_total`). A flood of work can make a bot
+//! play worse, never lose on time.
 
 use super::error::MatchError;
 use super::slots::{detached, lock, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::config::BotSettings;
-use crate::engine::search::{self, Bot, Judge};
+use crate::engine::search::{self, Algorithm, Bot, Judge, Limits, Thinker};
 use crate::engine::{notation, AnyGame, IllegalMove, Player, Reason, Rng, Status};
-use crate::pool::EnginePool;
+use crate::pool::{self, EnginePool, WorkError};
 use crate::store::{Action, BotSeat, MatchId};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 /// The bot seats' player: its settings, the engine pool it searches on, and the matches it is playing now.
@@ -44,14 +50,11 @@ pub(super) struct Bots {
     pool: EnginePool,
     /// Matches with a task of this server playing their bot moves (at most one each).
     pending: Mutex<HashSet<MatchId>>,
-    /// `bots.max_thinking` permits: the searches at once.
-    thinking: Arc<Semaphore>,
 }
 
 impl Bots {
     pub(super) fn new(settings: BotSettings, pool: EnginePool) -> Bots {
         Bots {
-            thinking: Arc::new(Semaphore::new(settings.max_thinking)),
             settings,
             pool,
             pending: Mutex::new(HashSet::new()),
@@ -115,6 +118,23 @@ fn move_seed(id: &MatchId, seat: Player, bot: &BotSeat, version: u64) -> u64 {
     });
     splitmix(base ^ splitmix(version ^ (seat.index() as u64) << 63))
 }
+
+/// The share of the clock one move may take, wait for a thread included: a twentieth of what is left, so that
+/// the bot's time shrinks by a twentieth a move and never runs out (with the moves' bookkeeping, a few
+/// milliseconds, on top: far less than a share until the last tens of milliseconds).
+fn think_share(left_ms: u64) -> Duration {
+    Duration::from_millis(left_ms / 20)
+}
+
+/// The one-ply player a bot falls back on when its clock leaves no time to wait for a thread.
+const HURRIED: Thinker = Thinker {
+    algorithm: Algorithm::Greedy,
+    limits: Limits {
+        iterations: 0,
+        max_depth: 1,
+        time: None,
+    },
+};
 
 /// SplitMix64's finaliser: spreads nearby inputs (consecutive versions) over the whole range.
 fn splitmix(mut z: u64) -> u64 {
@@ -192,29 +212,57 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
         return false;
     };
     let seed = move_seed(&slot.id, seat, &bot, version);
-    let (pool, thinking, delay, metrics, time) = {
+    let (pool, delay, metrics, time) = {
         let Some(inner) = weak.upgrade() else {
             return false;
         };
         let bots = inner.bots.as_ref().expect("only bots play");
         (
             bots.pool.clone(),
-            bots.thinking.clone(),
             bots.settings.think_delay,
             inner.metrics.clone(),
             inner.time.clone(),
         )
     };
-    let Ok(permit) = thinking.acquire_owned().await else {
-        return false;
-    };
     let started = Instant::now();
-    let found = pool
-        .run_background(pool.match_budget_laps(), move || {
-            Bot::new(thinker, seed).choose(&game, Some(seat))
+    // Under a clock the move's share of it bounds the wait and the search together; also for a move its clock
+    // does not run for yet (a first sowing, which the match aborts if it does not come in time).
+    let left = {
+        let clocks = lock(&slot.live).clocks;
+        clocks.control.timed().then(|| match clocks.running {
+            Some(running) if running == seat => clocks.remaining_at(time.now_ms())[seat.index()],
+            _ => clocks.remaining_ms[seat.index()],
+        })
+    };
+    let deadline = left.map(|left| started + think_share(left));
+    let owner = pool::bot_owner(deadline.is_some(), &slot.id.to_string());
+    let position = game.clone();
+    let searched = pool
+        .run_bot(owner, deadline, move |time_left| {
+            let mut thinker = thinker;
+            if let Some(time_left) = time_left {
+                // A time-limited search still answers: it starts from every move's static value.
+                thinker.limits.time =
+                    Some(thinker.limits.time.map_or(time_left, |t| t.min(time_left)));
+            }
+            Bot::new(thinker, seed).choose(&position, Some(seat))
         })
         .await;
-    drop(permit);
+    let found = match searched {
+        Err(WorkError::Late) => {
+            metrics.bot_hurried();
+            let budget = pool.match_budget();
+            tokio::task::spawn_blocking(move || {
+                budget
+                    .run(|| Bot::new(HURRIED, seed).choose(&game, Some(seat)))
+                    .map(|(found, _)| found)
+                    .map_err(WorkError::from)
+            })
+            .await
+            .unwrap_or(Err(WorkError::ShuttingDown))
+        }
+        searched => searched,
+    };
     let elapsed = started.elapsed();
     metrics.bot_thought(game_name, elapsed);
     let suggestion = match found {
@@ -227,11 +275,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
         }
     };
     // The search started at once; the move waits out the rest of the delay since the event it answers.
-    // Under a clock the delay is its own time: never more than a twentieth of what the bot has left.
-    let left = {
-        let clocks = lock(&slot.live).clocks;
-        (clocks.running == Some(seat)).then(|| clocks.remaining_at(time.now_ms())[seat.index()])
-    };
+    // Under a clock the delay is its own time: never more than a twentieth of what the bot had left.
     let delay_ms = (delay.as_millis() as u64).min(left.map_or(u64::MAX, |left| left / 20));
     let due = active_ms.saturating_add(delay_ms);
     time.sleep_until(due).await;

@@ -202,6 +202,7 @@ impl<E: Encoder> Matches<E> {
                 spectators: AtomicUsize::new(0),
                 move_budget: Budget::unlimited(),
                 inline_laps: u64::MAX,
+                engine: None,
                 bots: None,
                 identity: None,
                 lifecycle: None,
@@ -239,6 +240,17 @@ impl<E: Encoder> Matches<E> {
         inner.move_budget = budget;
         inner.inline_laps = inline_laps;
         self
+    }
+
+    /// Plays the moves of matches under the engine pool's match budget (stopped at the end of the shutdown grace),
+    /// inline while they stay within `engine.inline_laps`, else on the pool's long lane, under the one policy of
+    /// engine work (fair between tenants; docs/guide/engine-work.md).
+    pub fn with_engine(self, pool: &crate::pool::EnginePool) -> Matches<E> {
+        let mut matches = self.with_move_budget(pool.match_budget(), pool.inline_laps());
+        Arc::get_mut(&mut matches.inner)
+            .expect("the engine is set before the manager is shared")
+            .engine = Some(pool.clone());
+        matches
     }
 
     /// Lets matches have bot seats, played by the server as `settings` say, their searches on `pool`

@@ -442,8 +442,11 @@ pub(super) struct Inner<E: Encoder> {
     pub(super) spectators: AtomicUsize,
     /// What the engine may spend on one move ([`super::Matches::with_move_budget`]).
     pub(super) move_budget: Budget,
-    /// What a move may spend on the async worker before it is played again on the blocking pool.
+    /// What a move may spend on the async worker before it is played again on the engine pool.
     pub(super) inline_laps: u64,
+    /// Where a move that turned long is played: the engine pool's long lane ([`super::Matches::with_engine`]),
+    /// shared fairly with the callers' long work; `None`: tokio's blocking pool.
+    pub(super) engine: Option<crate::pool::EnginePool>,
     /// Who plays the bot seats ([`super::Matches::with_bots`]); `None`: bot seats are refused.
     pub(super) bots: Option<super::bots::Bots>,
     /// The tenants' limits ([`super::Matches::with_identity`]).
@@ -886,7 +889,7 @@ impl<E: Encoder> Inner<E> {
             }
             Action::Move(mv) => {
                 self.check_turn(slot, seat, mv, &game)?;
-                (game, trace) = self.play(game, mv).await?;
+                (game, trace) = self.play(slot, game, mv).await?;
             }
             _ => {}
         }
@@ -940,10 +943,12 @@ impl<E: Encoder> Inner<E> {
     }
 
     /// Plays `mv` on `game` within the move budget (a move is never accepted undecided): inline while it stays
-    /// within `inline_laps` laps, as nearly every move does, else again from the start on tokio's blocking pool, so
-    /// that a long relay never holds an async worker. The state after it, and the engine's trace.
+    /// within `inline_laps` laps, as nearly every move does, else again from the start on the engine pool's long
+    /// lane (for the match's tenant, the match as its caller), so that a long relay never holds an async worker
+    /// and takes its fair turn with the callers' long work. The state after it, and the engine's trace.
     async fn play(
         &self,
+        slot: &Slot<E::Message>,
         game: AnyGame,
         mv: engine::Move,
     ) -> Result<(AnyGame, Vec<Event>), MatchError> {
@@ -956,14 +961,28 @@ impl<E: Encoder> Inner<E> {
             Err(unfinished) => return Err(unfinished.into()),
         }
         let budget = self.move_budget.clone();
-        let played = tokio::task::spawn_blocking(move || {
+        let long_move = move || {
             let (mut game, mut trace) = (game, Vec::new());
             budget
                 .run(|| game.play(&mv, &mut trace))
                 .map(|(played, _)| played.map(|()| (game, trace)))
-        })
-        .await
-        .map_err(|e| MatchError::Internal(format!("a move's engine work failed: {e}")))?;
+        };
+        let played = match &self.engine {
+            Some(pool) => {
+                let owner = crate::pool::Owner::new(&slot.tenant, &format!("match {}", slot.id));
+                pool.run_move(owner, long_move)
+                    .await
+                    .map_err(|e| match e {
+                        crate::pool::WorkError::Unfinished(unfinished) => unfinished,
+                        // Only the server's stop refuses a move's turn.
+                        _ => engine::Unfinished::Cancelled,
+                    })
+                    .and_then(|ran| ran)
+            }
+            None => tokio::task::spawn_blocking(long_move)
+                .await
+                .map_err(|e| MatchError::Internal(format!("a move's engine work failed: {e}")))?,
+        };
         played?.map_err(MatchError::Illegal)
     }
 

@@ -8,6 +8,7 @@
 use crate::api::error;
 use crate::identity::{AuthError, Caller, Identity};
 use crate::metrics::Metrics;
+use crate::pool::Owner;
 use tonic::metadata::MetadataMap;
 use tonic::service::Interceptor;
 use tonic::{Request, Status};
@@ -167,4 +168,25 @@ pub fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
         .get::<Caller>()
         .cloned()
         .ok_or_else(|| Status::internal("the call was not authenticated (a server wiring error)"))
+}
+
+/// Who a call's long engine work is for, to share the engine pool fairly (`crate::pool`): its tenant, and inside
+/// it the player (player token), the API key (tenant key), or else the client's address (the anonymous tenant,
+/// seat tokens, and in-process calls that went through no interceptor). The address without its port: one
+/// client's many connections are one caller.
+pub fn work_owner<T>(request: &Request<T>) -> Owner {
+    let address = || match request.remote_addr() {
+        Some(addr) => format!("address {}", addr.ip()),
+        None => "address unknown".to_string(),
+    };
+    match request.extensions().get::<Caller>() {
+        Some(Caller::Player { tenant, player }) => {
+            Owner::new(tenant.id(), &format!("player {player}"))
+        }
+        Some(Caller::Tenant { tenant, key_id }) => {
+            Owner::new(tenant.id(), &format!("key {key_id}"))
+        }
+        Some(Caller::Anonymous(tenant)) => Owner::new(tenant.id(), &address()),
+        Some(Caller::Seat(_)) | None => Owner::new("", &address()),
+    }
 }

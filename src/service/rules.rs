@@ -12,9 +12,10 @@ use crate::api::setup_box::SetupBox;
 use crate::api::wire::decode::Form;
 use crate::api::{error, pb, wire};
 use crate::config::SearchSettings;
-use crate::engine::search::{self, Algorithm, Bot};
+use crate::engine::search::{self, Algorithm, Bot, Thinker};
 use crate::engine::{self, AnyGame, Move, Violation};
-use crate::pool::{EnginePool, WorkError};
+use crate::pool::{EnginePool, Owner, WorkError};
+use crate::service::auth;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
@@ -49,13 +50,14 @@ impl RulesService {
         wire::server::rules_server::RulesServer::new(self)
     }
 
-    /// Runs `answer` on the pool under a Rules call's limits.
+    /// Runs `answer` on the pool under a Rules call's limits, for `owner` when it turns long.
     async fn on_pool<R: Send + 'static>(
         &self,
+        owner: Owner,
         answer: impl Fn() -> Result<R, Status> + Send + 'static,
     ) -> Result<Response<R>, Status> {
         let limits = self.pool.rules_limits();
-        engine_answer(self.pool.run(limits, answer).await).map(Response::new)
+        engine_answer(self.pool.run(owner, limits, answer).await).map(Response::new)
     }
 
     /// [`RulesService::on_pool`] for the hot calls the server answers with [`wire`]'s bytes, as the boxed future
@@ -65,35 +67,55 @@ impl RulesService {
     /// job, the request and the pool's wait (over 700 bytes, built on the stack and copied into the box: with it,
     /// about 300 instructions a call more, which an Echo does not spend).
     ///
-    /// `answered` makes the future of an answer decided inline (usually [`Answered::boxed`]).
+    /// `answered` makes the future of an answer decided inline (usually [`Answered::boxed`]). `extensions` are
+    /// the request's, to tell whose work it is should it turn long ([`auth::work_owner`]; not worked out for the
+    /// calls decided inline).
     fn answer_or_pool<'a, R: Send + Unpin + 'static>(
         &'a self,
+        extensions: tonic::Extensions,
         answer: impl Fn() -> Result<R, Status> + Send + 'static,
         answered: impl FnOnce(Result<R, Status>) -> CallFuture<'a, R>,
     ) -> CallFuture<'a, R> {
         let limits = self.pool.rules_limits();
         match self.pool.try_inline(limits, &answer) {
             Some(decided) => answered(engine_answer(decided)),
-            None => Box::pin(async move {
-                engine_answer(self.pool.run_on_pool(limits.laps, answer).await).map(Response::new)
-            }),
+            None => {
+                let owner = auth::work_owner(&Request::from_parts(
+                    tonic::metadata::MetadataMap::new(),
+                    extensions,
+                    (),
+                ));
+                Box::pin(async move {
+                    engine_answer(self.pool.run_long(owner, limits.laps, answer).await)
+                        .map(Response::new)
+                })
+            }
         }
     }
 
-    /// Runs a search's `answer`: on the pool at once, under a Rules call's lap budget and cancelled with the
-    /// call, when it searches; like any other call (inline first) for the one-ply players and for a request
-    /// refused before any search.
+    /// Runs a search's `answer` for `owner`: on the pool at once (its quick lane first when the search is
+    /// expected short, [`EnginePool::run_search`]), under a Rules call's lap budget and cancelled with the call,
+    /// when it searches; like any other call (inline first) for the one-ply players and for a request refused
+    /// before any search.
     async fn on_pool_searching<R: Send + 'static>(
         &self,
-        algorithm: Option<Algorithm>,
+        owner: Owner,
+        thinker: Option<Thinker>,
         answer: impl Fn() -> Result<R, Status> + Send + 'static,
     ) -> Result<Response<R>, Status> {
-        match algorithm {
-            Some(Algorithm::AlphaBeta | Algorithm::Mcts) => {
+        match thinker {
+            Some(
+                thinker @ Thinker {
+                    algorithm: Algorithm::AlphaBeta | Algorithm::Mcts,
+                    ..
+                },
+            ) => {
                 let laps = self.pool.rules_limits().laps;
-                engine_answer(self.pool.run_on_pool(laps, answer).await).map(Response::new)
+                let expected = thinker.expected_plies();
+                engine_answer(self.pool.run_search(owner, laps, expected, answer).await)
+                    .map(Response::new)
             }
-            _ => self.on_pool(answer).await,
+            _ => self.on_pool(owner, answer).await,
         }
     }
 }
@@ -399,7 +421,7 @@ impl RulesService {
         request: pb::SuggestMoveRequest,
         caps: &SearchSettings,
     ) -> (
-        Option<Algorithm>,
+        Option<Thinker>,
         impl Fn() -> Result<pb::SuggestMoveResponse, Status> + Send + 'static,
     ) {
         let decoded = SearchRequest::decode(
@@ -410,7 +432,7 @@ impl RulesService {
             caps,
         );
         let with_preview = !request.skip_preview;
-        (decoded.algorithm(), move || {
+        (decoded.thinker(), move || {
             let valid = decoded.validate().map_err(error::search_refusal)?;
             let thinker = valid.strength.thinker;
             let found = Bot::new(thinker, decoded.seed)
@@ -430,7 +452,7 @@ impl RulesService {
         request: pb::AnalyzePositionRequest,
         caps: &SearchSettings,
     ) -> (
-        Option<Algorithm>,
+        Option<Thinker>,
         impl Fn() -> Result<pb::AnalyzePositionResponse, Status> + Send + 'static,
     ) {
         let decoded = SearchRequest::decode(
@@ -441,7 +463,7 @@ impl RulesService {
             caps,
         );
         let with_previews = !request.skip_previews;
-        (decoded.algorithm(), move || {
+        (decoded.thinker(), move || {
             let valid = decoded.validate().map_err(error::search_refusal)?;
             let found = search::analyze(
                 &valid.game,
@@ -491,7 +513,8 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::ListLegalMovesRequest>,
     ) -> Result<Response<pb::ListLegalMovesResponse>, Status> {
-        self.on_pool(Self::list_legal_moves_answer(request.into_inner()))
+        let owner = auth::work_owner(&request);
+        self.on_pool(owner, Self::list_legal_moves_answer(request.into_inner()))
             .await
     }
 
@@ -499,7 +522,8 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::ValidateMoveRequest>,
     ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
-        self.on_pool(Self::validate_move_answer(request.into_inner()))
+        let owner = auth::work_owner(&request);
+        self.on_pool(owner, Self::validate_move_answer(request.into_inner()))
             .await
     }
 
@@ -507,7 +531,8 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::ApplyMoveRequest>,
     ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
-        self.on_pool(Self::apply_move_answer(request.into_inner()))
+        let owner = auth::work_owner(&request);
+        self.on_pool(owner, Self::apply_move_answer(request.into_inner()))
             .await
     }
 
@@ -515,16 +540,18 @@ impl pb::rules_server::Rules for RulesService {
         &self,
         request: Request<pb::SuggestMoveRequest>,
     ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
-        let (algorithm, answer) = Self::suggest_move_answer(request.into_inner(), &self.search);
-        self.on_pool_searching(algorithm, answer).await
+        let owner = auth::work_owner(&request);
+        let (thinker, answer) = Self::suggest_move_answer(request.into_inner(), &self.search);
+        self.on_pool_searching(owner, thinker, answer).await
     }
 
     async fn analyze_position(
         &self,
         request: Request<pb::AnalyzePositionRequest>,
     ) -> Result<Response<pb::AnalyzePositionResponse>, Status> {
-        let (algorithm, answer) = Self::analyze_position_answer(request.into_inner(), &self.search);
-        self.on_pool_searching(algorithm, answer).await
+        let owner = auth::work_owner(&request);
+        let (thinker, answer) = Self::analyze_position_answer(request.into_inner(), &self.search);
+        self.on_pool_searching(owner, thinker, answer).await
     }
 
     async fn describe_game(
@@ -559,8 +586,10 @@ impl wire::server::rules_server::Rules for RulesService {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
+        let (_, extensions, request) = request.into_parts();
         self.answer_or_pool(
-            Self::list_legal_moves_encoded(request.into_inner()),
+            extensions,
+            Self::list_legal_moves_encoded(request),
             Answered::boxed,
         )
     }
@@ -573,8 +602,10 @@ impl wire::server::rules_server::Rules for RulesService {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
+        let (_, extensions, request) = request.into_parts();
         self.answer_or_pool(
-            Self::validate_move_encoded(request.into_inner()),
+            extensions,
+            Self::validate_move_encoded(request),
             |answer| match answer {
                 Ok(answer) if answer.is_legal_move() => Box::pin(LegalMove),
                 answer => Answered::boxed(answer),
@@ -590,8 +621,10 @@ impl wire::server::rules_server::Rules for RulesService {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
+        let (_, extensions, request) = request.into_parts();
         self.answer_or_pool(
-            Self::apply_move_encoded(request.into_inner()),
+            extensions,
+            Self::apply_move_encoded(request),
             Answered::boxed,
         )
     }

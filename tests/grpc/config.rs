@@ -374,6 +374,24 @@ fn environment_variable_names_are_pinned() {
             "match_budget_laps",
         ),
         (
+            "MANCALA__ENGINE__QUICK_THREADS",
+            "2",
+            "engine",
+            "quick_threads",
+        ),
+        (
+            "MANCALA__ENGINE__QUICK_SEARCH_LAPS",
+            "79",
+            "engine",
+            "quick_search_laps",
+        ),
+        (
+            "MANCALA__ENGINE__MAX_LONG_CALLS_PER_CALLER",
+            "4",
+            "engine",
+            "max_long_calls_per_caller",
+        ),
+        (
             "MANCALA__MATCHES__IDLE_EXPIRY_MS",
             "73",
             "matches",
@@ -584,6 +602,14 @@ fn environment_variable_names_are_pinned() {
             s.engine.match_budget_laps
         ),
         (3, 5, 61, 67, 71)
+    );
+    assert_eq!(
+        (
+            s.engine.quick_threads,
+            s.engine.quick_search_laps,
+            s.engine.max_long_calls_per_caller
+        ),
+        (2, 79, 4)
     );
     assert_eq!(s.server.handshake_timeout, Duration::from_millis(43));
     assert_eq!(s.server.idle_timeout, Some(Duration::from_millis(47)));

@@ -126,10 +126,11 @@ async fn long_relays_are_refused_within_their_budget_while_cheap_calls_go_on() {
     for attacker in attackers {
         reasons.extend(within("the attack", attacker).await.expect("attacker"));
     }
+    // Past the queue, or past the two long calls one caller (this test's one address) may have in flight.
     assert!(
-        reasons
-            .iter()
-            .all(|r| r == "WORK_BUDGET_EXHAUSTED" || r == "ENGINE_BUSY"),
+        reasons.iter().all(|r| r == "WORK_BUDGET_EXHAUSTED"
+            || r == "ENGINE_BUSY"
+            || r == "TOO_MANY_LONG_CALLS"),
         "{reasons:?}"
     );
     assert!(

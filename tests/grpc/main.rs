@@ -16,6 +16,7 @@ mod descriptors;
 mod diagnostics;
 mod engine_work;
 mod examples;
+mod fair_engine;
 mod loadtest;
 mod lobby;
 mod matches_api;

@@ -68,6 +68,27 @@ pub struct Thinker {
     pub limits: Limits,
 }
 
+impl Thinker {
+    /// About how many moves this search plays (the laps it spends, see [`Stop`]), told from its budget alone:
+    /// alpha-beta visits at most its nodes, and at most about eight moves a ply to its depth; a Monte Carlo
+    /// iteration plays a playout of some dozens of moves; the one-ply players play a move or so each. Only an
+    /// estimate, to choose where a search runs: its budget of laps still bounds what it really spends.
+    pub fn expected_plies(&self) -> u64 {
+        /// Moves a ply searched, about: Bosh and Ba-awa have at most six, Bao la Kete's pruned tree about as many.
+        const BRANCHING: u64 = 8;
+        /// Moves of a Monte Carlo playout, about.
+        const PLAYOUT: u64 = 40;
+        let limits = &self.limits;
+        match self.algorithm {
+            Algorithm::Random | Algorithm::Greedy => 0,
+            Algorithm::AlphaBeta => limits
+                .iterations
+                .min(BRANCHING.saturating_pow(limits.max_depth)),
+            Algorithm::Mcts => limits.iterations.saturating_mul(PLAYOUT),
+        }
+    }
+}
+
 /// A search's budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Limits {
@@ -176,11 +197,17 @@ pub struct Suggestion {
     pub work: Work,
 }
 
-/// Stops a search on its time limit or when the engine's work meter says the call is cancelled.
+/// Stops a search on its time limit, or when the engine's work meter is spent or says the call is cancelled.
+///
+/// A search spends one lap of the running [`Budget`](super::Budget) per move it plays (besides the laps of long
+/// relays, which every move spends): its cost is then known while it runs, so that the engine pool can try a
+/// search expected short on a lane of short work and move it to the long lane only when it turns out long.
 pub(crate) struct Stop {
     started: Instant,
     time: Option<Duration>,
     calls: u32,
+    /// The plies already spent from the meter.
+    spent: u64,
     stopped: bool,
 }
 
@@ -190,12 +217,14 @@ impl Stop {
             started: Instant::now(),
             time: limits.time,
             calls: 0,
+            spent: 0,
             stopped: false,
         }
     }
 
-    /// Whether to stop now (looks at the clock and the meter every 16th time it is asked).
-    fn now(&mut self, _work: &Work) -> bool {
+    /// Whether to stop now (looks at the clock and the meter every 16th time it is asked, and spends the plies
+    /// played since the last look).
+    fn now(&mut self, work: &Work) -> bool {
         if self.stopped {
             return true;
         }
@@ -204,7 +233,9 @@ impl Stop {
             let late = self
                 .time
                 .is_some_and(|limit| self.started.elapsed() >= limit);
-            self.stopped = late || super::work::interrupted();
+            let plies = work.plies.saturating_sub(self.spent);
+            self.spent = work.plies;
+            self.stopped = late || !super::work::spend(plies) || super::work::interrupted();
         }
         self.stopped
     }
