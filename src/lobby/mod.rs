@@ -657,6 +657,8 @@ impl<E: Encoder> Lobby<E> {
                 [south, north, None]
             },
             time_control: *time_control,
+            // The lobby's own limits (pending challenges and seeks per player) bound what it arranges.
+            creator: None,
         };
         self.inner
             .matches

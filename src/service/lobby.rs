@@ -148,7 +148,7 @@ impl pb::lobby_server::Lobby for LobbyService {
         let access = Access {
             tenant: Some(&tenant),
             player: Some(&player),
-            seat_token: None,
+            ..Access::default()
         };
         let view = self
             .matches
