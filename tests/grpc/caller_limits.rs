@@ -308,3 +308,32 @@ async fn repeated_bad_credentials_back_off_that_address_and_not_another() {
         .await
         .expect("another address is served");
 }
+
+#[tokio::test]
+async fn the_anonymous_tenants_feed_is_counted_per_address() {
+    let server = TestServer::start_with(|s| s.lobby.max_streams_per_player = 2).await;
+    let flooder = channel_from(loopback(2), server.addr).await;
+    let other = channel_from(loopback(3), server.addr).await;
+    let feed = |channel: &Channel| {
+        let mut lobby = pb::lobby_client::LobbyClient::new(channel.clone());
+        async move {
+            within(lobby.watch_tenant_feed(pb::WatchTenantFeedRequest { after_event_id: 0 }))
+                .await
+                .map(tonic::Response::into_inner)
+        }
+    };
+    let _held = [
+        feed(&flooder).await.expect("first"),
+        feed(&flooder).await.expect("second"),
+    ];
+    let refused = feed(&flooder).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert!(
+        refused.message().contains("127.0.0.2"),
+        "{}",
+        refused.message()
+    );
+    feed(&other)
+        .await
+        .expect("another address opens the anonymous tenant's feed");
+}
