@@ -469,6 +469,25 @@ mod tests {
         assert!(decode_tenant(b"\xff\xff").is_err());
     }
 
+    #[test]
+    fn a_tenant_stored_before_the_players_shares_reads_as_having_none_of_its_own() {
+        let mut record = acme(4);
+        record.limits.max_active_matches_per_player = Some(7);
+        record.limits.burst_per_player = Some(0);
+        assert_eq!(decode_tenant(&encode_tenant(&record)).unwrap(), record);
+        // What an older server wrote: fields 1 to 10 only.
+        let mut old = StoredTenant::decode(encode_tenant(&acme(4)).as_slice()).unwrap();
+        (
+            old.calls_per_second_per_player,
+            old.burst_per_player,
+            old.max_active_matches_per_player,
+            old.max_watchers_per_player,
+        ) = (None, None, None, None);
+        let read = decode_tenant(&old.encode_to_vec()).unwrap();
+        assert_eq!(read, acme(4));
+        assert_eq!(read.limits.max_watchers_per_player, None);
+    }
+
     async fn revisions_are_checked(store: &dyn TenantStore) {
         assert!(matches!(
             store.put_tenant(&acme(2)).await,
