@@ -35,6 +35,7 @@ tcp_keepalive_ms = 60000
 http2_keepalive_interval_ms = 30000
 http2_keepalive_timeout_ms = 10000
 max_connections = 10000
+max_connections_per_address = 100
 handshake_timeout_ms = 10000
 idle_timeout_ms = 300000
 max_connection_age_ms = 1800000
@@ -88,12 +89,27 @@ required = false
 operator_key_sha256 = ""
 player_token_secret = ""
 player_token_max_ttl_ms = 86400000
+failures_before_backoff = 20
+failure_window_ms = 60000
+backoff_initial_ms = 1000
+backoff_max_ms = 300000
 
 [limits]
 calls_per_second = 1000
 burst = 2000
 max_active_matches = 10000
 max_watchers = 1000
+calls_per_second_per_player = 100
+burst_per_player = 200
+max_active_matches_per_player = 100
+max_watchers_per_player = 32
+
+[addresses]
+calls_per_second = 1000
+burst = 2000
+max_active_matches = 20
+max_watchers = 32
+max_tracked = 100000
 
 [metrics]
 listen = ""
@@ -151,8 +167,11 @@ pub struct Settings {
     pub tls: TlsSettings,
     /// `[auth]`: who may call: tenants' API keys, player tokens, the operator's key.
     pub auth: AuthSettings,
-    /// `[limits]`: what one tenant may use, unless the operator set the tenant's own limits.
+    /// `[limits]`: what one tenant, and each of its players, may use, unless the operator set the tenant's own.
     pub limits: TenantLimits,
+    /// `[addresses]`: what one client address may use of the anonymous tenant, and how fast it may make
+    /// up seat tokens.
+    pub addresses: AddressLimits,
     /// `[clock]`: time controls, flag fall, abort and abandonment of server-held matches.
     pub clock: ClockSettings,
     /// `[bots]`: the built-in opponents that play seats of server-held matches.
@@ -253,6 +272,19 @@ pub struct AuthSettings {
     /// The longest life a player token may be given.
     #[serde(rename = "player_token_max_ttl_ms", deserialize_with = "millis")]
     pub player_token_max_ttl: Duration,
+    /// UNAUTHENTICATED answers one client address may get within `failure_window_ms` before it is backed off:
+    /// its calls with a credential the server has not seen it use successfully are then refused unchecked
+    /// (RESOURCE_EXHAUSTED with a retry delay), so that guessing keys, tokens or seat tokens is slowed. `0`: never.
+    pub failures_before_backoff: u32,
+    /// The window in which those failures are counted.
+    #[serde(rename = "failure_window_ms", deserialize_with = "millis")]
+    pub failure_window: Duration,
+    /// The first backoff; each failure past the threshold in the same episode doubles it.
+    #[serde(rename = "backoff_initial_ms", deserialize_with = "millis")]
+    pub backoff_initial: Duration,
+    /// The longest backoff.
+    #[serde(rename = "backoff_max_ms", deserialize_with = "millis")]
+    pub backoff_max: Duration,
 }
 
 impl AuthSettings {
@@ -290,6 +322,40 @@ pub struct TenantLimits {
     pub max_active_matches: u64,
     /// `WatchMatch` streams open at once on one replica.
     pub max_watchers: u32,
+    /// Calls per second of one player (a player token's player id), sustained, inside the tenant's own rate:
+    /// one player cannot spend the whole tenant's. API-key callers (the tenant's backend, acting for all its
+    /// players) are held to the tenant's rate alone.
+    pub calls_per_second_per_player: u32,
+    /// The burst of one player's bucket.
+    pub burst_per_player: u32,
+    /// Unfinished matches one player may have created at once (`CreateMatch` with a player token), on one
+    /// replica.
+    pub max_active_matches_per_player: u64,
+    /// Spectators' `WatchMatch` streams one player may hold open at once on one replica.
+    pub max_watchers_per_player: u32,
+}
+
+/// `[addresses]`: the share of one client address (an IPv4 address, or an IPv6 /64) in the anonymous tenant,
+/// which has no player ids to tell its callers apart, and the bucket that calls with a seat token no match
+/// knows are charged to. `0` means no limit. Counted on each replica. Behind a proxy or load balancer the
+/// address is the proxy's (docs/guide/caller-limits.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressLimits {
+    /// Calls per second of one address without a credential, sustained; also what one address may spend on
+    /// seat tokens that open no match.
+    pub calls_per_second: u32,
+    /// The burst of one address's bucket.
+    pub burst: u32,
+    /// Unfinished matches one address may have created at once without a credential.
+    pub max_active_matches: u64,
+    /// Spectators' `WatchMatch` streams (and `WatchTenantFeed` streams) one address may hold open at once
+    /// without a credential.
+    pub max_watchers: u32,
+    /// Addresses (and players) each table of buckets and counts holds at most, so that cycling through
+    /// addresses or player ids cannot grow the server's memory without bound. Past it, idle entries are dropped
+    /// first; the callers that find no room left share one overflow entry. At least 1.
+    pub max_tracked: usize,
 }
 
 /// `[tls]`: TLS on the gRPC listener (plaintext unless a certificate and its key are given). The files are
@@ -466,6 +532,11 @@ pub struct ServerSettings {
     /// process's file descriptors. Keep it below the descriptor limit (`ulimit -n`), leaving room
     /// for the store, Redis and metrics. Must be at least 1.
     pub max_connections: usize,
+    /// Connections one client address (an IPv4 address, or an IPv6 /64) may hold at once, its share of
+    /// `max_connections`: one more is accepted and closed at once, so that one client reopening sockets cannot
+    /// hold the whole cap (`0`: no share). Behind a proxy every client has the proxy's address: raise it, or
+    /// set 0.
+    pub max_connections_per_address: usize,
     /// A connection that has not sent the HTTP/2 preface and its first frame within this time is
     /// closed, so that clients that connect and say nothing (or half a preface) cannot hold
     /// connections. Must be at least 1.
@@ -795,6 +866,21 @@ impl Settings {
         if self.server.handshake_timeout.is_zero() {
             return Err(ConfigError::new(
                 "server.handshake_timeout_ms must be at least 1 (a connection that never speaks HTTP/2 must be closed)",
+            ));
+        }
+        if self.addresses.max_tracked == 0 {
+            return Err(ConfigError::new("addresses.max_tracked must be at least 1"));
+        }
+        if self.auth.failures_before_backoff > 0
+            && (self.auth.failure_window.is_zero() || self.auth.backoff_initial.is_zero())
+        {
+            return Err(ConfigError::new(
+                "auth.failure_window_ms and auth.backoff_initial_ms must be at least 1 while auth.failures_before_backoff is set",
+            ));
+        }
+        if self.auth.backoff_max < self.auth.backoff_initial {
+            return Err(ConfigError::new(
+                "auth.backoff_max_ms must be at least auth.backoff_initial_ms",
             ));
         }
         let matches = &self.matches;

@@ -45,6 +45,8 @@
 //! | `mancala_connections_closed_total` | counter | `reason` (`handshake_timeout`, `idle_timeout`, `tls_handshake_failed`): connections the server closed |
 //! | `mancala_tenant_calls_total` | counter | `tenant` (a tenant id the server holds, `anonymous`, `seat-tokens`, `operator` or `unknown`), `outcome` (`admitted`, `rate_limited`, `unauthenticated`): calls by who made them |
 //! | `mancala_accept_paused_total` | counter | `reason` (`max_connections`, `accept_error`): times accepting stopped, once per episode |
+//! | `mancala_caller_refusals_total` | counter | `limit` (`calls_per_second_per_player`, `calls_per_second_per_address`, `unknown_seat_tokens_per_address`, `max_active_matches_per_player`, `max_active_matches_per_address`, `max_watchers_per_player`, `max_watchers_per_address`, `max_connections_per_address`, `auth_backoff`): calls and connections refused for one caller's share (never labelled by the caller: unbounded) |
+//! | `mancala_auth_backoffs_total` | counter | addresses backed off after repeated UNAUTHENTICATED answers, once per episode |
 //!
 //! Method labels come from the served protocol's descriptors (given by the server,
 //! [`Metrics::serving`]), so that a client calling made-up
@@ -104,6 +106,8 @@ struct Inner {
     connections_closed: IntCounterVec,
     accept_paused: IntCounterVec,
     tenant_calls: IntCounterVec,
+    caller_refusals: IntCounterVec,
+    auth_backoffs: IntCounter,
     /// `mancala_engine_work_total` by outcome, resolved once: the inline one is counted on every rules call.
     engine_work: [IntCounter; EngineOutcome::ALL.len()],
     engine_running: IntGauge,
@@ -293,6 +297,11 @@ impl Metrics {
             "Calls by tenant (ids the operator created: bounded) and outcome of their credential and rate check.",
             &["tenant", "outcome"],
         );
+        let caller_refusals = counters(
+            "mancala_caller_refusals_total",
+            "Calls and connections refused for one caller's share of a limit (one player, one address), by limit.",
+            &["limit"],
+        );
         let gauge = |name: &str, help: &str| {
             register(&registry, IntGauge::new(name, help).expect("valid gauge"))
         };
@@ -311,6 +320,10 @@ impl Metrics {
                 IntCounter::new(name, help).expect("valid counter"),
             )
         };
+        let auth_backoffs = counter(
+            "mancala_auth_backoffs_total",
+            "Addresses backed off after repeated UNAUTHENTICATED answers, once per episode.",
+        );
         let store_conflicts = counter(
             "mancala_store_conflicts_total",
             "Appends refused by the store because another server appended first.",
@@ -445,6 +458,8 @@ impl Metrics {
                 connections_closed,
                 accept_paused,
                 tenant_calls,
+                caller_refusals,
+                auth_backoffs,
             }),
         }
     }
@@ -596,6 +611,16 @@ impl Metrics {
     /// Accepting stopped for `reason` (`max_connections`, `accept_error`).
     pub fn accept_paused(&self, reason: &str) {
         self.inner.accept_paused.with_label_values(&[reason]).inc();
+    }
+
+    /// A call or connection refused for one caller's share of `limit` (`mancala_caller_refusals_total`).
+    pub fn caller_refused(&self, limit: &str) {
+        self.inner.caller_refusals.with_label_values(&[limit]).inc();
+    }
+
+    /// An address backed off after repeated UNAUTHENTICATED answers (`mancala_auth_backoffs_total`).
+    pub fn auth_backoff(&self) {
+        self.inner.auth_backoffs.inc();
     }
 
     /// A call of `tenant` (a label of bounded cardinality: see the table) was `outcome`.

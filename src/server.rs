@@ -42,6 +42,7 @@ use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::
 use drain::DrainLayer;
 
 mod connections;
+mod guessing;
 mod web;
 
 /// The encoded `FileDescriptorSet`s of every service on the listener: our protocol, the google.rpc error
@@ -176,9 +177,14 @@ pub async fn run_with_time(
     let stores = Stores::open(&settings.matches)
         .await
         .map_err(ServeError::Store)?;
-    let identity = Identity::open(stores.tenants.clone(), &settings.auth, settings.limits)
-        .await
-        .map_err(ServeError::Store)?;
+    let identity = Identity::open_with(
+        stores.tenants.clone(),
+        &settings.auth,
+        settings.limits,
+        settings.addresses,
+    )
+    .await
+    .map_err(ServeError::Store)?;
     warn_if_open(&listener, &identity);
     let _following_tenants = identity.follow_store();
     let _reloading_tenants = AbortOnDrop(identity.spawn_reloads(TENANT_RELOAD_EVERY));
@@ -331,7 +337,9 @@ pub async fn run_with_time(
         .layer(connections.layer())
         // Outside the trace: the page's files are not calls; grpc-web calls are traced as the gRPC they become.
         .layer(web::BrowsersLayer::new(&server.cors_allowed_origins))
-        .layer(GrpcTraceLayer::new(Some(metrics)))
+        .layer(GrpcTraceLayer::new(Some(metrics.clone())))
+        // Inside the trace, so that its refusals are logged and counted as calls.
+        .layer(guessing::GuessingLayer::new(identity.clone(), metrics))
         .layer(DrainLayer::new(draining.clone()))
         // Innermost, so that the trace layer logs and counts the corrected status.
         .layer(undecodable::UndecodableLayer)
@@ -396,6 +404,8 @@ where
     tracing::info!(%addr, "health listening (plaintext, grpc.health.v1 only)");
     let limits = crate::config::ServerSettings {
         max_connections: HEALTH_MAX_CONNECTIONS,
+        // Every probe comes from the node's own address.
+        max_connections_per_address: 0,
         ..settings.clone()
     };
     let connections = connections::Connections::new(&limits, None, metrics);

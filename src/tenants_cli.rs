@@ -87,6 +87,18 @@ struct LimitArgs {
     /// Spectators' streams open at once (per replica).
     #[arg(long)]
     max_watchers: Option<u32>,
+    /// Calls per second of one player.
+    #[arg(long)]
+    calls_per_second_per_player: Option<u32>,
+    /// The burst of one player's bucket.
+    #[arg(long)]
+    burst_per_player: Option<u32>,
+    /// Unfinished matches one player may have created (per replica).
+    #[arg(long)]
+    max_active_matches_per_player: Option<u64>,
+    /// Spectators' streams of one player (per replica).
+    #[arg(long)]
+    max_watchers_per_player: Option<u32>,
 }
 
 impl LimitArgs {
@@ -96,6 +108,10 @@ impl LimitArgs {
             burst: self.burst,
             max_active_matches: self.max_active_matches,
             max_watchers: self.max_watchers,
+            calls_per_second_per_player: self.calls_per_second_per_player,
+            burst_per_player: self.burst_per_player,
+            max_active_matches_per_player: self.max_active_matches_per_player,
+            max_watchers_per_player: self.max_watchers_per_player,
         }
     }
 }

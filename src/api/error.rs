@@ -6,7 +6,7 @@
 use super::convert::DecodeError;
 use super::search::SearchRefusal;
 use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
-use crate::identity::{AdminError, AuthError, Throttled};
+use crate::identity::{AdminError, AuthError, OverLimit, Throttled};
 use crate::matches::MatchError;
 use crate::pool::WorkError;
 use prost::encoding::{encode_varint, encoded_len_varint};
@@ -264,6 +264,7 @@ pub fn match_error(error: MatchError) -> Status {
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
         MatchError::Throttled(throttled) => rate_limited(&throttled),
+        MatchError::OverLimit(over) => over_limit(&over),
         MatchError::Unfinished(unfinished) => engine_work(WorkError::Unfinished(unfinished)),
         MatchError::Internal(message) => Status::internal(message),
     }
@@ -326,29 +327,81 @@ pub fn unauthenticated(error: &AuthError) -> Status {
     })
 }
 
-/// RESOURCE_EXHAUSTED for a call over its tenant's rate: `RetryInfo` says when a call will be accepted again,
-/// `QuotaFailure` which limit it met, `ErrorInfo` the reason `RATE_LIMITED`.
+/// The `ErrorInfo` reason of a caller over its share of a tenant's matches or streams, or of its connections.
+pub const CALLER_LIMIT: &str = "CALLER_LIMIT";
+
+/// The `ErrorInfo` reason of a credentialed call from an address backed off for its failed credentials.
+pub const AUTH_BACKOFF: &str = "AUTH_BACKOFF";
+
+/// RESOURCE_EXHAUSTED for a call over its tenant's rate, or its player's or address's share of it: `RetryInfo` says
+/// when a call will be accepted again, `QuotaFailure` which bucket it met (`tenant:acme`, `player:ann`,
+/// `address:203.0.113.7`) and its settings, `ErrorInfo` the reason `RATE_LIMITED`.
 pub fn rate_limited(throttled: &Throttled) -> Status {
-    let tenant = if throttled.tenant.is_empty() {
-        "anonymous"
-    } else {
-        throttled.tenant.as_str()
-    };
+    let subject = throttled.subject.strip_prefix("tenant:").map_or_else(
+        || throttled.subject.replacen(':', " ", 1),
+        |tenant| format!("tenant {tenant}"),
+    );
     let mut details = ErrorDetails::with_retry_info(Some(throttled.retry_after));
     details.add_quota_failure_violation(
-        format!("tenant:{tenant}"),
+        throttled.subject.clone(),
         format!(
-            "{} calls per second with bursts of {} (limits.calls_per_second, limits.burst)",
-            throttled.calls_per_second, throttled.burst
+            "{} calls per second with bursts of {} ({})",
+            throttled.calls_per_second, throttled.burst, throttled.settings
         ),
     );
-    details.set_error_info(RATE_LIMITED, ERROR_DOMAIN, HashMap::new());
+    details.set_error_info(
+        RATE_LIMITED,
+        ERROR_DOMAIN,
+        HashMap::from([("limit".to_string(), throttled.kind.to_string())]),
+    );
     Status::with_error_details(
         Code::ResourceExhausted,
         format!(
-            "tenant {tenant} is over its {} calls per second; retry in {} ms",
+            "{subject} is over its {} calls per second ({}); retry in {} ms",
             throttled.calls_per_second,
+            throttled.settings,
             throttled.retry_after.as_millis().max(1)
+        ),
+        details,
+    )
+}
+
+/// RESOURCE_EXHAUSTED for a caller over its share of a tenant's matches or streams: `QuotaFailure` names whose share
+/// (`player:ann`, `address:203.0.113.7`) and the setting, `ErrorInfo` the reason `CALLER_LIMIT` with the limit and
+/// its setting. No `RetryInfo`: the share frees when the caller ends a match or closes a stream, not with time.
+pub fn over_limit(over: &OverLimit) -> Status {
+    let mut details = ErrorDetails::new();
+    details.add_quota_failure_violation(over.subject.clone(), over.setting.to_string());
+    details.set_error_info(
+        CALLER_LIMIT,
+        ERROR_DOMAIN,
+        HashMap::from([
+            ("limit".to_string(), over.limit.to_string()),
+            ("setting".to_string(), over.setting.to_string()),
+        ]),
+    );
+    Status::with_error_details(Code::ResourceExhausted, over.message.clone(), details)
+}
+
+/// RESOURCE_EXHAUSTED for a credentialed call from an address backed off after repeated UNAUTHENTICATED answers
+/// (`auth.failures_before_backoff`): the credential was not looked at. `RetryInfo` says when the address may try
+/// again, `ErrorInfo` the reason `AUTH_BACKOFF`.
+pub fn backed_off(retry_after: std::time::Duration) -> Status {
+    let mut details = ErrorDetails::with_retry_info(Some(retry_after));
+    details.set_error_info(
+        AUTH_BACKOFF,
+        ERROR_DOMAIN,
+        HashMap::from([(
+            "setting".to_string(),
+            "auth.failures_before_backoff".to_string(),
+        )]),
+    );
+    Status::with_error_details(
+        Code::ResourceExhausted,
+        format!(
+            "too many refused credentials from this address (auth.failures_before_backoff): credentials it has not \
+             used successfully are not checked for {} ms",
+            retry_after.as_millis().max(1)
         ),
         details,
     )

@@ -11,11 +11,14 @@
 //! (`mk_…`, [`keys`]), a player token (a JWT, [`tokens`]) or a match's seat token (64 hex digits, checked by
 //! the match itself).
 
+pub mod callers;
 pub mod keys;
 pub mod tokens;
 
-use crate::config::{AuthSettings, TenantLimits};
+use crate::config::{AddressLimits, AuthSettings, TenantLimits};
 use crate::store::{Following, KeyRecord, LimitOverrides, StoreError, TenantRecord, TenantStore};
+pub use callers::{Address, Party};
+use callers::{BackoffPolicy, Buckets, Counts, Created, Guessing, Held, Rate};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
@@ -144,17 +147,37 @@ pub enum AuthError {
     Unknown,
 }
 
-/// A call over its tenant's rate.
+/// A call over its tenant's rate, or its player's or address's share of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Throttled {
     /// The tenant.
     pub tenant: String,
+    /// Whose bucket it was, for the quota details: `tenant:<id>`, `player:<id>` or `address:<address>`.
+    pub subject: String,
+    /// The settings of that bucket, as an operator writes them (`limits.calls_per_second, limits.burst`).
+    pub settings: &'static str,
+    /// `tenant`, `player` or `address`: the `limit` label of the refusals' metric.
+    pub kind: &'static str,
     /// When a call would be accepted again.
     pub retry_after: Duration,
     /// The tenant's calls per second.
     pub calls_per_second: u32,
     /// The tenant's burst.
     pub burst: u32,
+}
+
+/// A caller over its share of a tenant's matches or streams ([`callers`]): RESOURCE_EXHAUSTED.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct OverLimit {
+    /// The limit, the `limit` label of the refusals' metric (`max_active_matches_per_player` …).
+    pub limit: &'static str,
+    /// Its setting, as an operator writes it (`limits.max_active_matches_per_player`).
+    pub setting: &'static str,
+    /// Whose share it is: `player:<id>` or `address:<address>`.
+    pub subject: String,
+    /// What a person reads.
+    pub message: String,
 }
 
 /// Why an operator's change could not be made.
@@ -204,10 +227,17 @@ struct Inner {
     /// Held across a reload's read and swap (an await), so that an older read never replaces a newer one.
     reloading: tokio::sync::Mutex<()>,
     anonymous: Arc<Tenant>,
-    /// The bucket of every call made with a bare seat token, which names no tenant until its match is found:
-    /// charged before any store read (see [`Identity::seat_tokens`]).
-    seat_tokens: Arc<Tenant>,
     last_refresh: Mutex<Option<Instant>>,
+    /// Each address's share of the anonymous tenant, and its bucket for seat tokens no match knows.
+    addresses: AddressLimits,
+    /// Calls per second of each player and address.
+    buckets: Buckets<Party>,
+    /// Spectator and feed streams of each player and address.
+    streams: Counts<Party>,
+    /// Unfinished matches of each player and address.
+    created: Created,
+    /// UNAUTHENTICATED answers by address, and their backoffs.
+    guessing: Guessing,
 }
 
 #[derive(Default)]
@@ -255,6 +285,18 @@ pub fn resolve(defaults: &TenantLimits, overrides: &LimitOverrides) -> TenantLim
             .max_active_matches
             .unwrap_or(defaults.max_active_matches),
         max_watchers: overrides.max_watchers.unwrap_or(defaults.max_watchers),
+        calls_per_second_per_player: overrides
+            .calls_per_second_per_player
+            .unwrap_or(defaults.calls_per_second_per_player),
+        burst_per_player: overrides
+            .burst_per_player
+            .unwrap_or(defaults.burst_per_player),
+        max_active_matches_per_player: overrides
+            .max_active_matches_per_player
+            .unwrap_or(defaults.max_active_matches_per_player),
+        max_watchers_per_player: overrides
+            .max_watchers_per_player
+            .unwrap_or(defaults.max_watchers_per_player),
     }
 }
 
@@ -276,6 +318,17 @@ impl Identity {
         auth: &AuthSettings,
         defaults: TenantLimits,
     ) -> Result<Identity, StoreError> {
+        let addresses = crate::config::Settings::default().addresses;
+        Identity::open_with(store, auth, defaults, addresses).await
+    }
+
+    /// [`Identity::open`], with `addresses` for each client address's share (`[addresses]`).
+    pub async fn open_with(
+        store: Arc<dyn TenantStore>,
+        auth: &AuthSettings,
+        defaults: TenantLimits,
+        addresses: AddressLimits,
+    ) -> Result<Identity, StoreError> {
         let secret = if auth.player_token_secret.is_empty() {
             let fresh = keys::random_bytes::<32>()
                 .map_err(|e| StoreError::Failed(format!("the OS random generator: {e}")))?;
@@ -283,27 +336,14 @@ impl Identity {
         } else {
             auth.player_token_secret.as_bytes().to_vec()
         };
-        // A server without required auth is one party's own (a laptop, a load test): its callers are not
-        // held to a call rate. Its matches and streams are limited as any tenant's.
+        // A server without required auth is one party's own (a laptop, a load test): the anonymous tenant as a
+        // whole is not held to a call rate. Its matches and streams are limited as any tenant's, and each client
+        // address is held to its share (`[addresses]`), so that one caller cannot take them all.
         let unrated = TenantLimits {
             calls_per_second: 0,
             ..defaults
         };
         let anonymous = pseudo_tenant(ANONYMOUS, "anonymous", unrated);
-        // Seat tokens are spread over many tenants' matches: their shared bucket is ten tenants' worth.
-        let seat_tokens = pseudo_tenant(
-            "seat-tokens",
-            "calls with a bare seat token",
-            if auth.required {
-                TenantLimits {
-                    calls_per_second: defaults.calls_per_second.saturating_mul(10),
-                    burst: defaults.burst.saturating_mul(10),
-                    ..defaults
-                }
-            } else {
-                unrated
-            },
-        );
         let identity = Identity {
             inner: Arc::new(Inner {
                 store,
@@ -315,8 +355,20 @@ impl Identity {
                 registry: RwLock::default(),
                 reloading: tokio::sync::Mutex::new(()),
                 anonymous,
-                seat_tokens,
                 last_refresh: Mutex::new(None),
+                addresses,
+                buckets: Buckets::new(addresses.max_tracked),
+                streams: Counts::default(),
+                created: Created::default(),
+                guessing: Guessing::new(
+                    BackoffPolicy {
+                        failures: auth.failures_before_backoff,
+                        window: auth.failure_window,
+                        initial: auth.backoff_initial,
+                        max: auth.backoff_max,
+                    },
+                    addresses.max_tracked,
+                ),
             }),
         };
         identity.reload().await?;
@@ -397,11 +449,6 @@ impl Identity {
                 }
             }
         })
-    }
-
-    /// The bucket that calls with a bare seat token are charged to.
-    pub fn seat_tokens(&self) -> &Tenant {
-        &self.inner.seat_tokens
     }
 
     /// After [`AuthError::Unknown`]: reads the store again unless that was done less than
@@ -519,10 +566,158 @@ impl Identity {
         };
         limiter.check().map_err(|not_until| Throttled {
             tenant: tenant.record.id.clone(),
+            subject: format!(
+                "tenant:{}",
+                if tenant.id().is_empty() {
+                    "anonymous"
+                } else {
+                    tenant.id()
+                }
+            ),
+            settings: "limits.calls_per_second, limits.burst",
+            kind: "tenant",
             retry_after: not_until.wait_time_from(DefaultClock::default().now()),
             calls_per_second: tenant.bucket.rate,
             burst: tenant.bucket.burst,
         })
+    }
+
+    /// Whose share of `caller`'s tenant a call from `address` spends: its player, or for the anonymous tenant its
+    /// address. `None` for API keys (the tenant's backend, held to the tenant's limits alone) and seat tokens (whose
+    /// match says whose they are).
+    pub fn party(&self, caller: &Caller, address: Option<Address>) -> Option<Party> {
+        match caller {
+            Caller::Player { tenant, player } => Some(Party::Player {
+                tenant: tenant.id().to_string(),
+                player: player.clone(),
+            }),
+            Caller::Anonymous(_) => address.map(Party::Address),
+            Caller::Tenant { .. } | Caller::Seat(_) => None,
+        }
+    }
+
+    /// The rate of `party`'s bucket in `tenant`, and its settings.
+    fn party_rate(&self, party: &Party, tenant: &Tenant) -> (Rate, &'static str) {
+        match party {
+            Party::Player { .. } => (
+                Rate {
+                    per_second: tenant.limits.calls_per_second_per_player,
+                    burst: tenant.limits.burst_per_player,
+                },
+                "limits.calls_per_second_per_player, limits.burst_per_player",
+            ),
+            Party::Address(_) => self.address_rate(),
+        }
+    }
+
+    fn address_rate(&self) -> (Rate, &'static str) {
+        let limits = &self.inner.addresses;
+        (
+            Rate {
+                per_second: limits.calls_per_second,
+                burst: limits.burst,
+            },
+            "addresses.calls_per_second, addresses.burst",
+        )
+    }
+
+    /// Takes one call from `party`'s bucket in `tenant`: its share of the tenant's rate, charged before the
+    /// tenant's so that a caller over his share cannot drain the tenant's bucket for the others.
+    pub fn charge_party(&self, party: &Party, tenant: &Tenant) -> Result<(), Throttled> {
+        let (rate, settings) = self.party_rate(party, tenant);
+        self.inner
+            .buckets
+            .charge(party, rate, Instant::now())
+            .map_err(|retry_after| throttled(party, tenant.id(), rate, settings, retry_after))
+    }
+
+    /// A call from `address` with a seat token that opened no match: charged to the address, whose bucket alone
+    /// made-up tokens empty.
+    pub fn charge_unknown_seat_token(&self, address: Address) -> Result<(), Throttled> {
+        let (rate, settings) = self.address_rate();
+        let party = Party::Address(address);
+        self.inner
+            .buckets
+            .charge(&party, rate, Instant::now())
+            .map_err(|retry_after| throttled(&party, ANONYMOUS, rate, settings, retry_after))
+    }
+
+    /// Whether `address` has spent its bucket (on made-up seat tokens or anonymous calls): its seat-token calls are
+    /// then refused before any store read. Takes nothing: a known seat token is charged to its match's tenant.
+    pub fn seat_tokens_refused(&self, address: Address) -> Result<(), Throttled> {
+        let (rate, settings) = self.address_rate();
+        let party = Party::Address(address);
+        match self.inner.buckets.empty_for(&party, rate, Instant::now()) {
+            None => Ok(()),
+            Some(retry_after) => Err(throttled(&party, ANONYMOUS, rate, settings, retry_after)),
+        }
+    }
+
+    /// One more spectator (or feed) stream for `party` in `tenant`, given back when the guard drops.
+    pub fn open_stream(&self, party: &Party, tenant: &Tenant) -> Result<Held<Party>, OverLimit> {
+        let (max, limit, setting) = match party {
+            Party::Player { .. } => (
+                tenant.limits.max_watchers_per_player as usize,
+                "max_watchers_per_player",
+                "limits.max_watchers_per_player",
+            ),
+            Party::Address(_) => (
+                self.inner.addresses.max_watchers as usize,
+                "max_watchers_per_address",
+                "addresses.max_watchers",
+            ),
+        };
+        self.inner.streams.take(party, max).map_err(|open| OverLimit {
+            limit,
+            setting,
+            subject: subject(party),
+            message: format!(
+                "{} already has {open} streams open on this server, its share ({setting}); close one first",
+                whom(party)
+            ),
+        })
+    }
+
+    /// The most unfinished matches `party` may have created in `tenant` (`None`: no limit).
+    pub fn max_created(&self, party: &Party, tenant: &Tenant) -> Option<u64> {
+        let max = match party {
+            Party::Player { .. } => tenant.limits.max_active_matches_per_player,
+            Party::Address(_) => self.inner.addresses.max_active_matches,
+        };
+        (max > 0).then_some(max)
+    }
+
+    /// The refusal of one more match for `party`, which has `active` unfinished.
+    pub fn too_many_created(&self, party: &Party, active: usize) -> OverLimit {
+        let (limit, setting) = match party {
+            Party::Player { .. } => (
+                "max_active_matches_per_player",
+                "limits.max_active_matches_per_player",
+            ),
+            Party::Address(_) => (
+                "max_active_matches_per_address",
+                "addresses.max_active_matches",
+            ),
+        };
+        OverLimit {
+            limit,
+            setting,
+            subject: subject(party),
+            message: format!(
+                "{} has {active} unfinished matches, its share of the tenant's ({setting}); finish or resign some first",
+                whom(party)
+            ),
+        }
+    }
+
+    /// The unfinished matches each party created on this replica.
+    pub fn created(&self) -> &Created {
+        &self.inner.created
+    }
+
+    /// UNAUTHENTICATED answers by address, and their backoffs.
+    pub fn guessing(&self) -> &Guessing {
+        &self.inner.guessing
     }
 
     /// The tenant `id` as held (the anonymous one for `""`); a tenant this replica does not know (yet)
@@ -682,6 +877,40 @@ impl Identity {
     }
 }
 
+/// `party` in quota details: `player:<id>` or `address:<address>`.
+fn subject(party: &Party) -> String {
+    match party {
+        Party::Player { player, .. } => format!("player:{player}"),
+        Party::Address(address) => format!("address:{address}"),
+    }
+}
+
+/// `party` in a message.
+fn whom(party: &Party) -> String {
+    match party {
+        Party::Player { player, .. } => format!("player {player:?}"),
+        Party::Address(address) => format!("address {address}"),
+    }
+}
+
+fn throttled(
+    party: &Party,
+    tenant: &str,
+    rate: Rate,
+    settings: &'static str,
+    retry_after: Duration,
+) -> Throttled {
+    Throttled {
+        tenant: tenant.to_string(),
+        subject: subject(party),
+        settings,
+        kind: party.kind(),
+        retry_after,
+        calls_per_second: rate.per_second,
+        burst: rate.burst,
+    }
+}
+
 fn new_key() -> Result<keys::NewKey, AdminError> {
     keys::new_key()
         .map_err(|e| AdminError::Store(StoreError::Failed(format!("the OS random generator: {e}"))))
@@ -709,6 +938,7 @@ mod tests {
             burst: 2,
             max_active_matches: 5,
             max_watchers: 5,
+            ..crate::config::Settings::default().limits
         };
         Identity::open(Arc::new(MemoryStore::new()), &auth, limits)
             .await

@@ -657,6 +657,8 @@ impl<E: Encoder> Lobby<E> {
                 [south, north, None]
             },
             time_control: *time_control,
+            // The lobby's own limits (pending challenges and seeks per player) bound what it arranges.
+            creator: None,
         };
         self.inner
             .matches
@@ -1082,6 +1084,19 @@ impl<E: Encoder> Lobby<E> {
         reader: Reader,
         after: u64,
     ) -> Result<tokio::sync::mpsc::Receiver<Result<Tiding, LobbyError>>, LobbyError> {
+        self.follow_as(tenant, reader, after, None).await
+    }
+
+    /// [`Lobby::follow`], the stream counted as `share`'s against `lobby.max_streams_per_player` rather than the
+    /// reader's: the anonymous tenant's feed is counted per client address, so that one client holding its streams
+    /// does not lock every other anonymous client out of the feed.
+    pub async fn follow_as(
+        &self,
+        tenant: &str,
+        reader: Reader,
+        after: u64,
+        share: Option<String>,
+    ) -> Result<tokio::sync::mpsc::Receiver<Result<Tiding, LobbyError>>, LobbyError> {
         // Watched before the first read, so that an entry written meanwhile wakes the stream.
         let mut latest = self.tenant(tenant).latest.subscribe();
         latest.borrow_and_update();
@@ -1090,7 +1105,7 @@ impl<E: Encoder> Lobby<E> {
             (Reader::Player(player), 0) => self.standing(tenant, player).await?,
             _ => self.news_after(tenant, reader.clone(), after).await?,
         };
-        let guard = self.open_stream(tenant, &reader)?;
+        let guard = self.open_stream(tenant, &reader, share)?;
         let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
         let lobby = self.clone();
         let tenant = tenant.to_string();
@@ -1176,13 +1191,19 @@ impl<E: Encoder> Lobby<E> {
 
     /// Counts an open stream of `reader`, refusing one beyond `lobby.max_streams_per_player` (a player's, or the
     /// tenant's feed).
-    fn open_stream(&self, tenant: &str, reader: &Reader) -> Result<StreamGuard, LobbyError> {
+    fn open_stream(
+        &self,
+        tenant: &str,
+        reader: &Reader,
+        share: Option<String>,
+    ) -> Result<StreamGuard, LobbyError> {
         // Player ids are never empty: "" counts the tenant's feeds.
-        let (who, whose) = match reader {
-            Reader::Player(player) => (player.as_str(), format!("{player} has")),
-            Reader::Tenant => ("", "the tenant has".to_string()),
+        let (who, whose) = match (share, reader) {
+            (Some(share), _) => (share.clone(), format!("{share} has")),
+            (None, Reader::Player(player)) => (player.clone(), format!("{player} has")),
+            (None, Reader::Tenant) => (String::new(), "the tenant has".to_string()),
         };
-        let key = (tenant.to_string(), who.to_string());
+        let key = (tenant.to_string(), who);
         let max = self.inner.settings.max_streams_per_player;
         let mut streams = lock(&self.inner.streams);
         let open = streams.entry(key.clone()).or_insert(0);

@@ -2,7 +2,7 @@
 //! ([`MatchError::code`]); `crate::api::error` maps each variant to its gRPC status in one table.
 
 use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
-use crate::identity::Throttled;
+use crate::identity::{OverLimit, Throttled};
 use crate::store::MatchId;
 
 /// Why a match request failed.
@@ -54,9 +54,13 @@ pub enum MatchError {
     /// A watcher limit was reached, or the tenant's limit of unfinished matches.
     #[error("{0}")]
     ResourceExhausted(String),
-    /// The match's tenant is over its calls per second (a bare seat token's call).
-    #[error("tenant over its rate of calls; retry in {} ms", .0.retry_after.as_millis())]
+    /// The match's tenant is over its calls per second (a bare seat token's call), or the caller's address over its
+    /// bucket (a seat token that opens no match).
+    #[error("over a rate of calls; retry in {} ms", .0.retry_after.as_millis())]
     Throttled(Throttled),
+    /// The caller is over its share of the tenant's matches or streams (its player's, or its address's).
+    #[error(transparent)]
+    OverLimit(OverLimit),
     /// The move's engine work stopped before it was decided (its budget spent, or the server stopping).
     #[error(transparent)]
     Unfinished(#[from] Unfinished),
@@ -82,6 +86,7 @@ impl MatchError {
             MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
             MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
             MatchError::Throttled(_) => "RATE_LIMITED",
+            MatchError::OverLimit(_) => "CALLER_LIMIT",
             MatchError::Unfinished(Unfinished::Exhausted { .. }) => "WORK_BUDGET_EXHAUSTED",
             MatchError::Unfinished(Unfinished::Cancelled) => "CANCELLED",
             MatchError::Internal(_) => "INTERNAL",

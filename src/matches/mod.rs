@@ -63,7 +63,7 @@ use self::slots::{detached, lock, random_token, replay_all, token_hash, Inner, S
 use crate::clock::{Clocks, SystemTime, Time, TimeControl};
 use crate::config::{ClockSettings, MatchSettings};
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
-use crate::identity::Identity;
+use crate::identity::{Address, Identity, Party};
 use crate::metrics::Metrics;
 use crate::store::{
     Action, BotSeat, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch, SEATS,
@@ -98,6 +98,11 @@ pub struct Access<'a> {
     pub player: Option<&'a str>,
     /// A seat token.
     pub seat_token: Option<&'a str>,
+    /// The client's address: what a seat token that opens no match is charged to.
+    pub address: Option<Address>,
+    /// Whose share of the tenant the caller spends (its player, or its address in the anonymous tenant): what a
+    /// spectator's stream counts against.
+    pub party: Option<&'a Party>,
 }
 
 impl Access<'_> {
@@ -105,8 +110,8 @@ impl Access<'_> {
     pub fn anonymous(seat_token: Option<&str>) -> Access<'_> {
         Access {
             tenant: if seat_token.is_some() { None } else { Some("") },
-            player: None,
             seat_token,
+            ..Access::default()
         }
     }
 }
@@ -122,6 +127,9 @@ pub struct Owner {
     pub bots: [Option<BotSeat>; SEATS],
     /// How the match is timed.
     pub time_control: TimeControl,
+    /// Whose share of the tenant's unfinished matches it takes (a player's, or an address's in the anonymous
+    /// tenant); `None`: the tenant's alone (an API key, the lobby).
+    pub creator: Option<Party>,
 }
 
 /// A step in a match's life, told to whoever follows them (the lobby, `crate::lobby`) by the server that made it
@@ -338,6 +346,43 @@ impl<E: Encoder> Matches<E> {
         Ok(())
     }
 
+    /// Whether `creator` may create another match under its share of `tenant`'s (per replica: see
+    /// [`crate::identity::callers::Created`]). At its limit, the matches it is counted for are read again: one that
+    /// ended on another replica, expired or was deleted is no longer counted.
+    async fn room_for_one_more_of(&self, tenant: &str, creator: &Party) -> Result<(), MatchError> {
+        let Some(identity) = &self.inner.identity else {
+            return Ok(());
+        };
+        let Some(max) = identity.max_created(creator, &identity.tenant(tenant)) else {
+            return Ok(());
+        };
+        let created = identity.created();
+        if (created.count(creator) as u64) < max {
+            return Ok(());
+        }
+        for id in created.of(creator) {
+            let ended = self
+                .inner
+                .header(id)
+                .await?
+                .is_none_or(|record| record.finished.is_some());
+            if ended {
+                created.ended(id);
+            }
+        }
+        let active = created.count(creator);
+        if active as u64 >= max {
+            self.inner.metrics.caller_refused(match creator {
+                Party::Player { .. } => "max_active_matches_per_player",
+                Party::Address(_) => "max_active_matches_per_address",
+            });
+            return Err(MatchError::OverLimit(
+                identity.too_many_created(creator, active),
+            ));
+        }
+        Ok(())
+    }
+
     fn max_active(&self, tenant: &str) -> Option<u64> {
         self.inner.identity.as_ref().and_then(|identity| {
             let max = identity.tenant(tenant).limits.max_active_matches;
@@ -353,8 +398,15 @@ impl<E: Encoder> Matches<E> {
         id: &str,
         fresh: Fresh,
     ) -> Result<Arc<Slot<E::Message>>, MatchError> {
-        let slot = self.slot("match_id", id, fresh).await?;
+        let slot = match self.slot("match_id", id, fresh).await {
+            Ok(slot) => slot,
+            Err(error) => {
+                self.charge_unknown_seat_token(access)?;
+                return Err(error);
+            }
+        };
         if !slot.visible_to(access) {
+            self.charge_unknown_seat_token(access)?;
             // A wrong seat token on a match of the anonymous tenant, which any caller without a credential
             // may read anyway: refused as it always was, UNAUTHENTICATED.
             if access.tenant.is_none() && slot.tenant.is_empty() {
@@ -363,14 +415,38 @@ impl<E: Encoder> Matches<E> {
             return Err(MatchError::NotFound(id.to_string()));
         }
         if let (None, Some(identity)) = (access.tenant, &self.inner.identity) {
-            // A bare seat token (charged to the seat tokens' bucket already): not for a disabled tenant's match.
-            if identity.tenant(&slot.tenant).record.disabled {
+            // A bare seat token that opens this match: not for a disabled tenant's match, and charged to the match's
+            // tenant, whose seat it is.
+            let tenant = identity.tenant(&slot.tenant);
+            if tenant.record.disabled {
                 return Err(MatchError::Unauthenticated(
                     "the match's tenant is disabled",
                 ));
             }
+            identity.charge(&tenant).map_err(MatchError::Throttled)?;
         }
         Ok(slot)
+    }
+
+    /// A bare seat token that opened no match: charged to the caller's address, so that made-up tokens empty that
+    /// address's bucket and nobody else's.
+    fn charge_unknown_seat_token(&self, access: &Access<'_>) -> Result<(), MatchError> {
+        if access.tenant.is_some() {
+            return Ok(());
+        }
+        match (&self.inner.identity, access.address) {
+            (Some(identity), Some(address)) => {
+                identity
+                    .charge_unknown_seat_token(address)
+                    .map_err(|throttled| {
+                        self.inner
+                            .metrics
+                            .caller_refused("unknown_seat_tokens_per_address");
+                        MatchError::Throttled(throttled)
+                    })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The match `id` (parsed from the request's `field`), loading it from the store on first use;
@@ -450,6 +526,10 @@ impl<E: Encoder> Matches<E> {
         if let Err(problem) = owner.time_control.check(self.inner.clock.max_initial_ms) {
             return Err(MatchError::invalid("time_control", problem));
         }
+        if let Some(creator) = &owner.creator {
+            self.room_for_one_more_of(&owner.tenant, creator).await?;
+        }
+        let creator = owner.creator.clone();
         let game = AnyGame::new_match(kind, &options);
         let mut tokens = [None, None, None];
         let mut token_hashes = [[0; 32]; SEATS];
@@ -515,6 +595,9 @@ impl<E: Encoder> Matches<E> {
             }
             inner.watch_clocks(&held);
             inner.metrics.matches_active_add(1);
+            if let (Some(identity), Some(creator)) = (&inner.identity, &creator) {
+                identity.created().add(creator, id);
+            }
             inner.tell(Lifecycle::Created(record));
             Ok(())
         })
@@ -711,7 +794,7 @@ impl<E: Encoder> Matches<E> {
     ) -> Result<WatchStream<E::Message>, MatchError> {
         let slot = self.visible(access, id, Fresh::Now).await?;
         let seat = slot.seat(access)?;
-        watch::start(self.inner.clone(), slot, seat, from_seq)
+        watch::start(self.inner.clone(), slot, seat, from_seq, access.party)
     }
 
     /// The whole log, replayed, and the match's notation.

@@ -604,6 +604,10 @@ impl<E: Encoder> Inner<E> {
             });
             let _ = slot.events.send(Arc::new(Published::Finished(notice)));
             self.metrics.matches_active_add(-1);
+            // Whoever created it has room for another (the end came from any replica: this one holds the match).
+            if let Some(identity) = &self.identity {
+                identity.created().ended(slot.id);
+            }
         }
         fed
     }

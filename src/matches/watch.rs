@@ -16,6 +16,8 @@ use super::error::{store_failed, MatchError};
 use super::slots::{lock, replay_all, Inner, Published, Slot};
 use super::view::{Encoder, SnapshotReason, Update};
 use crate::engine::Player;
+use crate::identity::callers::Held;
+use crate::identity::Party;
 use crate::store::Finished;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -44,6 +46,8 @@ struct WatcherGuard<E: Encoder> {
     present: bool,
     /// A spectator's count in its match's tenant's streams, given back when dropped.
     tenant_watchers: Option<Arc<AtomicUsize>>,
+    /// A spectator's count in its player's or address's share, given back when dropped.
+    _share: Option<Held<Party>>,
 }
 
 /// Takes one from `counter` unless it is at `limit`.
@@ -60,9 +64,11 @@ impl<E: Encoder> WatcherGuard<E> {
         inner: &Arc<Inner<E>>,
         slot: &Arc<Slot<E::Message>>,
         seat: Option<Player>,
+        party: Option<&Party>,
     ) -> Result<WatcherGuard<E>, MatchError> {
         let settings = &inner.settings;
         let mut tenant_watchers = None;
+        let mut share = None;
         match seat {
             Some(seat) => {
                 if !take(
@@ -76,6 +82,14 @@ impl<E: Encoder> WatcherGuard<E> {
                 }
             }
             None => {
+                // The caller's share first: one caller over it takes nothing of the others'.
+                if let (Some(identity), Some(party)) = (&inner.identity, party) {
+                    let tenant = identity.tenant(&slot.tenant);
+                    share = Some(identity.open_stream(party, &tenant).map_err(|over| {
+                        inner.metrics.caller_refused(over.limit);
+                        MatchError::OverLimit(over)
+                    })?);
+                }
                 if !take(&inner.spectators, settings.max_watchers_total) {
                     return Err(MatchError::ResourceExhausted(format!(
                         "the server already has {} spectators (matches.max_watchers_total)",
@@ -115,6 +129,7 @@ impl<E: Encoder> WatcherGuard<E> {
             seat,
             present: false,
             tenant_watchers,
+            _share: share,
         })
     }
 }
@@ -156,8 +171,9 @@ pub(super) fn start<E: Encoder>(
     slot: Arc<Slot<E::Message>>,
     seat: Option<Player>,
     from_seq: Option<u64>,
+    party: Option<&Party>,
 ) -> Result<WatchStream<E::Message>, MatchError> {
-    let mut guard = WatcherGuard::acquire(&inner, &slot, seat)?;
+    let mut guard = WatcherGuard::acquire(&inner, &slot, seat, party)?;
     let (receiver, version, finished_at_start) = {
         let mut live = lock(&slot.live);
         if let Some(from_seq) = from_seq {

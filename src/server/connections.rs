@@ -3,7 +3,9 @@
 //!
 //! - [`Incoming`] accepts connections for tonic, at most `server.max_connections` at a time. At
 //!   the cap it stops accepting (new connections wait in the kernel's backlog, where they cost the
-//!   process nothing) until one closes. When accepting fails for want of resources (out of file
+//!   process nothing) until one closes. One client address (an IPv4 address, an IPv6 /64) holds at
+//!   most `server.max_connections_per_address` of them: one more is accepted and closed at once, so
+//!   that a client reopening idle sockets cannot hold the whole cap and lock every other client out. When accepting fails for want of resources (out of file
 //!   descriptors, buffers or memory) it backs off instead of retrying at once, which would spin a
 //!   core on an error that only a closing connection can clear.
 //! - [`Connection`] wraps each socket. It closes one that has not sent the HTTP/2 preface and its
@@ -49,6 +51,8 @@ use tonic::transport::server::{Connected, TcpConnectInfo, TcpIncoming};
 use tonic::transport::Server;
 
 use crate::config::ServerSettings;
+use crate::identity::callers::{Counts, Held};
+use crate::identity::Address;
 use crate::metrics::Metrics;
 use crate::tls::PeerCertificates;
 
@@ -61,6 +65,10 @@ pub(crate) struct Connections {
 #[derive(Debug)]
 struct Limits {
     max_connections: usize,
+    /// One address's share of `max_connections` (`0`: none).
+    max_per_address: usize,
+    /// Connections open per address: an entry lives as long as one of its connections.
+    per_address: Counts<Address>,
     handshake_timeout: Duration,
     idle_timeout: Option<Duration>,
     max_connection_age: Option<Duration>,
@@ -80,6 +88,8 @@ impl Connections {
         Connections {
             limits: Arc::new(Limits {
                 max_connections: settings.max_connections,
+                max_per_address: settings.max_connections_per_address,
+                per_address: Counts::default(),
                 handshake_timeout: settings.handshake_timeout,
                 idle_timeout: settings.idle_timeout,
                 max_connection_age: settings.max_connection_age,
@@ -197,11 +207,21 @@ impl Stream for Incoming {
                             "accepting connections again"
                         );
                     }
+                    let share = match this.limits.share(&stream) {
+                        Ok(share) => share,
+                        // Closed at once (dropped); its permit stays for the next connection.
+                        Err(()) => continue,
+                    };
                     let permit = this
                         .permit
                         .take()
                         .expect("a permit is taken before accepting");
-                    return Poll::Ready(Some(Ok(Connection::new(stream, permit, &this.limits))));
+                    return Poll::Ready(Some(Ok(Connection::new(
+                        stream,
+                        permit,
+                        share,
+                        &this.limits,
+                    ))));
                 }
                 Some(Err(error)) => match this.backoff.on_error(&error) {
                     AcceptAction::Retry => {
@@ -219,6 +239,32 @@ impl Stream for Incoming {
                         this.pause = Some(Box::pin(tokio::time::sleep(pause)));
                     }
                 },
+            }
+        }
+    }
+}
+
+impl Limits {
+    /// `stream`'s place in its address's share; `Err` when the address holds its share already (the refusal is
+    /// counted and logged at DEBUG: a refusal is the limit working, not a fault).
+    fn share(&self, stream: &TcpStream) -> Result<Option<Held<Address>>, ()> {
+        if self.max_per_address == 0 {
+            return Ok(None);
+        }
+        let Ok(peer) = stream.peer_addr() else {
+            return Ok(None);
+        };
+        let address = Address::of(peer.ip());
+        match self.per_address.take(&address, self.max_per_address) {
+            Ok(held) => Ok(Some(held)),
+            Err(open) => {
+                self.metrics.caller_refused("max_connections_per_address");
+                tracing::debug!(
+                    %address,
+                    open,
+                    "connection closed: the address holds its share (server.max_connections_per_address)"
+                );
+                Err(())
             }
         }
     }
@@ -380,6 +426,8 @@ pub struct Connection {
     metrics: Metrics,
     // Held for the connection's life: dropping it lets the accept loop take another.
     _permit: OwnedSemaphorePermit,
+    // Its place in its address's share, given back with the connection.
+    _share: Option<Held<Address>>,
 }
 
 struct Handshake {
@@ -402,7 +450,12 @@ struct Idle {
 const QUIET: Duration = Duration::from_secs(1);
 
 impl Connection {
-    fn new(stream: TcpStream, permit: OwnedSemaphorePermit, limits: &Limits) -> Connection {
+    fn new(
+        stream: TcpStream,
+        permit: OwnedSemaphorePermit,
+        share: Option<Held<Address>>,
+        limits: &Limits,
+    ) -> Connection {
         let accepted = Instant::now();
         let tcp = stream.connect_info();
         limits.metrics.connections_add(1);
@@ -437,6 +490,7 @@ impl Connection {
             closed: None,
             metrics: limits.metrics.clone(),
             _permit: permit,
+            _share: share,
         }
     }
 

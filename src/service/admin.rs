@@ -46,6 +46,10 @@ impl AdminService {
                 burst: Some(effective.burst),
                 max_active_matches: Some(effective.max_active_matches),
                 max_watchers: Some(effective.max_watchers),
+                calls_per_second_per_player: Some(effective.calls_per_second_per_player),
+                burst_per_player: Some(effective.burst_per_player),
+                max_active_matches_per_player: Some(effective.max_active_matches_per_player),
+                max_watchers_per_player: Some(effective.max_watchers_per_player),
             }),
         }
     }
@@ -57,6 +61,10 @@ fn limits_pb(limits: &LimitOverrides) -> pb::TenantLimits {
         burst: limits.burst,
         max_active_matches: limits.max_active_matches,
         max_watchers: limits.max_watchers,
+        calls_per_second_per_player: limits.calls_per_second_per_player,
+        burst_per_player: limits.burst_per_player,
+        max_active_matches_per_player: limits.max_active_matches_per_player,
+        max_watchers_per_player: limits.max_watchers_per_player,
     }
 }
 
@@ -66,6 +74,10 @@ fn limits_from_pb(limits: Option<&pb::TenantLimits>) -> LimitOverrides {
         burst: l.burst,
         max_active_matches: l.max_active_matches,
         max_watchers: l.max_watchers,
+        calls_per_second_per_player: l.calls_per_second_per_player,
+        burst_per_player: l.burst_per_player,
+        max_active_matches_per_player: l.max_active_matches_per_player,
+        max_watchers_per_player: l.max_watchers_per_player,
     })
 }
 

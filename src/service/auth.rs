@@ -1,12 +1,18 @@
 //! Who is calling, in front of every service: the `authorization` metadata read, the credential checked
-//! ([`crate::identity`]), the tenant charged one call, and the [`Caller`] left in the request's extensions for
-//! the handler. Health and reflection are not behind it (probes and tools need no credential).
+//! ([`crate::identity`]), the caller's share (its player's or address's bucket) and then the tenant charged one
+//! call, and the [`Caller`] left in the request's extensions for the handler, with the client's [`Address`] and the
+//! caller's [`Party`] when it has them. Health and reflection are not behind it (probes and tools need no
+//! credential).
+//!
+//! A bare seat token is charged nothing here: its match, once read, says whose it is. A known one is charged to
+//! its match's tenant, a made-up one to the caller's address (`crate::matches`); an address that has spent its
+//! bucket is refused here, before any store read.
 //!
 //! A tonic interceptor, not a tower layer: it runs inside the call's span (so it can name the tenant there)
 //! and after the server's own layers, and it has the request's metadata as tonic parses it.
 
 use crate::api::error;
-use crate::identity::{AuthError, Caller, Identity};
+use crate::identity::{Address, AuthError, Caller, Identity, Party};
 use crate::metrics::Metrics;
 use crate::pool::Owner;
 use tonic::metadata::MetadataMap;
@@ -46,7 +52,11 @@ impl Authenticate {
         }
     }
 
-    fn admit(&self, metadata: &MetadataMap) -> Result<Option<Caller>, Status> {
+    fn admit(
+        &self,
+        metadata: &MetadataMap,
+        address: Option<Address>,
+    ) -> Result<Option<(Caller, Option<Party>)>, Status> {
         let credential = bearer(metadata)?;
         if self.needs == Needs::Operator {
             return if self.identity.is_operator(credential) {
@@ -84,21 +94,44 @@ impl Authenticate {
             self.record("unknown", "unauthenticated");
             error::unauthenticated(&e)
         })?;
-        // A bare seat token names no tenant until its match is read: its calls share one bucket, charged
-        // before any store read, so that made-up tokens cost the store nothing past it.
-        let tenant = caller.tenant().map_or(self.identity.seat_tokens(), |t| t);
+        let Some(tenant) = caller.tenant() else {
+            // A bare seat token: whose it is, the match says. An address that has spent its bucket on made-up
+            // tokens is refused before the store is read for another.
+            if let Some(address) = address {
+                if let Err(throttled) = self.identity.seat_tokens_refused(address) {
+                    self.record("seat-tokens", "rate_limited");
+                    self.metrics
+                        .caller_refused("unknown_seat_tokens_per_address");
+                    return Err(error::rate_limited(&throttled));
+                }
+            }
+            self.record("seat-tokens", "admitted");
+            return Ok(Some((caller, None)));
+        };
         let label = if tenant.id().is_empty() {
             "anonymous"
         } else {
             tenant.id()
         };
         tracing::Span::current().record("tenant", label);
+        let party = self.identity.party(&caller, address);
+        // The share first: a caller over it never reaches (nor drains) the tenant's bucket.
+        if let Some(party) = &party {
+            if let Err(throttled) = self.identity.charge_party(party, tenant) {
+                self.record(label, "rate_limited");
+                self.metrics.caller_refused(match party {
+                    Party::Player { .. } => "calls_per_second_per_player",
+                    Party::Address(_) => "calls_per_second_per_address",
+                });
+                return Err(error::rate_limited(&throttled));
+            }
+        }
         if let Err(throttled) = self.identity.charge(tenant) {
             self.record(label, "rate_limited");
             return Err(error::rate_limited(&throttled));
         }
         self.record(label, "admitted");
-        Ok(Some(caller))
+        Ok(Some((caller, party)))
     }
 
     fn record(&self, tenant: &str, outcome: &str) {
@@ -133,8 +166,15 @@ impl Authenticate {
 
 impl Interceptor for Authenticate {
     fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
-        if let Some(caller) = self.admit(request.metadata())? {
+        let address = client_address(&request);
+        if let Some((caller, party)) = self.admit(request.metadata(), address)? {
             request.extensions_mut().insert(caller);
+            if let Some(party) = party {
+                request.extensions_mut().insert(party);
+            }
+        }
+        if let Some(address) = address {
+            request.extensions_mut().insert(address);
         }
         Ok(request)
     }
@@ -159,6 +199,22 @@ pub fn bearer(metadata: &MetadataMap) -> Result<Option<&str>, Status> {
         .ok_or_else(|| {
             Status::unauthenticated("the authorization metadata must be `Bearer <credential>`")
         })
+}
+
+/// The client's address as the limits count it, from the connection (`None` where the server's connection layer
+/// did not run, as in a test calling a service directly).
+pub fn client_address<T>(request: &Request<T>) -> Option<Address> {
+    request.remote_addr().map(|addr| Address::of(addr.ip()))
+}
+
+/// The address the interceptor found, if any.
+pub fn address<T>(request: &Request<T>) -> Option<Address> {
+    request.extensions().get::<Address>().copied()
+}
+
+/// The share of its tenant the caller spends (its player, or for the anonymous tenant its address), if any.
+pub fn party<T>(request: &Request<T>) -> Option<Party> {
+    request.extensions().get::<Party>().cloned()
 }
 
 /// The caller the interceptor admitted.

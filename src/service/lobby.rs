@@ -1,7 +1,7 @@
 //! `mancala.v1.Lobby`: challenges, seeks and the players' and tenants' event streams. Thin handlers: who is calling,
 //! the request decoded, the lobby ([`crate::lobby::Lobby`]) asked, the answer encoded.
 
-use super::auth::caller;
+use super::auth::{address, caller};
 use crate::api::lobby::{
     challenge_pb, decline_reason, feed_event_pb, lobby_id, player_event_pb, seat_choice, seek_pb,
 };
@@ -148,7 +148,7 @@ impl pb::lobby_server::Lobby for LobbyService {
         let access = Access {
             tenant: Some(&tenant),
             player: Some(&player),
-            seat_token: None,
+            ..Access::default()
         };
         let view = self
             .matches
@@ -313,6 +313,11 @@ impl pb::lobby_server::Lobby for LobbyService {
         &self,
         request: Request<pb::WatchTenantFeedRequest>,
     ) -> Result<Response<Self::WatchTenantFeedStream>, Status> {
+        // The anonymous tenant's feed is anybody's: counted per client address, not for the whole tenant.
+        let share = match caller(&request)? {
+            Caller::Anonymous(_) => address(&request).map(|address| format!("address {address}")),
+            _ => None,
+        };
         let tenant = match caller(&request)? {
             Caller::Tenant { tenant, .. } | Caller::Anonymous(tenant) => tenant.id().to_string(),
             _ => {
@@ -324,7 +329,7 @@ impl pb::lobby_server::Lobby for LobbyService {
         let after = request.get_ref().after_event_id;
         let receiver = self
             .lobby
-            .follow(&tenant, Reader::Tenant, after)
+            .follow_as(&tenant, Reader::Tenant, after, share)
             .await
             .map_err(error::lobby_error)?;
         Ok(Response::new(stream_of(receiver, feed_event_pb)))

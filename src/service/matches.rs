@@ -1,12 +1,12 @@
 //! `mancala.v1.Matches`: server-held matches. Thin handlers: decode the request and the seat token,
 //! call the match manager ([`crate::matches::Matches`]), encode the answer or the error.
 
-use super::auth::caller;
+use super::auth::{address, caller, party};
 use crate::api::matches::{event_pb, match_pb, summary_pb, time_control, Wire};
 use crate::api::{convert, error, pb};
 use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;
-use crate::identity::Caller;
+use crate::identity::{Address, Caller, Party};
 use crate::lobby::Lobby;
 use crate::matches::{Access, MatchError, Matches, Owner};
 use crate::service::rules::RulesService;
@@ -140,22 +140,46 @@ async fn with_previews(
     Ok(response)
 }
 
-/// The match manager's view of `caller`.
-fn access(caller: &Caller) -> Access<'_> {
-    match caller {
-        Caller::Anonymous(tenant) | Caller::Tenant { tenant, .. } => Access {
-            tenant: Some(tenant.id()),
-            ..Access::default()
-        },
-        Caller::Player { tenant, player } => Access {
-            tenant: Some(tenant.id()),
-            player: Some(player),
-            seat_token: None,
-        },
-        Caller::Seat(token) => Access {
-            seat_token: Some(token),
-            ..Access::default()
-        },
+/// Who calls, as the interceptor left it in the request: the credential's caller, the client's address and the
+/// share of the tenant the caller spends.
+struct Who {
+    caller: Caller,
+    address: Option<Address>,
+    party: Option<Party>,
+}
+
+impl Who {
+    fn of<T>(request: &Request<T>) -> Result<Who, Status> {
+        Ok(Who {
+            caller: caller(request)?,
+            address: address(request),
+            party: party(request),
+        })
+    }
+
+    /// The match manager's view of the caller.
+    fn access(&self) -> Access<'_> {
+        let (address, party) = (self.address, self.party.as_ref());
+        match &self.caller {
+            Caller::Anonymous(tenant) | Caller::Tenant { tenant, .. } => Access {
+                tenant: Some(tenant.id()),
+                address,
+                party,
+                ..Access::default()
+            },
+            Caller::Player { tenant, player } => Access {
+                tenant: Some(tenant.id()),
+                player: Some(player),
+                seat_token: None,
+                address,
+                party,
+            },
+            Caller::Seat(token) => Access {
+                seat_token: Some(token),
+                address,
+                ..Access::default()
+            },
+        }
     }
 }
 
@@ -311,13 +335,13 @@ impl MatchesService {
         action: Action,
         parts: impl FnOnce(R) -> (String, Option<u64>, String),
     ) -> Result<Option<pb::MatchEvent>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
         let (match_id, expected_version, request_id) = parts(request.into_inner());
         record_match(&match_id);
         let event = self
             .matches
             .submit(
-                &access(&caller),
+                &who.access(),
                 &match_id,
                 action,
                 expected_version,
@@ -339,7 +363,8 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::CreateMatchRequest>,
     ) -> Result<Response<pb::CreateMatchResponse>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
+        let caller = &who.caller;
         let Some(tenant) = caller.tenant() else {
             return Err(Status::permission_denied(
                 "a seat token cannot create matches: send an API key or a player token",
@@ -384,6 +409,7 @@ impl pb::matches_server::Matches for MatchesService {
             players,
             bots,
             time_control: time_control(request.time_control.as_ref()),
+            creator: who.party.clone(),
         };
         let created = self
             .matches
@@ -411,12 +437,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
         let id = request.into_inner().match_id;
         record_match(&id);
         let view = self
             .matches
-            .get(&access(&caller), &id)
+            .get(&who.access(), &id)
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::GetMatchResponse {
@@ -428,7 +454,8 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::ListMatchesRequest>,
     ) -> Result<Response<pb::ListMatchesResponse>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
+        let caller = &who.caller;
         let Some(tenant) = caller.tenant() else {
             return Err(Status::permission_denied(
                 "a seat token opens its own match only: send an API key or a player token to list matches",
@@ -477,12 +504,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::SubmitMoveRequest>,
     ) -> Result<Response<pb::SubmitMoveResponse>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
         let request = request.into_inner();
         record_match(&request.match_id);
         let seated = self
             .matches
-            .seated(&access(&caller), &request.match_id, request.request_id)
+            .seated(&who.access(), &request.match_id, request.request_id)
             .await
             .map_err(error::match_error)?;
         // Decoded for the match's game once its seat is known, as the proto orders the checks.
@@ -540,12 +567,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::WatchMatchRequest>,
     ) -> Result<Response<WatchMatchStream>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
         let request = request.into_inner();
         record_match(&request.match_id);
         let stream = self
             .matches
-            .watch(&access(&caller), &request.match_id, request.from_seq)
+            .watch(&who.access(), &request.match_id, request.from_seq)
             .await
             .map_err(error::match_error)?;
         let stream = stream.map(|item: Result<pb::WatchMatchResponse, MatchError>| {
@@ -571,12 +598,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
-        let caller = caller(&request)?;
+        let who = Who::of(&request)?;
         let id = request.into_inner().match_id;
         record_match(&id);
         let history = self
             .matches
-            .history(&access(&caller), &id)
+            .history(&who.access(), &id)
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::GetHistoryResponse {

@@ -37,6 +37,14 @@ pub struct LimitOverrides {
     pub max_active_matches: Option<u64>,
     /// Open `WatchMatch` streams at once (per replica).
     pub max_watchers: Option<u32>,
+    /// Calls per second of one player.
+    pub calls_per_second_per_player: Option<u32>,
+    /// The burst of one player's bucket.
+    pub burst_per_player: Option<u32>,
+    /// Unfinished matches one player may have created.
+    pub max_active_matches_per_player: Option<u64>,
+    /// Spectator streams of one player (per replica).
+    pub max_watchers_per_player: Option<u32>,
 }
 
 /// A customer of the service.
@@ -107,6 +115,15 @@ struct StoredTenant {
     max_watchers: Option<u32>,
     #[prost(uint64, tag = "10")]
     revision: u64,
+    /// The players' shares, absent in records written before them (the server's `[limits]` then apply).
+    #[prost(uint32, optional, tag = "11")]
+    calls_per_second_per_player: Option<u32>,
+    #[prost(uint32, optional, tag = "12")]
+    burst_per_player: Option<u32>,
+    #[prost(uint64, optional, tag = "13")]
+    max_active_matches_per_player: Option<u64>,
+    #[prost(uint32, optional, tag = "14")]
+    max_watchers_per_player: Option<u32>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -143,6 +160,10 @@ pub fn encode_tenant(record: &TenantRecord) -> Vec<u8> {
         max_active_matches: record.limits.max_active_matches,
         max_watchers: record.limits.max_watchers,
         revision: record.revision,
+        calls_per_second_per_player: record.limits.calls_per_second_per_player,
+        burst_per_player: record.limits.burst_per_player,
+        max_active_matches_per_player: record.limits.max_active_matches_per_player,
+        max_watchers_per_player: record.limits.max_watchers_per_player,
     }
     .encode_to_vec()
 }
@@ -176,6 +197,10 @@ pub fn decode_tenant(bytes: &[u8]) -> Result<TenantRecord, StoreError> {
             burst: t.burst,
             max_active_matches: t.max_active_matches,
             max_watchers: t.max_watchers,
+            calls_per_second_per_player: t.calls_per_second_per_player,
+            burst_per_player: t.burst_per_player,
+            max_active_matches_per_player: t.max_active_matches_per_player,
+            max_watchers_per_player: t.max_watchers_per_player,
         },
         revision: t.revision,
     })
@@ -442,6 +467,25 @@ mod tests {
         let record = acme(4);
         assert_eq!(decode_tenant(&encode_tenant(&record)).unwrap(), record);
         assert!(decode_tenant(b"\xff\xff").is_err());
+    }
+
+    #[test]
+    fn a_tenant_stored_before_the_players_shares_reads_as_having_none_of_its_own() {
+        let mut record = acme(4);
+        record.limits.max_active_matches_per_player = Some(7);
+        record.limits.burst_per_player = Some(0);
+        assert_eq!(decode_tenant(&encode_tenant(&record)).unwrap(), record);
+        // What an older server wrote: fields 1 to 10 only.
+        let mut old = StoredTenant::decode(encode_tenant(&acme(4)).as_slice()).unwrap();
+        (
+            old.calls_per_second_per_player,
+            old.burst_per_player,
+            old.max_active_matches_per_player,
+            old.max_watchers_per_player,
+        ) = (None, None, None, None);
+        let read = decode_tenant(&old.encode_to_vec()).unwrap();
+        assert_eq!(read, acme(4));
+        assert_eq!(read.limits.max_watchers_per_player, None);
     }
 
     async fn revisions_are_checked(store: &dyn TenantStore) {

@@ -57,6 +57,9 @@ async fn tenant(channel: &Channel) -> String {
                 limits: Some(pb::TenantLimits {
                     calls_per_second: Some(100_000),
                     burst: Some(100_000),
+                    // Its players poll as fast as the test runs: each player's share as large.
+                    calls_per_second_per_player: Some(100_000),
+                    burst_per_player: Some(100_000),
                     ..pb::TenantLimits::default()
                 }),
             },

@@ -394,3 +394,55 @@ fn cors_allowed_origins_accepts_origins_and_star_and_names_a_bad_one() {
         );
     }
 }
+
+/// The status of a grpc-web answer: in its headers (trailers-only) or its trailers frame; and its message.
+async fn web_status(mut response: Response<Incoming>) -> (String, String) {
+    let headers = response.headers().clone();
+    let trailers = frames(response.body_mut(), None).await.trailers;
+    let get = |name: &str| {
+        headers
+            .get(name)
+            .or(trailers.get(name))
+            .map(|v| v.to_str().expect("text").to_string())
+            .unwrap_or_default()
+    };
+    (get("grpc-status"), get("grpc-message"))
+}
+
+#[tokio::test]
+async fn grpc_web_calls_are_counted_by_the_browsers_address() {
+    use crate::support::addresses::{connect_from, loopback};
+    let server = TestServer::start_with(|s| s.addresses.max_active_matches = 1).await;
+    let create = pb::CreateMatchRequest {
+        kind: pb::GameKind::Bosh as i32,
+        ..Default::default()
+    };
+    let send_from = |last: u8| {
+        let (addr, request) = (
+            server.addr,
+            grpc_web("/mancala.v1.Matches/CreateMatch", &create, None),
+        );
+        async move {
+            let tcp = within(connect_from(loopback(last), addr))
+                .await
+                .expect("connect");
+            let (mut sender, connection) =
+                within(hyper::client::conn::http1::handshake(TokioIo::new(tcp)))
+                    .await
+                    .expect("HTTP/1.1 handshake");
+            tokio::spawn(connection);
+            within(sender.send_request(request))
+                .await
+                .expect("an HTTP/1.1 answer")
+        }
+    };
+    assert_eq!(web_status(send_from(2).await).await.0, "0");
+    let (code, message) = web_status(send_from(2).await).await;
+    assert_eq!(code, "8", "RESOURCE_EXHAUSTED: {message}");
+    assert!(message.contains("127.0.0.2"), "{message}");
+    assert_eq!(
+        web_status(send_from(3).await).await.0,
+        "0",
+        "another browser's address has its own share"
+    );
+}

@@ -243,6 +243,12 @@ fn environment_variable_names_are_pinned() {
             "max_connections",
         ),
         (
+            "MANCALA__SERVER__MAX_CONNECTIONS_PER_ADDRESS",
+            "43",
+            "server",
+            "max_connections_per_address",
+        ),
+        (
             "MANCALA__SERVER__HANDSHAKE_TIMEOUT_MS",
             "43",
             "server",
@@ -417,6 +423,79 @@ fn environment_variable_names_are_pinned() {
             "player_token_max_ttl_ms",
         ),
         (
+            "MANCALA__AUTH__FAILURES_BEFORE_BACKOFF",
+            "7",
+            "auth",
+            "failures_before_backoff",
+        ),
+        (
+            "MANCALA__AUTH__FAILURE_WINDOW_MS",
+            "30011",
+            "auth",
+            "failure_window_ms",
+        ),
+        (
+            "MANCALA__AUTH__BACKOFF_INITIAL_MS",
+            "1103",
+            "auth",
+            "backoff_initial_ms",
+        ),
+        (
+            "MANCALA__AUTH__BACKOFF_MAX_MS",
+            "1109",
+            "auth",
+            "backoff_max_ms",
+        ),
+        (
+            "MANCALA__LIMITS__CALLS_PER_SECOND_PER_PLAYER",
+            "61",
+            "limits",
+            "calls_per_second_per_player",
+        ),
+        (
+            "MANCALA__LIMITS__BURST_PER_PLAYER",
+            "67",
+            "limits",
+            "burst_per_player",
+        ),
+        (
+            "MANCALA__LIMITS__MAX_ACTIVE_MATCHES_PER_PLAYER",
+            "71",
+            "limits",
+            "max_active_matches_per_player",
+        ),
+        (
+            "MANCALA__LIMITS__MAX_WATCHERS_PER_PLAYER",
+            "73",
+            "limits",
+            "max_watchers_per_player",
+        ),
+        (
+            "MANCALA__ADDRESSES__CALLS_PER_SECOND",
+            "127",
+            "addresses",
+            "calls_per_second",
+        ),
+        ("MANCALA__ADDRESSES__BURST", "131", "addresses", "burst"),
+        (
+            "MANCALA__ADDRESSES__MAX_ACTIVE_MATCHES",
+            "137",
+            "addresses",
+            "max_active_matches",
+        ),
+        (
+            "MANCALA__ADDRESSES__MAX_WATCHERS",
+            "139",
+            "addresses",
+            "max_watchers",
+        ),
+        (
+            "MANCALA__ADDRESSES__MAX_TRACKED",
+            "149",
+            "addresses",
+            "max_tracked",
+        ),
+        (
             "MANCALA__LIMITS__CALLS_PER_SECOND",
             "83",
             "limits",
@@ -586,6 +665,12 @@ fn environment_variable_names_are_pinned() {
     assert!(!s.server.tcp_nodelay);
     assert_eq!(s.lobby.challenge_ttl, Duration::from_millis(113));
     assert_eq!(s.lobby.max_streams_per_player, 157);
+    assert_eq!(s.server.max_connections_per_address, 43);
+    assert_eq!(s.auth.failures_before_backoff, 7);
+    assert_eq!(s.auth.backoff_max, Duration::from_millis(1109));
+    assert_eq!(s.limits.max_active_matches_per_player, 71);
+    assert_eq!(s.addresses.max_watchers, 139);
+    assert_eq!(s.addresses.max_tracked, 149);
     assert_eq!(s.server.tcp_keepalive, Some(Duration::from_millis(13)));
     assert_eq!(
         s.server.http2_keepalive_interval,

@@ -74,6 +74,9 @@ async fn world_with(configure: impl FnOnce(&mut mancala::config::Settings)) -> W
                 limits: Some(pb::TenantLimits {
                     calls_per_second: Some(100_000),
                     burst: Some(100_000),
+                    // Its players poll as fast as the test runs: each player's share as large.
+                    calls_per_second_per_player: Some(100_000),
+                    burst_per_player: Some(100_000),
                     ..pb::TenantLimits::default()
                 }),
             },
@@ -1876,6 +1879,9 @@ async fn a_fallback_waits_for_room_under_the_tenants_limit_of_unfinished_matches
                     max_active_matches: Some(1),
                     calls_per_second: Some(100_000),
                     burst: Some(100_000),
+                    // Its players poll as fast as the test runs: each player's share as large.
+                    calls_per_second_per_player: Some(100_000),
+                    burst_per_player: Some(100_000),
                     ..pb::TenantLimits::default()
                 }),
             },

@@ -9,6 +9,7 @@ mod bad_input;
 mod bao_la_kete_api;
 mod bot_seats;
 mod browsers;
+mod caller_limits;
 mod clocks;
 mod config;
 mod connections;

@@ -595,3 +595,69 @@ async fn without_required_auth_a_keyless_caller_is_the_anonymous_tenant_and_sees
     .unwrap_err();
     assert_eq!(hidden.code(), Code::NotFound);
 }
+
+#[tokio::test]
+async fn a_player_is_held_to_his_share_of_his_tenants_matches_and_calls_and_the_backend_is_not() {
+    let server = server(|_| {}).await;
+    let channel = &server.channel;
+    // The players' shares are the tenant's own limits, overriding `[limits]`.
+    let matchy = tenant(
+        channel,
+        "matchy",
+        Some(pb::TenantLimits {
+            max_active_matches_per_player: Some(2),
+            ..pb::TenantLimits::default()
+        }),
+    )
+    .await;
+    let ann = player_token(channel, &matchy, "ann").await;
+    let bob = player_token(channel, &matchy, "bob").await;
+    create(channel, &ann, vec![]).await.expect("ann's first");
+    create(channel, &ann, vec![]).await.expect("ann's second");
+    let refused = create(channel, &ann, vec![]).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    let info = refused.get_details_error_info().expect("ErrorInfo");
+    assert_eq!(info.reason, "CALLER_LIMIT");
+    assert_eq!(info.metadata["limit"], "max_active_matches_per_player");
+    assert!(refused
+        .message()
+        .contains("limits.max_active_matches_per_player"));
+    create(channel, &bob, vec![])
+        .await
+        .expect("another player of the tenant");
+    create(channel, &matchy, vec![])
+        .await
+        .expect("the tenant's backend");
+
+    let chatty = tenant(
+        channel,
+        "chatty",
+        Some(pb::TenantLimits {
+            calls_per_second_per_player: Some(1),
+            burst_per_player: Some(3),
+            ..pb::TenantLimits::default()
+        }),
+    )
+    .await;
+    let ann = player_token(channel, &chatty, "ann").await;
+    let bob = player_token(channel, &chatty, "bob").await;
+    // The bucket refills at one call a second: however slow this machine, a few more calls find it empty.
+    let mut refused = None;
+    for _ in 0..50 {
+        if let Err(status) = new_game(channel, with(new_game_request(), &ann)).await {
+            refused = Some(status);
+            break;
+        }
+    }
+    let refused = refused.expect("ann is held to her share of the tenant's rate");
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    let quota = refused.get_details_quota_failure().expect("QuotaFailure");
+    assert_eq!(quota.violations[0].subject, "player:ann");
+    assert!(refused.get_details_retry_info().is_some());
+    new_game(channel, with(new_game_request(), &bob))
+        .await
+        .expect("another player is served");
+    new_game(channel, with(new_game_request(), &chatty))
+        .await
+        .expect("the backend is served");
+}

@@ -2,6 +2,7 @@
 //! `#[path = "../support/mod.rs"] mod support;` and uses what it needs; the rest is dead code there.
 #![allow(dead_code)]
 
+pub mod addresses;
 pub mod bots;
 pub mod examples;
 pub mod lobby;
