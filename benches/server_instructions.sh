@@ -19,7 +19,7 @@ port=${PORT:-50098}
 out=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$out"' EXIT
 
-MANCALA__LOG__FILTER=warn MANCALA__MATCHES__STORE=memory taskset -c 1 \
+MANCALA__LOG__FILTER=warn MANCALA__MATCHES__STORE=memory MANCALA__ADDRESSES__CALLS_PER_SECOND=0 taskset -c 1 \
     valgrind --tool=callgrind --callgrind-out-file="$out/cg.%p" "$bin" serve --listen "127.0.0.1:$port" \
     >"$out/server.log" 2>&1 &
 server=$!

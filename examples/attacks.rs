@@ -55,6 +55,10 @@ enum Attack {
         /// Hints measured in each phase.
         #[arg(long, default_value_t = 40)]
         hints: usize,
+        /// Each attacking client from an address of its own (127.0.0.10, .11, …), so that no per-address cap
+        /// holds them back and only the engine pool's fairness protects the bystander.
+        #[arg(long)]
+        spread: bool,
     },
     /// One address creates matches and opens spectator streams until refused; then another tries once each.
     Flood {
@@ -94,7 +98,8 @@ async fn main() {
             searchers,
             creators,
             hints,
-        } => searches(target, searchers, creators, hints).await,
+            spread,
+        } => searches(target, searchers, creators, hints, spread).await,
         Attack::Flood { matches, streams } => flood(target, matches, streams).await,
         Attack::SeatTokens { calls } => seat_tokens(target, calls).await,
         Attack::Connections { count } => connections(target, count).await,
@@ -171,7 +176,20 @@ fn millis(since: Instant) -> f64 {
 
 // Searches.
 
-async fn searches(target: SocketAddr, searchers: usize, creators: usize, hints: usize) {
+async fn searches(
+    target: SocketAddr,
+    searchers: usize,
+    creators: usize,
+    hints: usize,
+    spread: bool,
+) {
+    let attacker = |i: usize| {
+        if spread {
+            IpAddr::V4(Ipv4Addr::new(127, 0, 0, 10 + i as u8))
+        } else {
+            ATTACKER
+        }
+    };
     let mine = channel(target, BYSTANDER).await.expect("connect");
     let position = mid_game(&mine).await;
     let (mut hint_ms, mut bot_ms, bot_lost) = bystander(&mine, &position, hints).await;
@@ -186,9 +204,9 @@ async fn searches(target: SocketAddr, searchers: usize, creators: usize, hints: 
     let stop = Arc::new(AtomicBool::new(false));
     let counts: Arc<[AtomicU64; 4]> = Arc::default();
     let mut tasks = Vec::new();
-    for _ in 0..searchers {
+    for i in 0..searchers {
         let (stop, counts) = (stop.clone(), counts.clone());
-        let channel = channel(target, ATTACKER).await.expect("connect");
+        let channel = channel(target, attacker(i)).await.expect("connect");
         let position = position.clone();
         tasks.push(tokio::spawn(async move {
             let mut client = rules(&channel);
@@ -216,9 +234,11 @@ async fn searches(target: SocketAddr, searchers: usize, creators: usize, hints: 
             }
         }));
     }
-    for _ in 0..creators {
+    for i in 0..creators {
         let (stop, counts) = (stop.clone(), counts.clone());
-        let channel = channel(target, ATTACKER).await.expect("connect");
+        let channel = channel(target, attacker(searchers + i))
+            .await
+            .expect("connect");
         tasks.push(tokio::spawn(async move {
             let mut client = matches(&channel);
             while !stop.load(Ordering::Relaxed) {

@@ -297,6 +297,21 @@ impl Report {
                 plural(o.wrong_answers as usize)
             );
         }
+        let throttled = o
+            .outcomes
+            .get(code_name(Code::ResourceExhausted))
+            .copied()
+            .unwrap_or(0);
+        if throttled > 0 {
+            // The server held the generator to a caller's share: the figures measure the limit, not the server.
+            let _ = writeln!(
+                out,
+                "  ! {throttled} call{} refused RESOURCE_EXHAUSTED: the generator is one client address (or one \
+                 tenant) over its share of calls per second; start the server under test with \
+                 MANCALA__ADDRESSES__CALLS_PER_SECOND=0, or send a tenant key whose calls_per_second is 0",
+                plural(throttled as usize)
+            );
+        }
         out
     }
 }
