@@ -202,11 +202,22 @@ impl EnginePool {
         job: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, WorkError> {
         let _in_flight = self.admit(&owner)?;
+        self.on_long_lane(&owner, laps, job).await
+    }
+
+    /// `owner`'s `job` on the long lane under `laps`, its outcome counted: the one way a caller's long work runs
+    /// there, whether known long at once or found long on the quick lane.
+    async fn on_long_lane<R: Send + 'static>(
+        &self,
+        owner: &Owner,
+        laps: u64,
+        job: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, WorkError> {
         let metrics = self.inner.metrics.clone();
         let ran = self
             .on_lane(
                 &self.inner.long,
-                &owner,
+                owner,
                 Queue::Limited,
                 laps,
                 move |budget| counted(&metrics, budget.run(job)),
@@ -228,9 +239,8 @@ impl EnginePool {
     ) -> Result<R, WorkError> {
         let _in_flight = self.admit(&owner)?;
         let quick = self.inner.settings.quick_search_laps.min(laps);
-        let metrics = self.inner.metrics.clone();
         let job = if quick > 0 && expected_laps <= quick {
-            let counter = metrics.clone();
+            let counter = self.inner.metrics.clone();
             let tried = self
                 .on_lane(
                     &self.inner.quick,
@@ -252,16 +262,7 @@ impl EnginePool {
         } else {
             job
         };
-        let ran = self
-            .on_lane(
-                &self.inner.long,
-                &owner,
-                Queue::Limited,
-                laps,
-                move |budget| counted(&metrics, budget.run(job)),
-            )
-            .await;
-        self.answer(ran)
+        self.on_long_lane(&owner, laps, job).await
     }
 
     /// Runs a move of a server-held match that turned long (`job`, under the match budget) on the long lane for

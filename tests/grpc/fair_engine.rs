@@ -8,20 +8,16 @@
 //! Every client connects from an address of its own on the loopback network (127.0.0.x), as distinct machines
 //! would, since the pool tells anonymous callers apart by address.
 
+use crate::support::addresses::{channel_from, loopback};
 use crate::support::bots::{get, play, Played, Until};
 use crate::support::replica::{within, Replica};
-use hyper_util::rt::TokioIo;
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;
 use pb::rules_client::RulesClient;
-use std::future::Future;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tonic::transport::{Channel, Endpoint, Uri};
+use tonic::transport::Channel;
 
 /// Iterations of a search at the caps (`search.max_iterations` of the test server).
 const CAP: u64 = 5_000;
@@ -35,50 +31,6 @@ const HINTS: usize = 100;
 const SLACK: Duration = Duration::from_millis(150);
 /// The victim's moves against the bot while the attack runs.
 const VICTIM_MOVES: usize = 8;
-
-/// A channel to `server` whose connections come from `local` (an address of the loopback network).
-async fn channel_from(local: Ipv4Addr, server: SocketAddr) -> Channel {
-    within(
-        "connect",
-        Endpoint::from_shared(format!("http://{server}"))
-            .expect("uri")
-            .connect_with_connector(From { local, server }),
-    )
-    .await
-    .expect("connect")
-}
-
-/// Connects to `server` from `local`.
-#[derive(Clone, Copy)]
-struct From {
-    local: Ipv4Addr,
-    server: SocketAddr,
-}
-
-impl tower_service::Service<Uri> for From {
-    type Response = TokioIo<tokio::net::TcpStream>;
-    type Error = std::io::Error;
-    type Future = Pin<Box<dyn Future<Output = std::io::Result<Self::Response>> + Send>>;
-
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, _: Uri) -> Self::Future {
-        let From { local, server } = *self;
-        Box::pin(async move {
-            let socket = tokio::net::TcpSocket::new_v4()?;
-            socket.bind(SocketAddr::new(IpAddr::V4(local), 0))?;
-            let stream = socket.connect(server).await?;
-            stream.set_nodelay(true)?;
-            Ok(TokioIo::new(stream))
-        })
-    }
-}
-
-fn client_address(n: u8) -> Ipv4Addr {
-    Ipv4Addr::new(127, 0, 0, n)
-}
 
 /// A level-3 hint for the mover of `state`.
 fn hint(state: &pb::GameState, seed: u64) -> pb::SuggestMoveRequest {
@@ -146,7 +98,7 @@ async fn a_flood_of_searches_and_bot_matches_neither_slows_hints_nor_makes_a_bot
         ("MANCALA__LIMITS__MAX_ACTIVE_MATCHES", "300"),
     ])
     .await;
-    let victim = channel_from(client_address(2), server.addr).await;
+    let victim = channel_from(loopback(2), server.addr).await;
     let mut rules = RulesClient::new(victim.clone());
     let state = within(
         "new game",
@@ -196,8 +148,7 @@ async fn a_flood_of_searches_and_bot_matches_neither_slows_hints_nor_makes_a_bot
     let matches_made = Arc::new(AtomicUsize::new(0));
     let mut attack = tokio::task::JoinSet::new();
     for n in 0..4u8 {
-        let mut attacker =
-            RulesClient::new(channel_from(client_address(10 + n), server.addr).await);
+        let mut attacker = RulesClient::new(channel_from(loopback(10 + n), server.addr).await);
         let (state, searches, refused) = (state.clone(), searches.clone(), refused.clone());
         attack.spawn(async move {
             for seed in 0.. {
@@ -212,7 +163,7 @@ async fn a_flood_of_searches_and_bot_matches_neither_slows_hints_nor_makes_a_bot
         });
     }
     for n in 0..4u8 {
-        let mut maker = MatchesClient::new(channel_from(client_address(20 + n), server.addr).await);
+        let mut maker = MatchesClient::new(channel_from(loopback(20 + n), server.addr).await);
         let made = matches_made.clone();
         attack.spawn(async move {
             loop {
