@@ -4,32 +4,8 @@
 //!
 //! # Module map
 //!
-//! Every dependency points one way, down this list of layers (engine ← domain ← matches ← lobby ← api ←
-//! service ← server); `.ci/layers` checks it in CI.
-//!
-//! | module | what it is | layer |
-//! |---|---|---|
-//! | [`engine`] | the rules: pure, synchronous, deterministic; one file per game behind the `Game` trait | engine |
-//! | [`config`] | the server's typed settings: defaults, then a TOML file, then `MANCALA__…` variables | domain |
-//! | [`metrics`] | Prometheus metrics and the endpoint that serves them | domain |
-//! | [`clock`] | time controls, a match's clocks replayed from its log, and where "now" comes from | domain |
-//! | [`store`] | where matches live: the `MatchStore` trait, embedded (redb), in-memory and Redis stores | domain |
-//! | [`identity`] | who is calling: tenants and their API keys, player tokens, the operator, each tenant's limits | domain |
-//! | [`pool`] | where long engine work runs: inline under a small budget, else on a lane of the pool (quick, long, bots), fair between tenants and callers, cancellable | domain |
-//! | [`tls`] | the rustls server configuration from the `[tls]` PEM files, and the client certificate a handler can read | domain |
-//! | [`matches`] | server-held matches: seats, versions, idempotent moves, the event log and its watchers | matches |
-//! | [`lobby`] | players' profiles and ratings, challenges, seeks, and the resumable streams of players and tenants | lobby |
-//! | [`api`] | the protocol: generated code, protocol ⇄ engine conversions, the error → status mapping | api |
-//! | [`service`] | thin tonic handlers: decode the request, call the engine or the matches, encode the answer | service |
-//! | [`telemetry`] | logging: the `tracing` subscriber and one span per gRPC call | edge |
-//! | [`server`] | the gRPC server on one listener: services, health, reflection, limits, bounded drain | server |
-//! | [`tenants_cli`] | `mancala tenants …` and `mancala operator-key`, the operator's client of the Admin service | server |
-//! | [`loadtest`] | the load generator behind `mancala loadtest`, a gRPC client of the service | server |
-//! | [`arena`] | `mancala arena`: matches between built-in opponents on every core, and their strength | server |
-//!
-//! Only [`engine`] is built without the default `server` feature (`cargo check --no-default-features
-//! --lib`), so a bot, a CLI or a WASM client can reuse the rules without tokio, tonic or I/O; the other
-//! modules, and their links above, exist with the feature only.
+//! The module map, its layers (checked by `.ci/layers`, which reads it) and the invariants the code keeps are in
+//! `ARCHITECTURE.md` at the repository's root; only [`engine`] builds without the default `server` feature.
 //!
 //! # The engine in one example per game
 //!
