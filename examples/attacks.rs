@@ -1,5 +1,5 @@
 //! The attacks of issue 34, run from outside against a running server, each reporting what it got and what it
-//! cost the callers it did not target. README "Security and limits" gives the figures of the release build.
+//! cost the callers it did not target. docs/guide/security-and-limits.md gives the figures of the release build.
 //!
 //! ```sh
 //! cargo build --release && target/release/mancala &

@@ -180,7 +180,7 @@ pub struct Settings {
     pub lobby: LobbySettings,
 }
 
-/// `[lobby]`: challenges, seeks and the streams of players and tenants (README "Writing a bot").
+/// `[lobby]`: challenges, seeks and the streams of players and tenants (docs/guide/lobby-and-bots.md).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LobbySettings {
@@ -211,8 +211,7 @@ pub struct LobbySettings {
     pub max_streams_per_player: usize,
 }
 
-/// `[clock]`: the clocks of server-held matches (`CreateMatchRequest.time_control`; README "Clocks and the end of
-/// a match").
+/// `[clock]`: the clocks of server-held matches (`CreateMatchRequest.time_control`; docs/guide/clocks.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClockSettings {
@@ -255,7 +254,7 @@ pub struct BotSettings {
     pub sweep_interval: Option<Duration>,
 }
 
-/// `[auth]`: who is calling. See README "Tenants, players and keys".
+/// `[auth]`: who is calling. See docs/guide/tenants.md.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuthSettings {
@@ -376,7 +375,7 @@ pub struct TlsSettings {
 }
 
 /// `[engine]`: bounded engine work. A call first runs inline on the async worker under `inline_laps`; the few
-/// that need more (a long relay to decide, README "Security and limits") run again on the engine pool under
+/// that need more (a long relay to decide, docs/guide/security-and-limits.md) run again on the engine pool under
 /// their full budget, or are refused when the pool's queue is full.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]

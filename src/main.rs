@@ -38,15 +38,15 @@ enum Command {
     Tenants(mancala::tenants_cli::TenantsArgs),
     /// Print a new operator key and the hash to configure as auth.operator_key_sha256.
     OperatorKey,
-    /// Load a running server and report throughput and latency (see "Load testing" in README.md).
+    /// Load a running server and report throughput and latency (see docs/guide/load-testing.md).
     #[cfg(feature = "loadtest")]
     Loadtest(Box<mancala::loadtest::cli::LoadtestArgs>),
-    /// Play matches between two built-in opponents and report their strength (see "Built-in opponents" in
-    /// README.md).
+    /// Play matches between two built-in opponents and report their strength (see
+    /// docs/guide/matches.md, "Levels and the arena").
     #[cfg(feature = "loadtest")]
     Arena(mancala::arena::cli::ArenaArgs),
     /// Send every method the largest requests it may get and report what refusing them costs the server (see
-    /// "Security and limits" in README.md).
+    /// docs/guide/security-and-limits.md).
     #[cfg(feature = "loadtest")]
     Oversized(mancala::loadtest::oversized::OversizedArgs),
 }

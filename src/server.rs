@@ -433,7 +433,7 @@ fn warn_if_open(listener: &TcpListener, identity: &Identity) {
     if open && !identity.required() {
         tracing::warn!(
             "listening beyond loopback without required auth: anyone who reaches this port can create and \
-             read the anonymous tenant's matches; set auth.required = true (README \"Tenants, players and keys\")"
+             read the anonymous tenant's matches; set auth.required = true (docs/guide/tenants.md)"
         );
     }
     if identity.required() {

@@ -5,7 +5,7 @@
 //! and a server restarted after a crash, computes the same clocks from the same log, and the moment a flag falls
 //! is a pure function of the log ([`Clocks::deadline`]).
 //!
-//! The rules this module keeps (README "Clocks and the end of a match"):
+//! The rules this module keeps (docs/guide/clocks.md):
 //! - **When the clocks start.** No clock runs until each seat has made its first sowing. Until then a match can
 //!   be aborted (no result), and one whose awaited first sowing does not come within the abort time is aborted
 //!   by the server ([`Due::Abort`]).

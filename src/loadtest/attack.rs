@@ -4,8 +4,8 @@
 //! The attack is a crafted Bao la Kete position (custom positions are accepted) whose takata enters the longest
 //! never-ending relay known that the residue proof (docs/common.md §1) does not settle: deciding it means
 //! watching 32,769 laps for a repeat. It is long engine work by the standard of a rules call (a few hundred
-//! microseconds, against about one), which the server must meter and bound by its budget (README "Security and
-//! limits").
+//! microseconds, against about one), which the server must meter and bound by its budget (docs/guide/
+//! security-and-limits.md).
 
 use crate::api::{convert, pb};
 use crate::engine::{

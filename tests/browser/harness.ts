@@ -106,7 +106,7 @@ export async function startChromium(): Promise<Chromium> {
   };
 }
 
-/** Writes the page's screenshot to docs/screenshots/NAME.png (shown in the README). */
+/** Writes the page's screenshot to docs/screenshots/NAME.png (shown in docs/guide/browser.md). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(ROOT, "docs", "screenshots");
   mkdirSync(dir, { recursive: true });

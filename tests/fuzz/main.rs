@@ -47,7 +47,7 @@ pub fn cases(default: u32) -> u32 {
 }
 
 /// The proptest configuration of a target: `cases(default)` cases, and no regression files: a failure
-/// prints its minimal input, which goes into the corpus with a named test (see the README, "Fuzzing").
+/// prints its minimal input, which goes into the corpus with a named test (see docs/guide/development.md, "Fuzzing").
 pub fn config(default: u32) -> ProptestConfig {
     ProptestConfig {
         cases: cases(default),

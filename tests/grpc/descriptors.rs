@@ -1,7 +1,7 @@
 //! Out of file descriptors, end to end: the `mancala` binary under a low `RLIMIT_NOFILE` (the shell's
 //! `ulimit -n`, so no `unsafe` and no extra package), flooded with connections until `accept` fails with
 //! EMFILE. It must back off and log that once for the episode, keep serving the connections it has, and
-//! accept again once the flood is gone (README, "Security and limits").
+//! accept again once the flood is gone (docs/guide/security-and-limits.md).
 //!
 //! Every wait is bounded and waits for something that must happen (a log line, an answer); the one fixed
 //! pause shows that something does *not* happen (a second warning while the back-off retries), and is many

@@ -1,4 +1,4 @@
-//! Tenants, keys, player tokens and limits, over a real channel (README "Tenants, players and keys"): who may
+//! Tenants, keys, player tokens and limits, over a real channel (docs/guide/tenants.md): who may
 //! call, who sees which match, who plays which seat, and what a tenant over its limits is told.
 
 use crate::support::server::{within, TestServer};
