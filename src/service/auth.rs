@@ -231,8 +231,9 @@ pub fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
 /// seat tokens, and in-process calls that went through no interceptor). The address without its port: one
 /// client's many connections are one caller.
 pub fn work_owner<T>(request: &Request<T>) -> Owner {
-    let address = || match request.remote_addr() {
-        Some(addr) => format!("address {}", addr.ip()),
+    // As the limits count addresses (an IPv6 client by its /64), so that one client is one caller for both.
+    let address = || match client_address(request) {
+        Some(address) => format!("address {address}"),
         None => "address unknown".to_string(),
     };
     match request.extensions().get::<Caller>() {
