@@ -35,6 +35,10 @@ impl TestServer {
         tls: Option<ClientTlsConfig>,
     ) -> TestServer {
         let mut settings = Settings::load_from(None, Vec::new()).expect("defaults load");
+        // Tests play whole matches through the Rules calls as fast as the server answers, all from 127.0.0.1:
+        // faster than one address's share of the anonymous tenant's calls. That share has tests of its own
+        // (tests/grpc/caller_limits.rs), which set it; every other test runs without it.
+        settings.addresses.calls_per_second = 0;
         configure(&mut settings);
         // Tests share the working directory: no database file in it.
         settings.matches.store = mancala::config::StoreKind::Memory;
