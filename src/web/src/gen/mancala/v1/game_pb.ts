@@ -740,7 +740,7 @@ export type GameEnd = Message<"mancala.v1.GameEnd"> & {
   collected: number;
 
   /**
-   * The stores at the end of the game, [South, North].
+   * The stores at the end of the game, [South, North] (then East, in three-player Ba-awa).
    *
    * @generated from field: repeated uint32 stores = 5;
    */

@@ -8,7 +8,9 @@
 // - FAILED_PRECONDITION with google.rpc.ErrorInfo reason "MATCH_OVER": `SuggestMove` or `AnalyzePosition` on a
 //   state whose match is over (there is nothing left to choose).
 // - RESOURCE_EXHAUSTED with google.rpc.ErrorInfo: engine work past the call's budget (`WORK_BUDGET_EXHAUSTED`,
-//   metadata["budget_laps"]) or a full engine pool (`ENGINE_BUSY`, retry later).
+//   metadata["budget_laps"]), a full engine pool (`ENGINE_BUSY`, retry later), or a caller that already has its
+//   share of long calls (searches, calls whose rules work ran long) in flight (`TOO_MANY_LONG_CALLS`,
+//   metadata["limit"]: wait for one to end).
 // - DEADLINE_EXCEEDED / CANCELLED: the client's deadline passed, or it went away; a search stops at once.
 // - UNIMPLEMENTED: a game whose rules this server does not have yet.
 
