@@ -25,6 +25,7 @@ use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 use tonic::{Code, Request, Status};
+use tonic_types::StatusExt;
 
 /// Waits for challenges addressed to the bot, accepts them, and plays every match that starts.
 async fn serve(bot: Bot, max_matches: Option<u32>) -> Result<(), String> {
@@ -381,7 +382,22 @@ impl Bot {
             // A retry with the same id is applied once; ids are the match's, hence the seat in it.
             request_id: format!("{}-{version}", seat.as_str_name()),
         };
-        match self.matches.clone().submit_move(request).await {
+        // A bot that moves the moment it may can go past its share of calls per second
+        // (`limits.calls_per_second_per_player`): RESOURCE_EXHAUSTED says how long to wait (RetryInfo), and the
+        // same request id makes the retry safe.
+        let answer = loop {
+            match self.matches.clone().submit_move(request.clone()).await {
+                Err(e) if e.code() == Code::ResourceExhausted => {
+                    let wait = e
+                        .get_details_retry_info()
+                        .and_then(|retry| retry.retry_delay)
+                        .unwrap_or(Duration::from_millis(100));
+                    tokio::time::sleep(wait).await;
+                }
+                answer => break answer,
+            }
+        };
+        match answer {
             Ok(_) => Ok(()),
             // ABORTED: the opponent's `NextGame` came first; FAILED_PRECONDITION: the match just ended.
             // PERMISSION_DENIED for `NextGame`: the server's own opponent (a seek's fallback) chooses; wait for it.

@@ -201,7 +201,16 @@ class Bot:
         request = matches_pb2.SubmitMoveRequest(match_id=match_id, move=move, expected_version=version,
                                                 request_id=f"{name(game_pb2.Player, seat)}-{version}")
         try:
-            self.matches.SubmitMove(request, metadata=self.metadata, timeout=10)
+            for attempt in range(50):
+                try:
+                    self.matches.SubmitMove(request, metadata=self.metadata, timeout=10)
+                    break
+                except grpc.RpcError as error:
+                    # Past the player's share of calls per second (limits.calls_per_second_per_player): wait a
+                    # little and send the same request again (its id makes the retry safe).
+                    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or attempt == 49:
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
         except grpc.RpcError as error:
             # ABORTED: the match moved on first (the opponent's `NextGame`); the stream brings the new state.
             # FAILED_PRECONDITION "MATCH_OVER": the opponent resigned meanwhile. PERMISSION_DENIED for a
