@@ -160,25 +160,37 @@ async fn a_grpc_web_error_carries_its_status_message_and_details() {
         grpc_web("/mancala.v1.Rules/NewGame", &request, None),
     )
     .await;
-    assert_eq!(response.status(), StatusCode::OK);
-    // A trailers-only answer: the status is in the headers, where the CORS exposure lets a page read it.
-    let headers = response.headers().clone();
-    let trailers = frames(response.body_mut(), None).await.trailers;
-    let status = headers
-        .get("grpc-status")
-        .or(trailers.get("grpc-status"))
-        .expect("a grpc-status");
+    let (status, message, headers, trailers) = error_of(&mut response).await;
     assert_eq!(status, "3", "INVALID_ARGUMENT");
-    let message = headers
-        .get("grpc-message")
-        .or(trailers.get("grpc-message"))
-        .expect("a grpc-message");
     assert!(!message.is_empty());
     assert!(
         headers.contains_key("grpc-status-details-bin")
             || trailers.contains_key("grpc-status-details-bin"),
         "the google.rpc details (BadRequest) travel too"
     );
+}
+
+/// The `grpc-status` and `grpc-message` of a grpc-web answer, and its headers and trailers. A trailers-only answer
+/// has them in the headers, where the CORS exposure lets a page read them; others in the trailers frame.
+async fn error_of(response: &mut Response<Incoming>) -> (String, String, HeaderMap, HeaderMap) {
+    assert_eq!(response.status(), StatusCode::OK);
+    let headers = response.headers().clone();
+    let trailers = frames(response.body_mut(), None).await.trailers;
+    let field = |name: &str| {
+        headers
+            .get(name)
+            .or(trailers.get(name))
+            .unwrap_or_else(|| panic!("a {name}"))
+            .to_str()
+            .expect("ASCII")
+            .to_string()
+    };
+    (
+        field("grpc-status"),
+        field("grpc-message"),
+        headers.clone(),
+        trailers.clone(),
+    )
 }
 
 /// Issue 34: a grpc-web-text body that is not base64 is the browser's error, INVALID_ARGUMENT, like any other
@@ -195,23 +207,10 @@ async fn grpc_web_text_that_is_not_base64_is_invalid_argument() {
         .body(Full::new(Bytes::from_static(b"!!!not base64!!!")))
         .expect("request");
     let mut response = send(&server, request).await;
-    assert_eq!(response.status(), StatusCode::OK);
-    let headers = response.headers().clone();
-    let trailers = frames(response.body_mut(), None).await.trailers;
-    let status = headers
-        .get("grpc-status")
-        .or(trailers.get("grpc-status"))
-        .expect("a grpc-status");
-    assert_eq!(status, "3", "INVALID_ARGUMENT, not INTERNAL: {headers:?}");
-    let message = headers
-        .get("grpc-message")
-        .or(trailers.get("grpc-message"))
-        .expect("a grpc-message");
+    let (status, message, ..) = error_of(&mut response).await;
+    assert_eq!(status, "3", "INVALID_ARGUMENT, not INTERNAL: {message}");
     assert!(
-        message
-            .to_str()
-            .expect("ASCII")
-            .starts_with("the%20request%20could%20not%20be%20decoded"),
+        message.starts_with("the%20request%20could%20not%20be%20decoded"),
         "{message:?}"
     );
 }
