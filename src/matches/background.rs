@@ -2,7 +2,8 @@
 //! store, following its feed of appends so that other servers' events reach this one's watchers.
 
 use super::error::{store_failed, MatchError};
-use super::slots::{detached, lock, Advance, Inner, Slot};
+use super::replay::Advance;
+use super::slots::{detached, lock, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::engine::Player;

@@ -11,7 +11,8 @@
 //! What watchers are sent is encoded once per event by the [`Encoder`] the service layer supplies.
 //!
 //! Modules, one job each: [`view`] (the values answered and the encoder), `error` ([`MatchError`]
-//! and its codes), `slots` (the matches held, their locks, the one replay of a log), `watch` (the streams),
+//! and its codes), `slots` (the matches held, their locks), `replay` (the one replay of a log),
+//! `writes` (a seat's action or the clocks' decision checked and appended), `watch` (the streams),
 //! `background` (the retention purge and the store's feed), `bots` (the seats the server plays itself).
 //!
 //! Concurrency. Each match is a `Slot` with two locks:
@@ -41,10 +42,12 @@
 mod background;
 mod bots;
 mod error;
+mod replay;
 mod slots;
 mod timers;
 pub mod view;
 mod watch;
+mod writes;
 
 /// A match's text notation (export, replay), defined next to the engine it replays through.
 pub use crate::engine::notation;
@@ -59,7 +62,8 @@ pub use view::{
 };
 pub use watch::WatchStream;
 
-use self::slots::{detached, lock, random_token, replay_all, token_hash, Inner, Slot};
+use self::replay::replay_all;
+use self::slots::{detached, lock, random_token, token_hash, Inner, Slot};
 use crate::clock::{Clocks, SystemTime, Time, TimeControl};
 use crate::config::{ClockSettings, MatchSettings};
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};

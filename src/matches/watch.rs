@@ -13,7 +13,8 @@
 //! the client goes away, or when the server shuts down (which drops the response stream).
 
 use super::error::{store_failed, MatchError};
-use super::slots::{lock, replay_all, Inner, Published, Slot};
+use super::replay::replay_all;
+use super::slots::{lock, Inner, Published, Slot};
 use super::view::{Encoder, SnapshotReason, Update};
 use crate::engine::Player;
 use crate::identity::callers::Held;

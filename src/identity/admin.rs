@@ -1,0 +1,167 @@
+//! The operator's changes: tenants created and changed, API keys created, rotated and revoked, each written to
+//! the store with its revision checked and then read back. Apart from the registry because these are the only
+//! writes, made by the operator alone, where everything else reads.
+
+use super::{keys, now_ms, Identity};
+use crate::store::{KeyRecord, LimitOverrides, StoreError, TenantRecord};
+
+/// Why an operator's change could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    /// A field of the request is wrong.
+    #[error("{field}: {description}")]
+    Invalid {
+        /// The field.
+        field: &'static str,
+        /// What is wrong.
+        description: String,
+    },
+    /// No such tenant (or key).
+    #[error("{0}")]
+    NotFound(String),
+    /// A tenant of that id exists.
+    #[error("tenant {0:?} exists already")]
+    Exists(String),
+    /// The store failed, or another change won the race too often.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+}
+
+/// Tenant ids that stand for something else in logs, metrics and quota details.
+const RESERVED_IDS: [&str; 4] = ["anonymous", "operator", "unknown", "seat-tokens"];
+
+/// A tenant id's problem, if it has one.
+pub fn tenant_id_problem(id: &str) -> Option<&'static str> {
+    let ok = (1..=32).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-')
+        && !RESERVED_IDS.contains(&id);
+    (!ok).then_some("1 to 32 of a-z, 0-9 and '-', not starting with '-' (and not anonymous, operator, unknown or seat-tokens)")
+}
+
+impl Identity {
+    /// Creates tenant `id` with its first key. The key is in the answer only.
+    pub async fn create_tenant(
+        &self,
+        id: &str,
+        name: &str,
+        limits: LimitOverrides,
+    ) -> Result<(TenantRecord, keys::NewKey), AdminError> {
+        if let Some(problem) = tenant_id_problem(id) {
+            return Err(AdminError::Invalid {
+                field: "tenant_id",
+                description: problem.into(),
+            });
+        }
+        let key = new_key()?;
+        let record = TenantRecord {
+            id: id.into(),
+            name: name.into(),
+            created_ms: now_ms(),
+            disabled: false,
+            keys: vec![key_record(&key)],
+            limits,
+            revision: 1,
+        };
+        match self.inner.store.put_tenant(&record).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict { .. }) => return Err(AdminError::Exists(id.into())),
+            Err(e) => return Err(e.into()),
+        }
+        self.reload().await?;
+        tracing::info!(tenant = id, key_id = %key.id, "tenant created");
+        Ok((record, key))
+    }
+
+    /// Changes tenant `id` with `change`, again if another replica changed it meanwhile.
+    pub async fn update_tenant(
+        &self,
+        id: &str,
+        mut change: impl FnMut(&mut TenantRecord) -> Result<(), AdminError>,
+    ) -> Result<TenantRecord, AdminError> {
+        for _ in 0..8 {
+            let stored = self
+                .inner
+                .store
+                .tenants()
+                .await?
+                .into_iter()
+                .find(|t| t.id == id)
+                .ok_or_else(|| AdminError::NotFound(format!("no tenant {id:?}")))?;
+            let mut record = stored.clone();
+            change(&mut record)?;
+            record.revision = stored.revision + 1;
+            match self.inner.store.put_tenant(&record).await {
+                Ok(()) => {
+                    self.reload().await?;
+                    return Ok(record);
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(AdminError::Store(StoreError::Failed(format!(
+            "tenant {id:?} kept changing under this change; try again"
+        ))))
+    }
+
+    /// A new key for tenant `id`; with `revoke_others`, every other key is revoked at once (a rotation).
+    pub async fn create_key(
+        &self,
+        id: &str,
+        revoke_others: bool,
+    ) -> Result<(TenantRecord, keys::NewKey), AdminError> {
+        let key = new_key()?;
+        let at = now_ms();
+        let record = self
+            .update_tenant(id, |record| {
+                if revoke_others {
+                    for old in record.keys.iter_mut().filter(|k| k.revoked_ms.is_none()) {
+                        old.revoked_ms = Some(at);
+                    }
+                }
+                record.keys.push(key_record(&key));
+                Ok(())
+            })
+            .await?;
+        tracing::info!(tenant = id, key_id = %key.id, revoke_others, "API key created");
+        Ok((record, key))
+    }
+
+    /// Revokes key `key_id` of tenant `id`: refused from now on by this replica, by the others as soon as
+    /// they hear of it.
+    pub async fn revoke_key(&self, id: &str, key_id: &str) -> Result<TenantRecord, AdminError> {
+        let at = now_ms();
+        let record = self
+            .update_tenant(id, |record| {
+                let key = record
+                    .keys
+                    .iter_mut()
+                    .find(|k| k.id == key_id)
+                    .ok_or_else(|| {
+                        AdminError::NotFound(format!("tenant {id:?} has no key {key_id:?}"))
+                    })?;
+                key.revoked_ms.get_or_insert(at);
+                Ok(())
+            })
+            .await?;
+        tracing::info!(tenant = id, key_id, "API key revoked");
+        Ok(record)
+    }
+}
+
+fn new_key() -> Result<keys::NewKey, AdminError> {
+    keys::new_key()
+        .map_err(|e| AdminError::Store(StoreError::Failed(format!("the OS random generator: {e}"))))
+}
+
+fn key_record(key: &keys::NewKey) -> KeyRecord {
+    KeyRecord {
+        id: key.id.clone(),
+        hash: key.hash,
+        created_ms: now_ms(),
+        revoked_ms: None,
+    }
+}

@@ -1,0 +1,305 @@
+//! The streams: a reader's news in the tenant's log, read a page at a time, and followed live with heartbeats;
+//! and the count of open streams per player. Apart from the calls that write the log because a stream only reads
+//! it, and lives as long as its reader.
+
+use super::entry;
+use super::error::store_failed;
+use super::news::{self, News, Reader};
+use super::{lock, now_ms, Inner, Lobby, LobbyError, Origin, TenantLobby};
+use crate::matches::Encoder;
+use crate::store::MatchId;
+use std::sync::Arc;
+
+/// How many entries a stream reads from the store at once.
+const PAGE: usize = 256;
+
+/// One step of a stream: news with its entry's number and time, or a heartbeat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tiding {
+    /// News (`seq` is the event id).
+    News {
+        /// The entry's number.
+        seq: u64,
+        /// When it was written.
+        at_ms: u64,
+        /// What the reader is told.
+        news: News,
+    },
+    /// Nothing new up to `last`.
+    Heartbeat {
+        /// The latest entry passed.
+        last: u64,
+    },
+}
+
+impl<E: Encoder> Lobby<E> {
+    /// The news for `reader` in `tenant`'s log after entry `after` (at most a page of entries read), the last entry
+    /// read, and whether the log goes on past it.
+    pub async fn news_after(
+        &self,
+        tenant: &str,
+        reader: Reader,
+        after: u64,
+    ) -> Result<Page, LobbyError> {
+        let store = self.inner.store.as_ref();
+        let lobby = self.tenant(tenant);
+        {
+            let mut state = lobby.state.lock().await;
+            Self::catch_up(store, &lobby.id, &mut state).await?;
+            if after > state.seq {
+                return Err(LobbyError::OutOfRange(format!(
+                    "after_event_id {after} is beyond the tenant's latest event, {}",
+                    state.seq
+                )));
+            }
+            let entries = store
+                .lobby_read(&lobby.id, after, PAGE)
+                .await
+                .map_err(|e| store_failed("reading the lobby", e))?;
+            let mut page = Page {
+                tidings: Vec::new(),
+                passed: after,
+                more: false,
+            };
+            for stored in entries.into_iter().take_while(|e| e.seq <= state.seq) {
+                let logged = entry::decode(stored.seq, &stored.bytes)
+                    .map_err(|e| store_failed("decoding the lobby", e))?;
+                page.passed = logged.seq;
+                if let Some(news) = news::news_for(&reader, &logged, &state) {
+                    page.tidings.push(Tiding::News {
+                        seq: logged.seq,
+                        at_ms: logged.at_ms,
+                        news,
+                    });
+                }
+            }
+            page.more = page.passed < state.seq;
+            Ok(page)
+        }
+    }
+
+    /// What stands for `player` now (pending challenges, open seeks, unfinished matches: see
+    /// [`TenantState::standing_for`](super::state::TenantState::standing_for)) as the news of the entries that made them, then a heartbeat at the latest entry:
+    /// how a player's stream opened without a point to resume from begins.
+    async fn standing(&self, tenant: &str, player: &str) -> Result<Page, LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.read(tenant, move |state| {
+            let reader = Reader::Player(player.clone());
+            let mut tidings: Vec<Tiding> = state
+                .standing_for(&player, now)
+                .iter()
+                .filter_map(|logged| {
+                    news::news_for(&reader, logged, state).map(|news| Tiding::News {
+                        seq: logged.seq,
+                        at_ms: logged.at_ms,
+                        news,
+                    })
+                })
+                .collect();
+            tidings.push(Tiding::Heartbeat { last: state.seq });
+            Page {
+                tidings,
+                passed: state.seq,
+                more: false,
+            }
+        })
+        .await
+    }
+
+    /// A stream of `reader`'s news after entry `after`: what the log holds, then each entry as it is written, with
+    /// a heartbeat after every `lobby.heartbeat_ms` of silence. A player's stream opened at 0 begins instead with
+    /// what stands for him now ([`Lobby::standing`]). It ends when the receiver is dropped.
+    pub async fn follow(
+        &self,
+        tenant: &str,
+        reader: Reader,
+        after: u64,
+    ) -> Result<tokio::sync::mpsc::Receiver<Result<Tiding, LobbyError>>, LobbyError> {
+        self.follow_as(tenant, reader, after, None).await
+    }
+
+    /// [`Lobby::follow`], the stream counted as `share`'s against `lobby.max_streams_per_player` rather than the
+    /// reader's: the anonymous tenant's feed is counted per client address, so that one client holding its streams
+    /// does not lock every other anonymous client out of the feed.
+    pub async fn follow_as(
+        &self,
+        tenant: &str,
+        reader: Reader,
+        after: u64,
+        share: Option<String>,
+    ) -> Result<tokio::sync::mpsc::Receiver<Result<Tiding, LobbyError>>, LobbyError> {
+        // Watched before the first read, so that an entry written meanwhile wakes the stream.
+        let mut latest = self.tenant(tenant).latest.subscribe();
+        latest.borrow_and_update();
+        // Refused now (OUT_OF_RANGE, a store failure) rather than as the stream's first item.
+        let first = match (&reader, after) {
+            (Reader::Player(player), 0) => self.standing(tenant, player).await?,
+            _ => self.news_after(tenant, reader.clone(), after).await?,
+        };
+        let guard = self.open_stream(tenant, &reader, share)?;
+        let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
+        let lobby = self.clone();
+        let tenant = tenant.to_string();
+        let heartbeat = self.inner.settings.heartbeat;
+        tokio::spawn(async move {
+            let _guard = guard;
+            let mut page = Ok(first);
+            // A heartbeat is due after `heartbeat` with nothing sent to this reader, however many entries of
+            // others were read meanwhile.
+            let mut due = tokio::time::Instant::now() + heartbeat;
+            loop {
+                let Page {
+                    tidings,
+                    passed,
+                    more,
+                } = match page {
+                    Ok(page) => page,
+                    Err(error) => {
+                        let _ = sender.send(Err(error)).await;
+                        return;
+                    }
+                };
+                for tiding in tidings {
+                    if let Some(id) = announced_match(&tiding) {
+                        lobby.ensure_created(&tenant, id).await;
+                    }
+                    if sender.send(Ok(tiding)).await.is_err() {
+                        return;
+                    }
+                    due = tokio::time::Instant::now() + heartbeat;
+                }
+                if !more {
+                    // Caught up: wait for the next entry, the heartbeat's time, or the reader leaving.
+                    tokio::select! {
+                        changed = latest.changed() => if changed.is_err() { return },
+                        () = tokio::time::sleep_until(due) => {
+                            if sender.send(Ok(Tiding::Heartbeat { last: passed })).await.is_err() {
+                                return;
+                            }
+                            due = tokio::time::Instant::now() + heartbeat;
+                        }
+                        () = sender.closed() => return,
+                    }
+                    latest.borrow_and_update();
+                } else if tokio::time::Instant::now() >= due {
+                    // Reading a long stretch of others' entries: the reader still hears the stream is alive.
+                    if sender
+                        .send(Ok(Tiding::Heartbeat { last: passed }))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    due = tokio::time::Instant::now() + heartbeat;
+                }
+                page = lobby.news_after(&tenant, reader.clone(), passed).await;
+            }
+        });
+        Ok(receiver)
+    }
+    /// Counts an open stream of `reader`, refusing one beyond `lobby.max_streams_per_player` (a player's, or the
+    /// tenant's feed).
+    fn open_stream(
+        &self,
+        tenant: &str,
+        reader: &Reader,
+        share: Option<String>,
+    ) -> Result<StreamGuard, LobbyError> {
+        // Player ids are never empty: "" counts the tenant's feeds.
+        let (who, whose) = match (share, reader) {
+            (Some(share), _) => (share.clone(), format!("{share} has")),
+            (None, Reader::Player(player)) => (player.clone(), format!("{player} has")),
+            (None, Reader::Tenant) => (String::new(), "the tenant has".to_string()),
+        };
+        let key = (tenant.to_string(), who);
+        let max = self.inner.settings.max_streams_per_player;
+        let mut streams = lock(&self.inner.streams);
+        let open = streams.entry(key.clone()).or_insert(0);
+        if *open >= max {
+            return Err(LobbyError::ResourceExhausted(format!(
+                "{whose} {max} event streams open on this server, the limit (lobby.max_streams_per_player)"
+            )));
+        }
+        *open += 1;
+        self.inner.metrics.lobby_streams_add(1);
+        Ok(StreamGuard {
+            streams: Arc::downgrade(&self.inner) as std::sync::Weak<dyn StreamCounts>,
+            key,
+        })
+    }
+
+    /// Wakes the streams of `tenant` (another replica wrote entry `seq`).
+    pub(super) fn woken(&self, tenant: &str, seq: u64) {
+        let held = lock(&self.inner.tenants).get(tenant).cloned();
+        if let Some(lobby) = held {
+            lobby.latest.send_if_modified(|latest| {
+                let newer = seq > *latest;
+                *latest = (*latest).max(seq);
+                newer
+            });
+        }
+    }
+
+    /// Wakes every stream (the store's feed restarted: entries may have been missed).
+    pub(super) fn woken_all(&self) {
+        let held: Vec<Arc<TenantLobby>> = lock(&self.inner.tenants).values().cloned().collect();
+        for lobby in held {
+            lobby.latest.send_modify(|_| {});
+        }
+    }
+}
+
+/// A page of a stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page {
+    /// The reader's news in the entries read.
+    pub tidings: Vec<Tiding>,
+    /// The last entry read.
+    pub passed: u64,
+    /// Whether the log goes on past it.
+    pub more: bool,
+}
+
+/// The match a tiding tells of that the lobby arranged (its creation in the match store follows its entry).
+fn announced_match(tiding: &Tiding) -> Option<MatchId> {
+    match tiding {
+        Tiding::News {
+            news: News::MatchStarted { id, origin, .. } | News::MatchCreated { id, origin, .. },
+            ..
+        } if *origin != Origin::Direct => Some(*id),
+        _ => None,
+    }
+}
+
+/// Counts open player streams; implemented by the lobby's state so that a guard can outlive nothing.
+trait StreamCounts: Send + Sync {
+    fn closed(&self, key: &(String, String));
+}
+
+impl<E: Encoder> StreamCounts for Inner<E> {
+    fn closed(&self, key: &(String, String)) {
+        self.metrics.lobby_streams_add(-1);
+        let mut streams = lock(&self.streams);
+        if let Some(open) = streams.get_mut(key) {
+            *open -= 1;
+            if *open == 0 {
+                streams.remove(key);
+            }
+        }
+    }
+}
+
+/// An open player stream, counted until dropped.
+struct StreamGuard {
+    streams: std::sync::Weak<dyn StreamCounts>,
+    key: (String, String),
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        if let Some(streams) = self.streams.upgrade() {
+            streams.closed(&self.key);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The one replay of a match's log through the engine: loading a match, catching up with the store,
+//! `GetHistory` and a resumed watcher all go through it, and so does the end of a match an event decides. Apart from
+//! `slots.rs` because it is pure: it reads a log and the engine, and touches no lock, store or task.
+
+use super::view::{Encoder, MatchEvent, Update};
+use crate::clock::Clocks;
+use crate::engine::{notation, AnyGame, Event, Status};
+use crate::store::{Action, EndReason, EventRecord, Finished, MatchRecord, StoredMatch};
+
+/// How `event` leaves the match, `game` being the state after it: a resignation ends it, a move
+/// ends it when the rules say the match is over.
+pub(super) fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
+    let end = |winner, reason| Finished {
+        at_ms: event.at_ms,
+        winner,
+        resigned: (reason == EndReason::Resignation).then_some(event.player),
+        reason,
+    };
+    match event.action {
+        Action::Resign => Some(end(
+            super::view::winner_without(game, event.player),
+            EndReason::Resignation,
+        )),
+        Action::Expire => Some(end(None, EndReason::Expired)),
+        Action::Flag => Some(end(
+            super::view::winner_without(game, event.player),
+            EndReason::TimeForfeit,
+        )),
+        Action::Abort => Some(end(None, EndReason::Aborted)),
+        // The claimant wins a two-player match; in three-player Ba-awa the absent seat (the one to move) is out
+        // and the others are placed by how they stand.
+        Action::Claim => Some(end(
+            match (game.seats(), game.to_move()) {
+                (3, Some(absent)) => super::view::winner_without(game, absent),
+                _ => Some(event.player),
+            },
+            EndReason::Abandoned,
+        )),
+        Action::Move(_) => (game.status() == Status::MatchOver)
+            .then(|| end(game.to_setup().winner, EndReason::PlayedOut)),
+    }
+}
+
+/// Plays `events` (which follow `version`) on `game`, as they were played when accepted, handing
+/// each to `each` with its trace and the state and outcome after it; the outcome after the last.
+/// The one replay of a log: loading a match, catching up with the store, `GetHistory` and a
+/// resumed watcher all go through it.
+pub(super) fn replay<'a>(
+    game: &mut AnyGame,
+    clocks: &mut Clocks,
+    version: u64,
+    events: impl IntoIterator<Item = &'a EventRecord>,
+    mut each: impl FnMut(&EventRecord, &[Event], &AnyGame, &Clocks, Option<Finished>),
+) -> Result<Option<Finished>, String> {
+    let mut trace = Vec::new();
+    let mut finished = None;
+    for (event, seq) in events.into_iter().zip(version + 1..) {
+        if event.seq != seq {
+            return Err(format!("event {} where {seq} was expected", event.seq));
+        }
+        trace.clear();
+        notation::play_event(game, event.player, &event.action, &mut trace)
+            .map_err(|e| format!("event {seq} does not replay: {e}"))?;
+        clocks.after(event.player, &event.action, event.at_ms, game);
+        finished = finished_by(event, game);
+        each(event, &trace, game, clocks, finished);
+    }
+    Ok(finished)
+}
+
+/// An accepted event with what replaying it showed.
+pub(super) fn match_event(
+    event: &EventRecord,
+    trace: &[Event],
+    game: &AnyGame,
+    clocks: &Clocks,
+    finished: Option<Finished>,
+) -> MatchEvent {
+    MatchEvent {
+        seq: event.seq,
+        player: event.player,
+        action: event.action,
+        trace: trace.to_vec(),
+        game: game.clone(),
+        clocks: *clocks,
+        finished,
+        at_ms: event.at_ms,
+    }
+}
+
+/// A new match's position and clocks, before its first event.
+pub(super) fn beginning(record: &MatchRecord, abort_after_ms: u64) -> (AnyGame, Clocks) {
+    let game = AnyGame::new_match(record.kind, &record.options);
+    let clocks = Clocks::new(
+        record.time_control,
+        abort_after_ms,
+        record.created_ms,
+        &game,
+    );
+    (game, clocks)
+}
+
+/// Every event of a stored match, replayed, and the state and clocks the log leads to.
+pub(super) fn replay_all(
+    stored: &StoredMatch,
+    abort_after_ms: u64,
+) -> Result<(Vec<MatchEvent>, AnyGame, Clocks), String> {
+    let (mut game, mut clocks) = beginning(&stored.record, abort_after_ms);
+    let mut out = Vec::with_capacity(stored.events.len());
+    replay(
+        &mut game,
+        &mut clocks,
+        0,
+        &stored.events,
+        |event, trace, game, clocks, finished| {
+            out.push(match_event(event, trace, game, clocks, finished))
+        },
+    )?;
+    Ok((out, game, clocks))
+}
+
+/// A match moved on from some version: the new events, each with its message for watchers, and
+/// where they leave the match. Computed outside the match's locks, applied by `Inner::advance`.
+pub(super) struct Advance<M> {
+    pub(super) events: Vec<(EventRecord, M)>,
+    pub(super) game: AnyGame,
+    pub(super) clocks: Clocks,
+    pub(super) version: u64,
+    pub(super) finished: Option<Finished>,
+}
+
+impl<M> Advance<M> {
+    /// Plays `events` (which follow `version`) on `game` and `clocks`, encoding each for the watchers.
+    pub(super) fn replay<E: Encoder<Message = M>>(
+        encoder: &E,
+        (mut game, mut clocks): (AnyGame, Clocks),
+        version: u64,
+        events: Vec<EventRecord>,
+    ) -> Result<Advance<M>, String> {
+        let mut encoded = Vec::with_capacity(events.len());
+        let finished = replay(
+            &mut game,
+            &mut clocks,
+            version,
+            &events,
+            |event, trace, game, clocks, finished| {
+                let event = match_event(event, trace, game, clocks, finished);
+                encoded.push(encoder.encode(Update::Event(&event)));
+            },
+        )?;
+        Ok(Advance {
+            version: version + events.len() as u64,
+            events: events.into_iter().zip(encoded).collect(),
+            game,
+            clocks,
+            finished,
+        })
+    }
+}
