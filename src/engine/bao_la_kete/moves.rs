@@ -15,6 +15,13 @@ use crate::engine::{
 #[cfg(test)]
 use arrayvec::ArrayVec;
 
+mod refusals;
+#[cfg(test)]
+mod tests;
+
+use self::refusals::*;
+pub(crate) use self::refusals::{refusal, DECISION_NOT_REACHED};
+
 /// How a move starts (§2.7 "Start"), before the choices made along the way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Start {
@@ -82,97 +89,6 @@ const DIRECTIONS: [Direction; 2] = [Direction::Clockwise, Direction::Anticlockwi
 /// Starts of one layer: at most 16 holes × 2 directions.
 #[cfg(test)]
 pub(crate) type Starts = ArrayVec<Start, 32>;
-
-// ---- Refusal texts (static, so refusing a move never allocates) ----
-
-macro_rules! per_hole {
-    ($before:literal, $after:literal) => {
-        [
-            concat!($before, "f1", $after),
-            concat!($before, "f2", $after),
-            concat!($before, "f3", $after),
-            concat!($before, "f4", $after),
-            concat!($before, "f5", $after),
-            concat!($before, "f6", $after),
-            concat!($before, "f7", $after),
-            concat!($before, "f8", $after),
-            concat!($before, "b1", $after),
-            concat!($before, "b2", $after),
-            concat!($before, "b3", $after),
-            concat!($before, "b4", $after),
-            concat!($before, "b5", $after),
-            concat!($before, "b6", $after),
-            concat!($before, "b7", $after),
-            concat!($before, "b8", $after),
-        ]
-    };
-}
-
-const CAPTURE_AVAILABLE: [&str; 16] = per_hole!(
-    "a capture is available at ",
-    ", so a takata is not allowed: captures are mandatory (§2.4)"
-);
-const MARKED_HOLE_FIRST: [&str; 16] = per_hole!(
-    "your last takata reserved the opponent's ",
-    " by hizi zetu, so this move must capture it first (§2.8, R-2.9)"
-);
-const TOO_MANY_TO_CAPTURE: &str =
-    "a hole with 16 or more seeds cannot capture (16-seed rule, §2.4), and a capture is \
-                                   available, so this takata is not allowed";
-const NO_SUCH_PIT: &str = "Bao la Kete has holes 0 to 31";
-const NOT_YOUR_PIT: &str =
-    "the hole is the opponent's; a player sows only round his own two rows (§2.2)";
-const NEMO_FRONT_ONLY: &str =
-    "in the nemo stage the reserve seed goes into a hole of the front row (§2.5)";
-const NEMO_EMPTY: &str =
-    "in the nemo stage the reserve seed goes into an occupied front hole (§2.5)";
-const EMPTY: &str = "the hole is empty";
-const NEMO_KUU_NOT_ALONE: &str =
-    "while the kuu lives, the takata seed goes into the kuu only when it is the only \
-                                  occupied front hole (§2.5 N-2)";
-const NEMO_SINGLETON: &str =
-    "with the kuu gone, a takata starts from a front hole holding 2 or more seeds while \
-                              there is one (§2.5 N-2)";
-const MTAJI_SINGLETON: &str = "single seeds are never sown in the mtaji stage (§2.6 M-2)";
-const KUU_MUST_START: &str =
-    "while the kuu lives, a mtaji takata must start from it (§2.6 M-2, the Lamu rule)";
-const MTAJI_BACK_ROW: &str =
-    "a takata starts from the back row only when the front row holds nothing but single \
-                              seeds (§2.6 M-2)";
-const MARKED: &str = "the hole is reserved by hizi zetu: no move may start from it (§2.8)";
-const TOWARD_CENTRE: &str =
-    "a lone kichwa must be sown toward the centre: f1 clockwise, f8 anticlockwise (§2.5 \
-                             N-2, R-2.7)";
-const NEMO_CAPTURE_DIRECTION: &str =
-    "a nemo capture move's direction is set by the capture; leave the direction \
-                                      unspecified (§2.7 B3)";
-const KICHWA_REQUIRED: &str =
-    "a capture at a central hole (f3–f6) is sown from the kichwa the mover chooses: give \
-                               the kichwa (§2.7 B3)";
-const KICHWA_FIXED: &str =
-    "a capture at f1, f2, f7 or f8 is sown from the kichwa on its own side; leave the kichwa \
-                            unspecified (§2.7 B3)";
-const KICHWA_NOT_OFFERED: &str =
-    "only a nemo capture move at a central hole chooses a kichwa; leave it unspecified";
-const TAKATA_DIRECTION: &str = "a takata needs a direction: clockwise or anticlockwise (§2.5 N-2)";
-const MTAJI_DIRECTION: &str = "a mtaji move needs a direction: clockwise or anticlockwise (§2.6)";
-const DECISION_NOT_OFFERED: &str =
-    "only a nemo capture move decides between stop and safari (§2.7 D); leave it \
-                                    unspecified";
-pub(crate) const DECISION_NOT_REACHED: &str = "no lap of this move ends in the living kuu without capturing, so there \
-                                               is no stop-or-safari decision; leave it unspecified (§2.7 D)";
-const DECISION_REQUIRED: &str =
-    "a lap of this capture move ends in the living kuu: choose stop or safari (§2.7 D)";
-const NEVER_ENDS: &str = "the sowing would never end, so the move is illegal (§1, R-2.14)";
-
-/// The refusal of a move that could not be played to its end.
-pub(crate) fn refusal(halt: Halt, pit: u8) -> IllegalMove {
-    match halt {
-        Halt::NeverEnds => IllegalMove::at(Reason::NeverEndingMove, pit, NEVER_ENDS),
-        Halt::KichwaRequired => IllegalMove::at(Reason::ChoiceRequired, pit, KICHWA_REQUIRED),
-        Halt::DecisionRequired => IllegalMove::at(Reason::ChoiceRequired, pit, DECISION_REQUIRED),
-    }
-}
 
 /// Bit `i` set when byte `i` of a row (one hole a byte) is not 0. Without a loop: the high bit of each byte
 /// says whether it is occupied (adding 0x7F to its low bits carries into it), and one multiplication gathers
@@ -980,43 +896,5 @@ impl BaoLaKete {
             }
         }
         holes
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::occupied_bits;
-
-    /// The gathered bits are the bytes read one by one, on every single-hole row and on random rows with
-    /// empty holes among full ones (bytes of 0 to 255, so the carries of the sum are tried).
-    #[test]
-    fn occupied_bits_reads_each_byte() {
-        let one_by_one = |row: u64| {
-            (0..8).fold(0u32, |bits, i| {
-                bits | u32::from((row >> (8 * i)) & 0xFF != 0) << i
-            })
-        };
-        let mut rng = crate::engine::Rng::new(0x0CC0);
-        for i in 0..8 {
-            for seeds in 0..=255u64 {
-                assert_eq!(
-                    occupied_bits(seeds << (8 * i)),
-                    one_by_one(seeds << (8 * i))
-                );
-            }
-        }
-        for _ in 0..100_000 {
-            let mut row = 0u64;
-            for i in 0..8 {
-                let seeds = match rng.below(4) {
-                    0 => 0,
-                    1 => 1,
-                    2 => rng.below(256) as u64,
-                    _ => 0x7F + rng.below(3) as u64,
-                };
-                row |= seeds << (8 * i);
-            }
-            assert_eq!(occupied_bits(row), one_by_one(row), "{row:#018x}");
-        }
     }
 }
