@@ -117,6 +117,8 @@ pub mod service;
 #[cfg(feature = "server")]
 pub mod store;
 #[cfg(feature = "server")]
+pub mod sync;
+#[cfg(feature = "server")]
 pub mod telemetry;
 #[cfg(feature = "server")]
 pub mod tenants_cli;

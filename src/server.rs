@@ -38,6 +38,7 @@ use crate::service::lobby::LobbyService;
 use crate::service::matches::MatchesService;
 use crate::service::players::PlayersService;
 use crate::store::{StoreError, Stores};
+use crate::sync::TaskGuard;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
 use drain::DrainLayer;
 
@@ -187,7 +188,7 @@ pub async fn run_with_time(
     .map_err(ServeError::Store)?;
     warn_if_open(&listener, &identity);
     let _following_tenants = identity.follow_store();
-    let _reloading_tenants = AbortOnDrop(identity.spawn_reloads(TENANT_RELOAD_EVERY));
+    let _reloading_tenants = TaskGuard::new(identity.spawn_reloads(TENANT_RELOAD_EVERY));
     let gate = |needs| Authenticate::new(identity.clone(), metrics.clone(), needs);
     let rules = InterceptedService::new(
         RulesService::new(pool.clone())
@@ -257,10 +258,10 @@ pub async fn run_with_time(
             let listener = TcpListener::bind(addr).await.map_err(ServeError::Metrics)?;
             let addr = listener.local_addr().map_err(ServeError::Metrics)?;
             tracing::info!(%addr, "metrics listening");
-            Some(AbortOnDrop(tokio::spawn(crate::metrics::serve(
+            Some(TaskGuard::spawn(crate::metrics::serve(
                 listener,
                 metrics.clone(),
-            ))))
+            )))
         }
         None => None,
     };
@@ -386,7 +387,7 @@ async fn serve_health<S>(
     settings: &crate::config::ServerSettings,
     health: S,
     metrics: Metrics,
-) -> Result<AbortOnDrop, ServeError>
+) -> Result<TaskGuard, ServeError>
 where
     S: tower_service::Service<
             http::Request<tonic::body::Body>,
@@ -415,11 +416,11 @@ where
         .layer(connections.layer())
         .add_service(health)
         .serve_with_incoming(incoming);
-    Ok(AbortOnDrop(tokio::spawn(async move {
+    Ok(TaskGuard::spawn(async move {
         if let Err(error) = serve.await {
             tracing::warn!(%error, "the health listener failed");
         }
-    })))
+    }))
 }
 
 /// How often the tenants are read again whatever the store's channel said (a lost message, a failed reload).
@@ -450,15 +451,6 @@ struct StopOnDrop(EnginePool);
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
         self.0.stop();
-    }
-}
-
-/// A background task that ends with the server.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }
 

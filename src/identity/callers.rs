@@ -15,16 +15,13 @@
 //! - [`Guessing`]: UNAUTHENTICATED answers per address, and the backoff they lead to.
 
 use crate::store::MatchId;
+use crate::sync::lock;
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 use std::net::{IpAddr, Ipv6Addr};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// One client as the limits count it: an IPv4 address, or the /64 prefix of an IPv6 address (one host is commonly
 /// given a whole /64, so counting single IPv6 addresses would give it billions of shares).

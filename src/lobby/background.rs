@@ -9,11 +9,11 @@ use super::{now_ms, ChallengeStatus, Lobby, LobbyError, LobbyId, SeekStatus};
 use crate::engine::Player;
 use crate::matches::{Encoder, Following, Lifecycle};
 use crate::store::{LobbyAppended, MatchId, MatchRecord};
+use crate::sync::TaskGuard;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio::task::JoinHandle;
 
 /// How many match headers the repair reads at once.
 const REPAIR_PAGE: usize = 500;
@@ -23,16 +23,8 @@ const LIFECYCLE_BATCH: usize = 256;
 /// The lobby's running tasks; dropping this stops them.
 #[derive(Debug)]
 pub struct LobbyTasks {
-    tasks: Vec<JoinHandle<()>>,
+    _tasks: Vec<TaskGuard>,
     _following: Option<Following>,
-}
-
-impl Drop for LobbyTasks {
-    fn drop(&mut self) {
-        for task in &self.tasks {
-            task.abort();
-        }
-    }
 }
 
 impl<E: Encoder> Lobby<E> {
@@ -41,12 +33,12 @@ impl<E: Encoder> Lobby<E> {
     pub fn start(&self, lifecycles: UnboundedReceiver<Lifecycle>) -> LobbyTasks {
         let mut tasks = Vec::new();
         let lobby = self.clone();
-        tasks.push(tokio::spawn(async move {
+        tasks.push(TaskGuard::spawn(async move {
             lobby.follow_lifecycles(lifecycles).await
         }));
         let lobby = self.clone();
         let every = self.inner.settings.sweep_interval;
-        tasks.push(tokio::spawn(async move {
+        tasks.push(TaskGuard::spawn(async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
@@ -58,7 +50,7 @@ impl<E: Encoder> Lobby<E> {
         }));
         let lobby = self.clone();
         let every = self.inner.settings.repair_interval;
-        tasks.push(tokio::spawn(async move {
+        tasks.push(TaskGuard::spawn(async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
@@ -78,7 +70,7 @@ impl<E: Encoder> Lobby<E> {
             stop.clone(),
         );
         LobbyTasks {
-            tasks,
+            _tasks: tasks,
             _following: thread.map(|thread| Following::new(stop, thread)),
         }
     }

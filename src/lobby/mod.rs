@@ -51,8 +51,9 @@ use crate::config::LobbySettings;
 use crate::matches::{Encoder, Matches};
 use crate::metrics::Metrics;
 use crate::store::{LobbyStore, MatchId, StoreError};
+use crate::sync::lock;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
@@ -64,11 +65,6 @@ fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every critical section replaces whole values: a panic elsewhere leaves nothing half-changed.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn random_id() -> Result<LobbyId, LobbyError> {

@@ -144,7 +144,7 @@ impl<E: Encoder> Matches<E> {
         let expire_every = settings
             .idle_expiry
             .map(|idle| (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(300)));
-        Purger(tokio::spawn(async move {
+        Purger::spawn(async move {
             let tick = expire_every.map_or(purge_every, |every| every.min(purge_every));
             let mut ticks = tokio::time::interval(tick);
             let mut last_purge = None::<tokio::time::Instant>;
@@ -160,7 +160,7 @@ impl<E: Encoder> Matches<E> {
                     let _ = matches.purge_expired().await;
                 }
             }
-        }))
+        })
     }
 
     /// Over a shared store: follows its feed of appends, so that every other server's events
@@ -183,14 +183,7 @@ impl<E: Encoder> Matches<E> {
 }
 
 /// The background purge of expired matches; stops when dropped.
-#[derive(Debug)]
-pub struct Purger(tokio::task::JoinHandle<()>);
-
-impl Drop for Purger {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
+pub type Purger = crate::sync::TaskGuard;
 
 impl<E: Encoder> Inner<E> {
     /// An append reported by a shared store (by this server or another).

@@ -390,7 +390,7 @@ impl<E: Encoder> Matches<E> {
         };
         let weak = Arc::downgrade(&self.inner);
         let mut rng = Rng::new(self.inner.time.now_ms() ^ u64::from(std::process::id()) << 32);
-        Some(BotSweeper(tokio::spawn(async move {
+        Some(BotSweeper::spawn(async move {
             loop {
                 let Some(inner) = weak.upgrade() else { break };
                 let matches = Matches { inner };
@@ -409,19 +409,12 @@ impl<E: Encoder> Matches<E> {
                 };
                 tokio::time::sleep(pause).await;
             }
-        })))
+        }))
     }
 }
 
 /// The background sweep for bot moves; stops when dropped.
-#[derive(Debug)]
-pub struct BotSweeper(tokio::task::JoinHandle<()>);
-
-impl Drop for BotSweeper {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
+pub type BotSweeper = crate::sync::TaskGuard;
 
 #[cfg(test)]
 mod tests {

@@ -18,14 +18,10 @@ use crate::store::{
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // No critical section can leave its data half-changed (each assigns whole values), so a panic
-    // elsewhere is no reason to stop serving the match.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
+pub(super) use crate::sync::lock;
 
 /// Runs `work` (a write: the checks, the store's commit and what follows it) as a task of its own, and awaits it.
 /// Once begun, a write runs to its end even if its caller goes away (the client cancels, its deadline passes): a

@@ -220,7 +220,7 @@ impl<E: Encoder> Matches<E> {
         let refresh_every = (self.inner.clock.abandon_after / 4)
             .max(Duration::from_millis(100))
             .as_millis() as u64;
-        ClockKeeper(tokio::spawn(async move {
+        ClockKeeper::spawn(async move {
             let mut next_sweep = Some(0);
             let mut next_refresh = shared.then_some(0);
             loop {
@@ -263,19 +263,12 @@ impl<E: Encoder> Matches<E> {
                     () = sooner.notified() => {}
                 }
             }
-        }))
+        })
     }
 }
 
 /// The task keeping the matches' clocks; stops when dropped.
-#[derive(Debug)]
-pub struct ClockKeeper(tokio::task::JoinHandle<()>);
-
-impl Drop for ClockKeeper {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
+pub type ClockKeeper = crate::sync::TaskGuard;
 
 #[cfg(test)]
 mod tests {

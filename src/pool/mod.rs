@@ -33,6 +33,7 @@ use crate::config::EngineSettings;
 use crate::engine::{Budget, Unfinished};
 pub use crate::metrics::EngineLane;
 use crate::metrics::{EngineOutcome, Metrics};
+use crate::sync::lock;
 use lane::{Lane, Permit};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -403,13 +404,6 @@ enum Queue {
 /// the matches take turns.
 pub fn bot_owner(on_clock: bool, match_id: &str) -> Owner {
     Owner::new(if on_clock { "bots on a clock" } else { "bots" }, match_id)
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Only counts live under these locks: a panic elsewhere leaves them right.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A caller's long call in flight, counted until dropped.
