@@ -23,7 +23,7 @@
 
 mod time;
 
-pub use time::{ManualTime, SystemTime, Time};
+pub use time::{now_ms, ManualTime, SystemTime, Time};
 
 use crate::engine::notation::Action;
 use crate::engine::{AnyGame, Move, Player, Status};

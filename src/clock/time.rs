@@ -15,6 +15,12 @@ pub trait Time: Send + Sync + std::fmt::Debug + 'static {
     fn sleep_until(&self, at_ms: u64) -> Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
 }
 
+/// Now on the system's clock, in milliseconds since the Unix epoch: the one source of wall-clock time for code
+/// that is not handed a [`Time`] (a tenant's or a lobby entry's timestamps, which tests need not move).
+pub fn now_ms() -> u64 {
+    SystemTime.now_ms()
+}
+
 /// The system's clock.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SystemTime;

@@ -40,7 +40,7 @@ use limits::Bucket;
 use registry::{pseudo_tenant, Registry};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// The shortest time between two reads of every tenant prompted by an unknown key.
 pub const REFRESH_EVERY: Duration = Duration::from_millis(200);
@@ -105,11 +105,7 @@ struct Inner {
     guessing: Guessing,
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+use crate::clock::now_ms;
 
 impl Identity {
     /// The tenants of `store`, read now, with `auth`'s settings and `defaults` for limits.

@@ -54,18 +54,13 @@ use crate::store::{LobbyStore, MatchId, StoreError};
 use crate::sync::lock;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
 /// How many times one decision is tried against the store before the call fails: each lost race means another
 /// server wrote meanwhile, so this many in a row only happens under a flood or a store that misbehaves.
 const MAX_COMMIT_ATTEMPTS: usize = 64;
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+use crate::clock::now_ms;
 
 fn random_id() -> Result<LobbyId, LobbyError> {
     MatchId::random().map_err(|e| store_failed("reading the OS random generator", e))
