@@ -48,6 +48,7 @@ use self::error::store_failed;
 use self::state::TenantState;
 use crate::clock::TimeControl;
 use crate::config::LobbySettings;
+use crate::identity::callers::Counts;
 use crate::matches::{Encoder, Matches};
 use crate::metrics::Metrics;
 use crate::store::{LobbyStore, MatchId, StoreError};
@@ -104,7 +105,7 @@ struct Inner<E: Encoder> {
     settings: LobbySettings,
     tenants: Mutex<HashMap<String, Arc<TenantLobby>>>,
     /// Open player streams on this server, per (tenant, player).
-    streams: Mutex<HashMap<(String, String), usize>>,
+    streams: Counts<(String, String)>,
 }
 
 /// What a decision writes: no entry, one, or several (written together, in order).
@@ -141,7 +142,7 @@ impl<E: Encoder> Lobby<E> {
                 matches,
                 settings,
                 tenants: Mutex::new(HashMap::new()),
-                streams: Mutex::new(HashMap::new()),
+                streams: Counts::default(),
             }),
         }
     }

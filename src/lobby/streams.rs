@@ -5,8 +5,10 @@
 use super::entry;
 use super::error::store_failed;
 use super::news::{self, News, Reader};
-use super::{lock, now_ms, Inner, Lobby, LobbyError, Origin, TenantLobby};
+use super::{lock, now_ms, Lobby, LobbyError, Origin, TenantLobby};
+use crate::identity::callers::Held;
 use crate::matches::Encoder;
+use crate::metrics::Metrics;
 use crate::store::MatchId;
 use std::sync::Arc;
 
@@ -214,18 +216,15 @@ impl<E: Encoder> Lobby<E> {
         };
         let key = (tenant.to_string(), who);
         let max = self.inner.settings.max_streams_per_player;
-        let mut streams = lock(&self.inner.streams);
-        let open = streams.entry(key.clone()).or_insert(0);
-        if *open >= max {
-            return Err(LobbyError::ResourceExhausted(format!(
+        let held = self.inner.streams.take(&key, max).map_err(|_| {
+            LobbyError::ResourceExhausted(format!(
                 "{whose} {max} event streams open on this server, the limit (lobby.max_streams_per_player)"
-            )));
-        }
-        *open += 1;
+            ))
+        })?;
         self.inner.metrics.lobby_streams_add(1);
         Ok(StreamGuard {
-            streams: Arc::downgrade(&self.inner) as std::sync::Weak<dyn StreamCounts>,
-            key,
+            _held: held,
+            metrics: self.inner.metrics.clone(),
         })
     }
 
@@ -272,34 +271,14 @@ fn announced_match(tiding: &Tiding) -> Option<MatchId> {
     }
 }
 
-/// Counts open player streams; implemented by the lobby's state so that a guard can outlive nothing.
-trait StreamCounts: Send + Sync {
-    fn closed(&self, key: &(String, String));
-}
-
-impl<E: Encoder> StreamCounts for Inner<E> {
-    fn closed(&self, key: &(String, String)) {
-        self.metrics.lobby_streams_add(-1);
-        let mut streams = lock(&self.streams);
-        if let Some(open) = streams.get_mut(key) {
-            *open -= 1;
-            if *open == 0 {
-                streams.remove(key);
-            }
-        }
-    }
-}
-
-/// An open player stream, counted until dropped.
+/// An open player stream, counted (in the lobby's streams and the metrics' gauge) until dropped.
 struct StreamGuard {
-    streams: std::sync::Weak<dyn StreamCounts>,
-    key: (String, String),
+    _held: Held<(String, String)>,
+    metrics: Metrics,
 }
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
-        if let Some(streams) = self.streams.upgrade() {
-            streams.closed(&self.key);
-        }
+        self.metrics.lobby_streams_add(-1);
     }
 }
