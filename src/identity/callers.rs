@@ -9,7 +9,8 @@
 //! addresses cannot grow the server's memory without bound:
 //! - [`Buckets`]: calls per second (a GCRA token bucket per key). An entry whose bucket is full again is idle and
 //!   is dropped when room is needed; when every entry is busy, new keys share one overflow bucket.
-//! - [`Counts`]: things held open (streams, connections); an entry lives exactly as long as something it counts.
+//! - [`Counts`] (from [`crate::sync`]): things held open (streams, connections), an entry living exactly as long as
+//!   something it counts.
 //! - [`Created`]: unfinished matches per party, by id, released when the match ends on this replica and checked
 //!   against the store when a party reaches its limit (a match may have ended on another replica, or expired).
 //! - [`Guessing`]: UNAUTHENTICATED answers per address, and the backoff they lead to.
@@ -20,7 +21,7 @@ use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 use std::net::{IpAddr, Ipv6Addr};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// One client as the limits count it: an IPv4 address, or the /64 prefix of an IPv6 address (one host is commonly
@@ -201,70 +202,6 @@ impl<K: Hash + Eq + Clone> BucketTable<K> {
         self.scanned = Some(now);
         self.next.retain(|_, next| *next > now);
         self.next.len() < max
-    }
-}
-
-/// Things held open, by key, each refused past its key's limit. An entry lives as long as what it counts.
-#[derive(Debug)]
-pub struct Counts<K: Hash + Eq> {
-    open: Arc<Mutex<HashMap<K, usize>>>,
-}
-
-impl<K: Hash + Eq> Default for Counts<K> {
-    fn default() -> Self {
-        Counts {
-            open: Arc::default(),
-        }
-    }
-}
-
-impl<K: Hash + Eq + Clone> Counts<K> {
-    /// One more for `key`, unless it holds `max` already (`0`: no limit); refused: how many it holds.
-    pub fn take(&self, key: &K, max: usize) -> Result<Held<K>, usize> {
-        let mut open = lock(&self.open);
-        let held = open.entry(key.clone()).or_insert(0);
-        if max > 0 && *held >= max {
-            return Err(*held);
-        }
-        *held += 1;
-        Ok(Held {
-            open: self.open.clone(),
-            key: key.clone(),
-        })
-    }
-
-    /// How many `key` holds.
-    pub fn held(&self, key: &K) -> usize {
-        lock(&self.open).get(key).copied().unwrap_or(0)
-    }
-
-    /// Keys holding something.
-    pub fn len(&self) -> usize {
-        lock(&self.open).len()
-    }
-
-    /// Whether no key holds anything.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// One thing counted in [`Counts`], given back when dropped.
-#[derive(Debug)]
-pub struct Held<K: Hash + Eq> {
-    open: Arc<Mutex<HashMap<K, usize>>>,
-    key: K,
-}
-
-impl<K: Hash + Eq> Drop for Held<K> {
-    fn drop(&mut self) {
-        let mut open = lock(&self.open);
-        if let Some(held) = open.get_mut(&self.key) {
-            *held -= 1;
-            if *held == 0 {
-                open.remove(&self.key);
-            }
-        }
     }
 }
 
@@ -561,28 +498,6 @@ mod tests {
             let _ = buckets.charge(&address(last), rate, later);
         }
         assert!(buckets.len() <= 2);
-    }
-
-    #[test]
-    fn counts_refuse_past_the_limit_and_forget_a_key_when_its_last_is_given_back() {
-        let counts = Counts::default();
-        let a = address(1);
-        let first = counts.take(&a, 2).unwrap();
-        let second = counts.take(&a, 2).unwrap();
-        assert_eq!(counts.take(&a, 2).unwrap_err(), 2);
-        assert!(
-            counts.take(&address(2), 2).is_ok(),
-            "another key has its own"
-        );
-        drop(first);
-        let third = counts.take(&a, 2).unwrap();
-        drop((second, third));
-        assert_eq!(counts.held(&a), 0);
-        assert!(counts.is_empty());
-        let unlimited: Vec<_> = (0..10).map(|_| counts.take(&a, 0).unwrap()).collect();
-        assert_eq!(counts.held(&a), 10);
-        drop(unlimited);
-        assert!(counts.is_empty());
     }
 
     #[test]

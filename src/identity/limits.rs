@@ -2,9 +2,10 @@
 //! addresses' buckets, streams and unfinished matches, and the refusals (RESOURCE_EXHAUSTED) when one is spent.
 //! Apart from `auth.rs` because a call is charged only once it is known whose it is.
 
-use super::callers::{Created, Guessing, Held, Rate};
+use super::callers::{Created, Guessing, Rate};
 use super::{Address, Caller, Identity, Party, Tenant, ANONYMOUS};
 use crate::config::TenantLimits;
+use crate::sync::Held;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;

@@ -35,7 +35,8 @@ pub use tokens::{PlayerClaims, TokenError, TokenSigner};
 
 use crate::config::{AddressLimits, AuthSettings, TenantLimits};
 use crate::store::{StoreError, TenantRecord, TenantStore};
-use callers::{BackoffPolicy, Buckets, Counts, Created, Guessing};
+use crate::sync::Counts;
+use callers::{BackoffPolicy, Buckets, Created, Guessing};
 use limits::Bucket;
 use registry::{pseudo_tenant, Registry};
 use std::sync::atomic::AtomicUsize;

@@ -6,10 +6,10 @@ use super::entry;
 use super::error::store_failed;
 use super::news::{self, News, Reader};
 use super::{lock, now_ms, Lobby, LobbyError, Origin, TenantLobby};
-use crate::identity::callers::Held;
 use crate::matches::Encoder;
 use crate::metrics::Metrics;
 use crate::store::MatchId;
+use crate::sync::Held;
 use std::sync::Arc;
 
 /// How many entries a stream reads from the store at once.

@@ -33,11 +33,10 @@ use crate::config::EngineSettings;
 use crate::engine::{Budget, Unfinished};
 pub use crate::metrics::EngineLane;
 use crate::metrics::{EngineOutcome, Metrics};
-use crate::sync::lock;
+use crate::sync::{Counts, Held};
 use lane::{Lane, Permit};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why the pool did not produce an answer.
@@ -90,7 +89,7 @@ struct Inner {
     long: Arc<Lane>,
     bots: Arc<Lane>,
     /// Long calls in flight per caller (waiting or running), for `max_long_calls_per_caller`.
-    in_flight: Mutex<HashMap<Owner, usize>>,
+    in_flight: Counts<Owner>,
     queue_limit: usize,
     /// Callers' long calls waiting for a thread (quick and long lanes).
     waiting: AtomicUsize,
@@ -118,7 +117,7 @@ impl EnginePool {
                 quick: lane(EngineLane::Quick, settings.quick_threads),
                 long: lane(EngineLane::Long, settings.pool_size()),
                 bots: lane(EngineLane::Bots, bot_threads),
-                in_flight: Mutex::new(HashMap::new()),
+                in_flight: Counts::default(),
                 queue_limit: settings.queue_limit,
                 waiting: AtomicUsize::new(0),
                 stopping: Arc::new(AtomicBool::new(false)),
@@ -323,22 +322,18 @@ impl EnginePool {
     }
 
     /// Counts `owner`'s long call in flight, or refuses it: the server stops, or the caller has its share.
-    fn admit<'a>(&'a self, owner: &'a Owner) -> Result<InFlight<'a>, WorkError> {
+    fn admit(&self, owner: &Owner) -> Result<Held<Owner>, WorkError> {
         let inner = &self.inner;
         if inner.stopping.load(Ordering::Acquire) {
             inner.metrics.engine_work(EngineOutcome::Cancelled);
             return Err(WorkError::ShuttingDown);
         }
+        // At least 1 (the configuration says so): `Counts`' 0 for "no limit" never applies.
         let limit = inner.settings.max_long_calls_per_caller;
-        let mut in_flight = lock(&inner.in_flight);
-        let calls = in_flight.entry(owner.clone()).or_insert(0);
-        if *calls >= limit {
-            drop(in_flight);
+        inner.in_flight.take(owner, limit).map_err(|_| {
             inner.metrics.engine_work(EngineOutcome::CallerCap);
-            return Err(WorkError::TooManyLongCalls { limit });
-        }
-        *calls += 1;
-        Ok(InFlight { pool: inner, owner })
+            WorkError::TooManyLongCalls { limit }
+        })
     }
 
     /// A caller's answer from its job's run (counted on its thread, [`counted`]), or the refusal of its turn,
@@ -404,24 +399,6 @@ enum Queue {
 /// the matches take turns.
 pub fn bot_owner(on_clock: bool, match_id: &str) -> Owner {
     Owner::new(if on_clock { "bots on a clock" } else { "bots" }, match_id)
-}
-
-/// A caller's long call in flight, counted until dropped.
-struct InFlight<'a> {
-    pool: &'a Inner,
-    owner: &'a Owner,
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        let mut in_flight = lock(&self.pool.in_flight);
-        if let Some(calls) = in_flight.get_mut(self.owner) {
-            *calls -= 1;
-            if *calls == 0 {
-                in_flight.remove(self.owner);
-            }
-        }
-    }
 }
 
 /// Runs `work` on a blocking thread with a budget of `laps`, holding `permit` (a thread of a lane) until it ends.

@@ -17,8 +17,8 @@ use tonic::transport::server::TcpIncoming;
 use super::backoff::{AcceptAction, AcceptBackoff};
 use super::connection::Connection;
 use super::Limits;
-use crate::identity::callers::Held;
 use crate::identity::Address;
+use crate::sync::Held;
 
 /// The accepted connections of a listener, at most `max_connections` open at once.
 ///

@@ -25,9 +25,9 @@ use tonic::transport::server::{Connected, TcpConnectInfo};
 use super::preface::Preface;
 use super::transport::Transport;
 use super::Limits;
-use crate::identity::callers::Held;
 use crate::identity::Address;
 use crate::metrics::Metrics;
+use crate::sync::Held;
 use crate::tls::PeerCertificates;
 
 /// What a connection's calls and its idle timer share.

@@ -49,9 +49,9 @@ pub(crate) use self::calls::CallsLayer;
 use self::accept::{open_files_limit, DESCRIPTOR_ROOM};
 use self::backoff::AcceptBackoff;
 use crate::config::ServerSettings;
-use crate::identity::callers::Counts;
 use crate::identity::Address;
 use crate::metrics::Metrics;
+use crate::sync::Counts;
 
 /// The connection limits of a server, shared by its accept loop and its connections.
 #[derive(Debug, Clone)]
