@@ -18,6 +18,7 @@
 //! | `mancala_moves_applied_total` | counter | `game` (`ba-awa`, `bosh`, `bao-la-kete`): moves this replica accepted (sowings and `NextGame`) |
 //! | `mancala_move_rejections_total` | counter | `reason`: the `ErrorInfo` reason (`PIT_EMPTY`, `VERSION_MISMATCH` …) or the status (`NOT_YOUR_TURN`, `UNAUTHENTICATED` …) |
 //! | `mancala_store_conflicts_total` | counter | appends another replica won (each is caught up from the log) |
+//! | `mancala_store_append_seconds` | histogram | how long the store took to check and append one event of a match (Redis' round trip, or the embedded store's group commit) |
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //! | `mancala_bot_moves_total` | counter | `game`: moves this replica played for bot seats (sowings and `NextGame`) |
 //! | `mancala_bot_think_seconds` | histogram | `game`: how long a bot's search took on the engine pool |
@@ -47,6 +48,17 @@
 //! | `mancala_accept_paused_total` | counter | `reason` (`max_connections`, `accept_error`): times accepting stopped, once per episode |
 //! | `mancala_caller_refusals_total` | counter | `limit` (`calls_per_second_per_player`, `calls_per_second_per_address`, `unknown_seat_tokens_per_address`, `max_active_matches_per_player`, `max_active_matches_per_address`, `max_watchers_per_player`, `max_watchers_per_address`, `max_connections_per_address`, `auth_backoff`): calls and connections refused for one caller's share (never labelled by the caller: unbounded) |
 //! | `mancala_auth_backoffs_total` | counter | addresses backed off after repeated UNAUTHENTICATED answers, once per episode |
+//!
+//! The process (Linux, read from `/proc` at each scrape, as every Prometheus client names them):
+//!
+//! | series | type | what |
+//! |---|---|---|
+//! | `process_cpu_seconds_total` | counter | CPU time, user and system |
+//! | `process_resident_memory_bytes` | gauge | resident memory |
+//! | `process_virtual_memory_bytes` | gauge | virtual memory |
+//! | `process_open_fds`, `process_max_fds` | gauge | open file descriptors (sockets included), and the limit |
+//! | `process_threads` | gauge | OS threads (the runtime's workers, the engine pool, the store's) |
+//! | `process_start_time_seconds` | gauge | when the process started, seconds since the Unix epoch |
 //!
 //! Method labels come from the served protocol's descriptors (given by the server,
 //! [`Metrics::serving`]), so that a client calling made-up
@@ -120,6 +132,7 @@ struct Inner {
     bot_think: HistogramVec,
     bot_dropped: IntCounterVec,
     matches_ended: IntCounterVec,
+    store_appends: Histogram,
     lobby_entries: IntCounterVec,
     lobby_conflicts: IntCounter,
     lobby_streams: IntGauge,
@@ -244,6 +257,14 @@ impl Metrics {
                 .expect("each series is registered once, with a valid name");
             metric
         }
+        // The process itself, read from /proc at each scrape (the prometheus crate's own collector, the series
+        // every Prometheus client names alike): what an operator looks at first when a replica misbehaves.
+        #[cfg(target_os = "linux")]
+        registry
+            .register(Box::new(
+                prometheus::process_collector::ProcessCollector::for_self(),
+            ))
+            .expect("the process collector is registered once");
         let counters = |name: &str, help: &str, labels: &[&str]| {
             register(
                 &registry,
@@ -410,6 +431,18 @@ impl Metrics {
              time_forfeit, aborted, abandoned).",
             &["reason"],
         );
+        let store_appends = register(
+            &registry,
+            Histogram::with_opts(
+                HistogramOpts::new(
+                    "mancala_store_append_seconds",
+                    "How long the match store took to check and append one event (a move, a resignation, the \
+                     clock's decision), conflicts and failures included.",
+                )
+                .buckets(LATENCY_BUCKETS.to_vec()),
+            )
+            .expect("valid histogram"),
+        );
         let lobby_entries = counters(
             "mancala_lobby_entries_total",
             "Entries this replica wrote to the tenants' lobby logs, by entry (profile, challenge, \
@@ -443,6 +476,7 @@ impl Metrics {
                 bot_think,
                 bot_dropped,
                 matches_ended,
+                store_appends,
                 registry,
                 rpcs: served_rpcs(descriptor_sets),
                 started,
@@ -568,6 +602,11 @@ impl Metrics {
             .bot_think
             .with_label_values(&[game])
             .observe(elapsed.as_secs_f64());
+    }
+
+    /// The match store checked and appended one event (or refused it) in `elapsed`.
+    pub fn store_appended(&self, elapsed: Duration) {
+        self.inner.store_appends.observe(elapsed.as_secs_f64());
     }
 
     /// This replica wrote a lobby entry of kind `entry`.
@@ -703,6 +742,19 @@ mod tests {
             "mancala_matches_active 0",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+        }
+        // The process's own series, read from /proc.
+        #[cfg(target_os = "linux")]
+        for series in [
+            "process_cpu_seconds_total ",
+            "process_resident_memory_bytes ",
+            "process_open_fds ",
+            "process_threads ",
+        ] {
+            assert!(
+                text.lines().any(|l| l.starts_with(series)),
+                "{series} in\n{text}"
+            );
         }
     }
 }

@@ -372,7 +372,10 @@ impl<E: Encoder> Inner<E> {
         let mut record = slot.record(event.seq, finished);
         record.active_ms = event.at_ms;
         record.deadline_ms = next_deadline(clocks, finished);
-        match self.store.append(&record, event).await {
+        let started = std::time::Instant::now();
+        let appended = self.store.append(&record, event).await;
+        self.metrics.store_appended(started.elapsed());
+        match appended {
             Ok(()) => Ok(Ok(record)),
             Err(StoreError::Conflict { current }) => Ok(Err(current)),
             Err(StoreError::NotFound) => Err(MatchError::NotFound(slot.id.to_string())),
@@ -380,8 +383,8 @@ impl<E: Encoder> Inner<E> {
         }
     }
 
-    /// What an appended event tells beyond the match's watchers: the metrics, the log of an end by the clock or a
-    /// claim, and the follower of lifecycles (a start, an end).
+    /// What an appended event tells beyond the match's watchers: the metrics, the log of a match's end (once, by
+    /// the replica that appended its last event), and the follower of lifecycles (a start, an end).
     fn announce(
         &self,
         slot: &Slot<E::Message>,
@@ -390,17 +393,16 @@ impl<E: Encoder> Inner<E> {
         finished: Option<Finished>,
     ) {
         let (seat, action) = (event.player, event.action);
-        match action {
-            Action::Move(_) => self.metrics.move_applied(notation::kind_name(slot.kind)),
-            Action::Flag | Action::Abort | Action::Claim => {
-                tracing::info!(match_id = %slot.id, seat = %seat, event = notation::event_line(seat, &action), "match ended by the clock or a claim");
-            }
-            _ => {}
+        if let Action::Move(_) = action {
+            self.metrics.move_applied(notation::kind_name(slot.kind));
         }
         if event.seq == 1 {
             self.tell(super::Lifecycle::Started(record.clone()));
         }
         if let Some(finished) = finished {
+            // Logged here, where the replica that wrote the last event learns it ended: once per match, with the
+            // reason's own name, whatever the reason.
+            tracing::info!(match_id = %slot.id, reason = finished.reason.name(), seq = event.seq, event = notation::event_line(seat, &action), "match ended");
             self.metrics.match_ended(finished.reason.name());
             self.tell(super::Lifecycle::Finished(record));
         }
