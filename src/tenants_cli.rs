@@ -42,9 +42,14 @@ enum TenantsCommand {
     AddKey {
         /// The tenant.
         tenant_id: String,
-        /// Revoke every other key of the tenant at the same time.
+        /// Revoke every other key of the tenant (after --overlap).
         #[arg(long)]
         revoke_others: bool,
+        /// With --revoke-others: how long the other keys, and the player tokens they issued, stay valid
+        /// beside the new one ("1h", "30m"; "0s": revoked at once). Longer than the players' tokens live,
+        /// no player is logged out by the rotation.
+        #[arg(long, value_parser = humantime::parse_duration, default_value = "1h", requires = "revoke_others")]
+        overlap: std::time::Duration,
     },
     /// Revoke one key of a tenant (its id, as `list` shows it).
     RevokeKey {
@@ -53,12 +58,15 @@ enum TenantsCommand {
         /// The key's id.
         key_id: String,
     },
-    /// Set a tenant's own limits (a limit not given: the server's).
+    /// Change a tenant's own limits: only those given (0: no limit); the others keep their values.
     Limits {
         /// The tenant.
         tenant_id: String,
         #[command(flatten)]
         limits: LimitArgs,
+        /// Replace every limit instead: those not given go back to the server's `[limits]`.
+        #[arg(long)]
+        reset_others: bool,
     },
     /// Refuse a tenant's keys and player tokens (its matches stay).
     Disable {
@@ -199,11 +207,17 @@ async fn run_async(args: TenantsArgs) -> Result<(), String> {
         TenantsCommand::AddKey {
             tenant_id,
             revoke_others,
+            overlap,
         } => {
             let answer = client
                 .create_api_key(pb::CreateApiKeyRequest {
                     tenant_id,
                     revoke_others,
+                    overlap_ms: if revoke_others {
+                        u64::try_from(overlap.as_millis()).unwrap_or(u64::MAX)
+                    } else {
+                        0
+                    },
                 })
                 .await
                 .map_err(status)?
@@ -219,11 +233,16 @@ async fn run_async(args: TenantsArgs) -> Result<(), String> {
                 .into_inner();
             print_tenant(answer.tenant.as_ref());
         }
-        TenantsCommand::Limits { tenant_id, limits } => {
+        TenantsCommand::Limits {
+            tenant_id,
+            limits,
+            reset_others,
+        } => {
             let answer = client
                 .set_tenant_limits(pb::SetTenantLimitsRequest {
                     tenant_id,
                     limits: Some(limits.to_pb()),
+                    merge: !reset_others,
                 })
                 .await
                 .map_err(status)?
@@ -280,16 +299,23 @@ fn print_tenant(tenant: Option<&pb::Tenant>) {
         limits.max_active_matches.unwrap_or(0),
         limits.max_watchers.unwrap_or(0),
     );
+    let now_ms = crate::clock::now_ms();
     for key in &t.keys {
         println!(
-            "  key {} created {} ms{}",
+            "  key {} created {}{}",
             key.key_id,
-            key.created_at_ms,
-            if key.revoked_at_ms > 0 {
-                format!(", revoked {} ms", key.revoked_at_ms)
-            } else {
-                String::new()
+            date(key.created_at_ms),
+            match key.revoked_at_ms {
+                0 => String::new(),
+                at if at > now_ms => format!(", valid until {} (a rotation's overlap)", date(at)),
+                at => format!(", revoked {}", date(at)),
             }
         );
     }
+}
+
+/// A time of the protocol (milliseconds since the Unix epoch) as a UTC date an operator reads at a glance.
+fn date(ms: u64) -> String {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    humantime::format_rfc3339_seconds(at).to_string()
 }

@@ -322,7 +322,7 @@ pub const RATE_LIMITED: &str = "RATE_LIMITED";
 /// A refused credential: UNAUTHENTICATED, saying why (never repeating the credential).
 pub fn unauthenticated(error: &AuthError) -> Status {
     Status::unauthenticated(match error {
-        AuthError::Unknown => "the API key is not valid (unknown or revoked)".to_string(),
+        AuthError::Unknown => "the API key is not valid: no tenant has it".to_string(),
         other => other.to_string(),
     })
 }

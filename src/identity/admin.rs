@@ -107,26 +107,30 @@ impl Identity {
         ))))
     }
 
-    /// A new key for tenant `id`; with `revoke_others`, every other key is revoked at once (a rotation).
+    /// A new key for tenant `id`; with `revoke_others`, every other key is revoked (a rotation): `overlap` from
+    /// now, so that the tenant's backend can move to the new key, and the player tokens the old keys issued be
+    /// renewed, before they stop working (zero: at once).
     pub async fn create_key(
         &self,
         id: &str,
         revoke_others: bool,
+        overlap: std::time::Duration,
     ) -> Result<(TenantRecord, keys::NewKey), AdminError> {
         let key = new_key()?;
-        let at = now_ms();
+        let at = now_ms().saturating_add(u64::try_from(overlap.as_millis()).unwrap_or(u64::MAX));
         let record = self
             .update_tenant(id, |record| {
                 if revoke_others {
-                    for old in record.keys.iter_mut().filter(|k| k.revoked_ms.is_none()) {
-                        old.revoked_ms = Some(at);
+                    for old in record.keys.iter_mut() {
+                        // A key already due to be revoked sooner keeps its own moment.
+                        old.revoked_ms = Some(old.revoked_ms.map_or(at, |due| due.min(at)));
                     }
                 }
                 record.keys.push(key_record(&key));
                 Ok(())
             })
             .await?;
-        tracing::info!(tenant = id, key_id = %key.id, revoke_others, "API key created");
+        tracing::info!(tenant = id, key_id = %key.id, revoke_others, overlap_ms = overlap.as_millis() as u64, "API key created");
         Ok((record, key))
     }
 
@@ -143,7 +147,8 @@ impl Identity {
                     .ok_or_else(|| {
                         AdminError::NotFound(format!("tenant {id:?} has no key {key_id:?}"))
                     })?;
-                key.revoked_ms.get_or_insert(at);
+                // At once, even a key a rotation had given an overlap.
+                key.revoked_ms = Some(key.revoked_ms.map_or(at, |due| due.min(at)));
                 Ok(())
             })
             .await?;

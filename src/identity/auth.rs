@@ -59,9 +59,15 @@ pub enum AuthError {
         "this server requires a credential: send `authorization: Bearer <API key or player token>`"
     )]
     Missing,
-    /// Not a credential this server knows (or a revoked key).
+    /// Not a credential this server accepts.
     #[error("{0}")]
     Refused(&'static str),
+    /// A credential of a tenant the operator disabled.
+    #[error("tenant {0:?} is disabled: its API keys and player tokens are refused until the operator enables it")]
+    Disabled(String),
+    /// An API key past its revocation (at once, or at the end of a rotation's overlap).
+    #[error("the API key was revoked: ask the operator for the tenant's current key")]
+    Revoked,
     /// A player token past its expiry.
     #[error("the player token has expired: ask the app's backend for a new one")]
     Expired,
@@ -82,13 +88,20 @@ impl Identity {
         };
         if keys::looks_like_key(credential) {
             let hash = keys::hash(credential);
-            return match self.registry().keys.get(&hash) {
-                Some((tenant, key_id)) => Ok(Caller::Tenant {
-                    tenant: tenant.clone(),
-                    key_id: key_id.clone(),
-                }),
-                None => Err(AuthError::Unknown),
+            let registry = self.registry();
+            let Some((tenant, key_id)) = registry.keys.get(&hash) else {
+                return Err(AuthError::Unknown);
             };
+            if tenant.record.disabled {
+                return Err(AuthError::Disabled(tenant.id().to_string()));
+            }
+            if !key_in_force(tenant, key_id, now_ms()) {
+                return Err(AuthError::Revoked);
+            }
+            return Ok(Caller::Tenant {
+                tenant: tenant.clone(),
+                key_id: key_id.clone(),
+            });
         }
         if keys::looks_like_seat_token(credential) {
             return Ok(Caller::Seat(credential.to_string()));
@@ -102,18 +115,13 @@ impl Identity {
                 .registry()
                 .tenants
                 .get(&claims.tenant)
-                .filter(|t| !t.record.disabled)
                 .cloned()
-                .ok_or(AuthError::Refused(
-                    "the player token's tenant is disabled or unknown",
-                ))?;
-            // Revoking (or rotating) a key revokes the tokens issued to it.
-            let key_valid = tenant
-                .record
-                .keys
-                .iter()
-                .any(|k| k.id == claims.key_id && k.revoked_ms.is_none());
-            if !key_valid {
+                .ok_or(AuthError::Refused("the player token's tenant is unknown"))?;
+            if tenant.record.disabled {
+                return Err(AuthError::Disabled(tenant.id().to_string()));
+            }
+            // Revoking a key revokes the tokens issued to it; a rotation's overlap keeps both in force until its end.
+            if !key_in_force(&tenant, &claims.key_id, now_ms()) {
                 return Err(AuthError::Refused(
                     "the API key that issued this player token was revoked",
                 ));
@@ -167,4 +175,14 @@ impl Identity {
             .issue(tenant.id(), key_id, player, now, ttl);
         Ok((token, now + ttl))
     }
+}
+
+/// Whether `tenant`'s key `key_id` is in force at `now_ms`: not revoked, or revoked from a later moment (a
+/// rotation's overlap, `Identity::create_key`).
+fn key_in_force(tenant: &Tenant, key_id: &str, now_ms: u64) -> bool {
+    tenant
+        .record
+        .keys
+        .iter()
+        .any(|k| k.id == key_id && k.revoked_ms.is_none_or(|at| now_ms < at))
 }

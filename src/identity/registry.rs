@@ -91,10 +91,10 @@ impl Identity {
                     bucket,
                     watchers,
                 });
-                if !tenant.record.disabled {
-                    for key in tenant.record.keys.iter().filter(|k| k.revoked_ms.is_none()) {
-                        next.keys.insert(key.hash, (tenant.clone(), key.id.clone()));
-                    }
+                // Every key, a disabled tenant's and revoked ones too: a refusal then says why (the check is
+                // `authenticate`'s), where an unknown key could only be "unknown".
+                for key in &tenant.record.keys {
+                    next.keys.insert(key.hash, (tenant.clone(), key.id.clone()));
                 }
                 next.tenants.insert(tenant.record.id.clone(), tenant);
             }

@@ -30,6 +30,12 @@ async fn a_key_names_its_tenant_until_revoked() {
     identity.revoke_key("acme", &key.id).await.unwrap();
     assert_eq!(
         identity.authenticate(Some(&key.key)).unwrap_err(),
+        AuthError::Revoked
+    );
+    assert_eq!(
+        identity
+            .authenticate(Some("mk_00000000_forged"))
+            .unwrap_err(),
         AuthError::Unknown
     );
     assert_eq!(identity.authenticate(None).unwrap_err(), AuthError::Missing);
@@ -42,7 +48,10 @@ async fn a_rotation_revokes_the_other_keys() {
         .create_tenant("acme", "Acme", LimitOverrides::default())
         .await
         .unwrap();
-    let (record, second) = identity.create_key("acme", true).await.unwrap();
+    let (record, second) = identity
+        .create_key("acme", true, Duration::ZERO)
+        .await
+        .unwrap();
     assert_eq!(record.keys.len(), 2);
     assert!(identity.authenticate(Some(&first.key)).is_err());
     assert!(identity.authenticate(Some(&second.key)).is_ok());
@@ -81,7 +90,10 @@ async fn player_tokens_name_a_player_of_an_enabled_tenant() {
         .create_tenant("acme", "Acme", LimitOverrides::default())
         .await
         .unwrap();
-    let (_, key) = identity.create_key("acme", false).await.unwrap();
+    let (_, key) = identity
+        .create_key("acme", false, Duration::ZERO)
+        .await
+        .unwrap();
     let acme = identity.tenant("acme");
     let (token, _) = identity.issue_token(&acme, &key.id, "ann", None).unwrap();
     match identity.authenticate(Some(&token)).unwrap() {
@@ -98,7 +110,10 @@ async fn player_tokens_name_a_player_of_an_enabled_tenant() {
         ),
         "a token dies with its key"
     );
-    let (_, other) = identity.create_key("acme", false).await.unwrap();
+    let (_, other) = identity
+        .create_key("acme", false, Duration::ZERO)
+        .await
+        .unwrap();
     let (token, _) = identity.issue_token(&acme, &other.id, "ann", None).unwrap();
     identity
         .update_tenant("acme", |t| {
@@ -107,10 +122,72 @@ async fn player_tokens_name_a_player_of_an_enabled_tenant() {
         })
         .await
         .unwrap();
-    assert!(matches!(
-        identity.authenticate(Some(&token)),
-        Err(AuthError::Refused(_))
-    ));
+    assert_eq!(
+        identity.authenticate(Some(&token)).unwrap_err(),
+        AuthError::Disabled("acme".into())
+    );
+}
+
+#[tokio::test]
+async fn a_disabled_tenants_key_is_refused_as_disabled_not_unknown() {
+    let identity = identity(true).await;
+    let (_, key) = identity
+        .create_tenant("acme", "Acme", LimitOverrides::default())
+        .await
+        .unwrap();
+    identity
+        .update_tenant("acme", |t| {
+            t.disabled = true;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let refused = identity.authenticate(Some(&key.key)).unwrap_err();
+    assert_eq!(refused, AuthError::Disabled("acme".into()));
+    assert!(refused.to_string().contains("disabled"), "{refused}");
+    identity
+        .update_tenant("acme", |t| {
+            t.disabled = false;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert!(identity.authenticate(Some(&key.key)).is_ok());
+}
+
+#[tokio::test]
+async fn a_rotation_with_an_overlap_keeps_the_old_key_and_its_tokens_until_the_overlap_ends() {
+    let identity = identity(true).await;
+    let (_, old) = identity
+        .create_tenant("acme", "Acme", LimitOverrides::default())
+        .await
+        .unwrap();
+    let acme = identity.tenant("acme");
+    let (token, _) = identity.issue_token(&acme, &old.id, "ann", None).unwrap();
+    let before = now_ms();
+    let (record, new) = identity
+        .create_key("acme", true, Duration::from_secs(3600))
+        .await
+        .unwrap();
+    let revoked_at = record.keys[0]
+        .revoked_ms
+        .expect("the old key is due to be revoked");
+    assert!(
+        revoked_at >= before + 3_600_000,
+        "an hour from the rotation"
+    );
+    // Within the overlap: both keys, and the old key's player tokens, are in force.
+    assert!(identity.authenticate(Some(&old.key)).is_ok());
+    assert!(identity.authenticate(Some(&new.key)).is_ok());
+    assert!(identity.authenticate(Some(&token)).is_ok());
+    // Revoking it outright ends the overlap at once.
+    identity.revoke_key("acme", &old.id).await.unwrap();
+    assert_eq!(
+        identity.authenticate(Some(&old.key)).unwrap_err(),
+        AuthError::Revoked
+    );
+    assert!(identity.authenticate(Some(&token)).is_err());
+    assert!(identity.authenticate(Some(&new.key)).is_ok());
 }
 
 #[tokio::test]

@@ -125,7 +125,11 @@ impl pb::admin_server::Admin for AdminService {
         let request = request.into_inner();
         let (record, key) = self
             .identity
-            .create_key(&request.tenant_id, request.revoke_others)
+            .create_key(
+                &request.tenant_id,
+                request.revoke_others,
+                std::time::Duration::from_millis(request.overlap_ms),
+            )
             .await
             .map_err(error::admin_error)?;
         Ok(Response::new(pb::CreateApiKeyResponse {
@@ -158,7 +162,11 @@ impl pb::admin_server::Admin for AdminService {
         let record = self
             .identity
             .update_tenant(&request.tenant_id, |record| {
-                record.limits = limits;
+                record.limits = if request.merge {
+                    record.limits.changed_by(limits)
+                } else {
+                    limits
+                };
                 Ok(())
             })
             .await

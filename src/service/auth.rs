@@ -72,8 +72,11 @@ impl Authenticate {
             };
         }
         let caller = match self.identity.authenticate(credential) {
-            // Perhaps made on another replica a moment ago: read the tenants again (at most every 200 ms).
-            Err(AuthError::Unknown) if self.identity.refresh_due() && self.refreshed() => {
+            // Perhaps made (or enabled) on another replica a moment ago: read the tenants again (at most every
+            // 200 ms).
+            Err(AuthError::Unknown | AuthError::Disabled(_))
+                if self.identity.refresh_due() && self.refreshed() =>
+            {
                 self.identity.authenticate(credential)
             }
             other => other,

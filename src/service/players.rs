@@ -53,6 +53,7 @@ impl pb::players_server::Players for PlayersService {
         Ok(Response::new(pb::IssuePlayerTokenResponse {
             token,
             expires_at,
+            expires_at_ms: expires_at.saturating_mul(1000),
         }))
     }
 

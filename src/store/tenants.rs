@@ -47,6 +47,28 @@ pub struct LimitOverrides {
     pub max_watchers_per_player: Option<u32>,
 }
 
+impl LimitOverrides {
+    /// These overrides with those `changes` sets put over them: a limit `changes` leaves out keeps its value.
+    pub fn changed_by(self, changes: LimitOverrides) -> LimitOverrides {
+        LimitOverrides {
+            calls_per_second: changes.calls_per_second.or(self.calls_per_second),
+            burst: changes.burst.or(self.burst),
+            max_active_matches: changes.max_active_matches.or(self.max_active_matches),
+            max_watchers: changes.max_watchers.or(self.max_watchers),
+            calls_per_second_per_player: changes
+                .calls_per_second_per_player
+                .or(self.calls_per_second_per_player),
+            burst_per_player: changes.burst_per_player.or(self.burst_per_player),
+            max_active_matches_per_player: changes
+                .max_active_matches_per_player
+                .or(self.max_active_matches_per_player),
+            max_watchers_per_player: changes
+                .max_watchers_per_player
+                .or(self.max_watchers_per_player),
+        }
+    }
+}
+
 /// A customer of the service.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TenantRecord {
