@@ -6,7 +6,7 @@ checked to have lost none of them. Python grpcio, by reflection (as tests/client
     python3 tests/clients/deployment.py health 127.0.0.1:50051 [more addresses...]
     python3 tests/clients/deployment.py play ADDRESS --api-key KEY --record match.json --moves 10
     python3 tests/clients/deployment.py verify ADDRESS --api-key KEY --record match.json
-    python3 tests/clients/deployment.py resign ADDRESS --api-key KEY --record match.json
+    python3 tests/clients/deployment.py end ADDRESS --api-key KEY --record match.json
 
 `play` creates a Bosh match with two seats the client holds (the first run) and plays random legal moves for
 whichever seat is to move. A call that finds no replica (UNAVAILABLE, DEADLINE_EXCEEDED: the one answering was
@@ -81,12 +81,24 @@ def play(address, api_key, record_path, moves, seed):
     rng = random.Random(f"{seed}/{version}")
     played = 0
     while played < moves and legal:
-        to_move = json_format.MessageToDict(state)["toMove"]
         move = json_format.MessageToDict(rng.choice(legal))
         request_id = f"ci-{version + 1}"
-        answer = with_retries(f"SubmitMove {request_id}", lambda: matches.call(
-            "SubmitMove", metadata=[("authorization", f"Bearer {record['tokens'][to_move]}")],
-            matchId=record["matchId"], move=move, expectedVersion=version, requestId=request_id))
+        # The seat to move; between rounds (no one to move) the seat that opens the next one, whichever the
+        # server accepts.
+        to_move = json_format.MessageToDict(state).get("toMove")
+        answer = None
+        for seat in [to_move] if to_move else sorted(record["tokens"]):
+            try:
+                answer = with_retries(f"SubmitMove {request_id}", lambda: matches.call(
+                    "SubmitMove", metadata=[("authorization", f"Bearer {record['tokens'][seat]}")],
+                    matchId=record["matchId"], move=move, expectedVersion=version, requestId=request_id))
+                to_move = seat
+                break
+            except grpc.RpcError as error:
+                if to_move or error.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
+                                                   grpc.StatusCode.PERMISSION_DENIED):
+                    raise
+        assert answer is not None, f"neither seat may play {move}"
         event = answer.event
         assert event.seq == version + 1, f"move {request_id} acknowledged at seq {event.seq}"
         record["acknowledged"].append({"seq": event.seq, "player": to_move, "move": move})
@@ -112,14 +124,21 @@ def verify(address, api_key, record_path):
     check(logged == acknowledged, "its log holds every acknowledged move, in order, and nothing else")
 
 
-def resign(address, api_key, record_path):
+def end(address, api_key, record_path):
+    """Ends the match (a resignation) unless it ended already, and prints `reason: NAME`, the reason's name as
+    the server logs it (MATCH_END_REASON_PLAYED_OUT: played_out)."""
     with open(record_path) as f:
         record = json.load(f)
     matches = matches_service(address, api_key)
-    seat, token = sorted(record["tokens"].items())[0]
-    answer = with_retries("Resign", lambda: matches.call(
-        "Resign", metadata=[("authorization", f"Bearer {token}")], matchId=record["matchId"]))
-    check(answer.event.HasField("resignation"), f"{seat} resigned match {record['matchId']}")
+    match = with_retries("GetMatch", lambda: matches.call("GetMatch", matchId=record["matchId"])).match
+    if not match.HasField("result"):
+        seat, token = sorted(record["tokens"].items())[0]
+        answer = with_retries("Resign", lambda: matches.call(
+            "Resign", metadata=[("authorization", f"Bearer {token}")], matchId=record["matchId"]))
+        check(answer.event.HasField("resignation"), f"{seat} resigned match {record['matchId']}")
+        match = with_retries("GetMatch", lambda: matches.call("GetMatch", matchId=record["matchId"])).match
+    reason = json_format.MessageToDict(match.result)["reason"].removeprefix("MATCH_END_REASON_").lower()
+    print(f"reason: {reason}")
 
 
 def main():
@@ -127,7 +146,7 @@ def main():
     commands = parser.add_subparsers(dest="command", required=True)
     health_command = commands.add_parser("health", help="grpc.health.v1 SERVING at every address")
     health_command.add_argument("addresses", nargs="+")
-    for name in ("play", "verify", "resign"):
+    for name in ("play", "verify", "end"):
         command = commands.add_parser(name)
         command.add_argument("address")
         command.add_argument("--api-key", required=True, help="a tenant's API key")
@@ -143,7 +162,7 @@ def main():
     elif arguments.command == "verify":
         verify(arguments.address, arguments.api_key, arguments.record)
     else:
-        resign(arguments.address, arguments.api_key, arguments.record)
+        end(arguments.address, arguments.api_key, arguments.record)
 
 
 if __name__ == "__main__":
