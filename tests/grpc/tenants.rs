@@ -265,6 +265,7 @@ async fn a_revoked_key_stops_working_at_once_and_a_rotation_keeps_the_new_one() 
         pb::CreateApiKeyRequest {
             tenant_id: "acme".into(),
             revoke_others: true,
+            overlap_ms: 0,
         },
         OPERATOR_KEY,
     )))
@@ -351,6 +352,7 @@ async fn expired_forged_and_other_tenants_player_tokens_are_refused() {
         pb::CreateApiKeyRequest {
             tenant_id: "acme".into(),
             revoke_others: true,
+            overlap_ms: 0,
         },
         OPERATOR_KEY,
     )))
@@ -660,4 +662,99 @@ async fn a_player_is_held_to_his_share_of_his_tenants_matches_and_calls_and_the_
     new_game(channel, with(new_game_request(), &chatty))
         .await
         .expect("the backend is served");
+}
+
+#[tokio::test]
+async fn the_operators_changes_do_what_they_say_limits_disabling_rotations_and_expiries() {
+    let server = server(|_| {}).await;
+    let channel = &server.channel;
+    let limits = pb::TenantLimits {
+        calls_per_second: Some(50),
+        burst: Some(60),
+        max_active_matches: Some(7),
+        ..Default::default()
+    };
+    let key = tenant(channel, "acme", Some(limits)).await;
+    let mut admin = AdminClient::new(channel.clone());
+
+    // `tenants limits` changes only the limits it is given (merge); the others keep the tenant's values.
+    let changed = within(admin.set_tenant_limits(with(
+        pb::SetTenantLimitsRequest {
+            tenant_id: "acme".into(),
+            limits: Some(pb::TenantLimits {
+                burst: Some(80),
+                ..Default::default()
+            }),
+            merge: true,
+        },
+        OPERATOR_KEY,
+    )))
+    .await
+    .unwrap()
+    .into_inner()
+    .tenant
+    .unwrap();
+    let own = changed.limits.unwrap();
+    assert_eq!(
+        (own.calls_per_second, own.burst, own.max_active_matches),
+        (Some(50), Some(80), Some(7))
+    );
+
+    // A player token's expiry in the protocol's unit too.
+    let issued = within(PlayersClient::new(channel.clone()).issue_player_token(with(
+        pb::IssuePlayerTokenRequest {
+            player_id: "ann".into(),
+            ttl_seconds: 600,
+        },
+        &key,
+    )))
+    .await
+    .unwrap()
+    .into_inner();
+    assert_eq!(issued.expires_at_ms, issued.expires_at * 1000);
+
+    // A rotation with an overlap: the old key and its player tokens work on until the overlap ends.
+    let before_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let rotated = within(admin.create_api_key(with(
+        pb::CreateApiKeyRequest {
+            tenant_id: "acme".into(),
+            revoke_others: true,
+            overlap_ms: 3_600_000,
+        },
+        OPERATOR_KEY,
+    )))
+    .await
+    .unwrap()
+    .into_inner();
+    let old = &rotated.tenant.as_ref().unwrap().keys[0];
+    assert!(old.revoked_at_ms >= before_ms + 3_600_000, "{old:?}");
+    for credential in [&key, &issued.token, &rotated.api_key] {
+        new_game(channel, with(new_game_request(), credential))
+            .await
+            .expect("within the overlap every key and token works");
+    }
+
+    // A disabled tenant's key is refused as disabled, naming the tenant, not as unknown.
+    within(admin.set_tenant_disabled(with(
+        pb::SetTenantDisabledRequest {
+            tenant_id: "acme".into(),
+            disabled: true,
+        },
+        OPERATOR_KEY,
+    )))
+    .await
+    .unwrap();
+    for credential in [&key, &issued.token] {
+        let refused = new_game(channel, with(new_game_request(), credential))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::Unauthenticated);
+        assert!(
+            refused.message().contains("\"acme\" is disabled"),
+            "{refused:?}"
+        );
+    }
 }
