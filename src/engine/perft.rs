@@ -182,3 +182,96 @@ fn child(game: &AnyGame, mv: &Move) -> AnyGame {
     next.play(mv, &mut NoTrace).expect("a listed move is legal");
     next
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameKind, Options};
+
+    /// The count the plain way: every listed move played with `play`, every position listed with
+    /// `legal_moves`, no count taken from a list, no `play_and_list`.
+    fn plain(game: &AnyGame, depth: usize) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if game.status() != Status::InProgress {
+            return 0;
+        }
+        game.legal_moves()
+            .iter()
+            .map(|mv| plain(&child(game, mv), depth - 1))
+            .sum()
+    }
+
+    fn starts() -> Vec<AnyGame> {
+        let mut starts: Vec<AnyGame> = GameKind::ALL
+            .iter()
+            .map(|&kind| AnyGame::new_match(kind, &Options::default()))
+            .collect();
+        starts.push(AnyGame::new_match(
+            GameKind::BaAwa,
+            &Options {
+                ba_awa_players: 3,
+                ..Options::default()
+            },
+        ));
+        starts
+    }
+
+    #[test]
+    fn perft_counts_what_playing_every_listed_move_counts() {
+        for start in starts() {
+            let nodes = perft(&start, 4);
+            for depth in 1..=4 {
+                assert_eq!(
+                    nodes[depth - 1],
+                    plain(&start, depth),
+                    "{:?} depth {depth}",
+                    start.kind()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_count_cut_into_branches_adds_up_to_the_whole() {
+        for start in starts() {
+            let whole = perft(&start, 5);
+            for wanted in [0, 1, 10, 100, 1000] {
+                let mut frontier = Frontier::new(&start, 5, wanted);
+                for branch in frontier.branches.clone() {
+                    let nodes = perft(&branch.game, frontier.depth_left());
+                    frontier.add(branch.first, &nodes);
+                }
+                assert_eq!(
+                    frontier.total(),
+                    whole,
+                    "{:?} cut for {wanted}",
+                    start.kind()
+                );
+                // Divide: each first move's count is its own subtree's.
+                for (mv, nodes) in frontier.moves.iter().zip(&frontier.by_first) {
+                    assert_eq!(nodes[4], plain(&child(&start, mv), 4));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_finished_round_is_a_leaf() {
+        // Play a Bosh match at random until a round ends: NextGame is listed there, but perft counts nothing.
+        let mut game = AnyGame::new_match(GameKind::Bosh, &Options::default());
+        let mut rng = crate::engine::Rng::new(7);
+        while game.status() == Status::InProgress {
+            let moves = game.legal_moves();
+            game.play(&moves[rng.below(moves.len())], &mut NoTrace)
+                .expect("a listed move is legal");
+        }
+        assert!(
+            !game.legal_moves().is_empty(),
+            "the next round can be started"
+        );
+        assert_eq!(perft(&game, 3), vec![0, 0, 0]);
+        assert!(Frontier::new(&game, 3, 8).moves.is_empty());
+    }
+}

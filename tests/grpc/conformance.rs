@@ -202,3 +202,23 @@ async fn a_server_that_credits_a_capture_to_the_wrong_player_is_caught() {
         .iter()
         .any(|d| d.call == "ApplyMove" && d.detail.starts_with("events[")));
 }
+
+#[test]
+fn the_committed_suite_is_what_the_recorder_writes() {
+    // Recorded, not written by hand: the recorder makes the committed file again, byte for byte.
+    let json = mancala::conformance::json::Json::new().expect("descriptors");
+    let bosh = mancala::conformance::record::recordings()
+        .into_iter()
+        .find(|r| r.name == "bosh")
+        .expect("a Bosh recording");
+    let mut made = String::new();
+    for line in mancala::conformance::record::recording_lines(&json, &bosh).expect("records") {
+        made.push_str(&line.to_string());
+        made.push('\n');
+    }
+    let committed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/rules-v1/bosh.jsonl"),
+    )
+    .expect("the committed file");
+    assert!(made == committed, "conformance/rules-v1/bosh.jsonl differs from what `mancala conformance --record conformance` writes");
+}
