@@ -97,6 +97,8 @@ pub mod arena;
 pub mod clock;
 #[cfg(feature = "server")]
 pub mod config;
+#[cfg(feature = "loadtest")]
+pub mod conformance;
 pub mod engine;
 #[cfg(feature = "server")]
 pub mod identity;

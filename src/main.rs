@@ -49,6 +49,14 @@ enum Command {
     /// docs/guide/security-and-limits.md).
     #[cfg(feature = "loadtest")]
     Oversized(mancala::loadtest::oversized::OversizedArgs),
+    /// Count the move sequences of each length from a position: the move generator's test (see
+    /// docs/conformance.md).
+    #[cfg(feature = "loadtest")]
+    Perft(mancala::conformance::perft::PerftArgs),
+    /// Replay the conformance suite against a server speaking mancala.v1.Rules and report every disagreement,
+    /// or record the suite (see docs/conformance.md).
+    #[cfg(feature = "loadtest")]
+    Conformance(mancala::conformance::ConformanceArgs),
 }
 
 #[derive(Debug, Args)]
@@ -74,6 +82,10 @@ fn main() -> ExitCode {
         Some(Command::Arena(args)) => mancala::arena::cli::run(args),
         #[cfg(feature = "loadtest")]
         Some(Command::Oversized(args)) => mancala::loadtest::oversized::run(args),
+        #[cfg(feature = "loadtest")]
+        Some(Command::Perft(args)) => mancala::conformance::perft::run(args),
+        #[cfg(feature = "loadtest")]
+        Some(Command::Conformance(args)) => mancala::conformance::run(args),
         None => serve(cli.serve),
     };
     match result {

@@ -15,6 +15,7 @@ mod describe;
 mod event;
 mod illegal;
 pub mod notation;
+pub mod perft;
 mod playout;
 mod relay_ring;
 mod repeated;

@@ -12,6 +12,7 @@ mod browsers;
 mod caller_limits;
 mod clocks;
 mod config;
+mod conformance;
 mod connections;
 mod descriptors;
 mod diagnostics;
