@@ -117,7 +117,10 @@ impl Identity {
 
     /// Makes tenant `id` unless it exists; whether it was made.
     pub async fn ensure_tenant(&self, id: &str, name: &str) -> Result<bool, AdminError> {
-        match self.create_tenant(id, name, LimitOverrides::default()).await {
+        match self
+            .create_tenant(id, name, LimitOverrides::default())
+            .await
+        {
             Ok(_) => Ok(true),
             Err(AdminError::Exists(_)) => Ok(false),
             Err(e) => Err(e),

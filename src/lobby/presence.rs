@@ -42,7 +42,13 @@ impl<E: Encoder> Lobby<E> {
         if let Err(error) = self
             .inner
             .presence
-            .presence_hold(tenant, player, &self.inner.holder, now, now + self.lapse_ms())
+            .presence_hold(
+                tenant,
+                player,
+                &self.inner.holder,
+                now,
+                now + self.lapse_ms(),
+            )
             .await
         {
             // The stream works without it; the keeper holds him again at its next refresh.

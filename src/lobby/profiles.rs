@@ -17,7 +17,9 @@ impl<E: Encoder> Lobby<E> {
     /// `player`'s profile, with his presence (online, last seen).
     pub async fn profile(&self, tenant: &str, player: &str) -> Result<Profile, LobbyError> {
         let player = player.to_string();
-        let profile = self.read(tenant, move |state| state.profile(&player)).await?;
+        let profile = self
+            .read(tenant, move |state| state.profile(&player))
+            .await?;
         let mut seen = self.seen_now(tenant, vec![profile]).await?;
         Ok(seen.pop().expect("one profile in, one out"))
     }

@@ -3,8 +3,8 @@
 
 use super::auth::caller;
 use crate::api::lobby::profile_pb;
-use crate::api::players::{leaderboard_entry_pb, who_am_i_pb};
 use crate::api::matches::Wire;
+use crate::api::players::{leaderboard_entry_pb, who_am_i_pb};
 use crate::api::{error, pb};
 use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;

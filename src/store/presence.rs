@@ -112,11 +112,13 @@ impl PresenceStore for LocalPresence {
         Ok(players
             .iter()
             .map(|player| {
-                held.get(&(tenant.to_string(), player.clone()))
-                    .map_or_else(Presence::default, |held| Presence {
+                held.get(&(tenant.to_string(), player.clone())).map_or_else(
+                    Presence::default,
+                    |held| Presence {
                         online: held.holders.values().any(|&until| until > now_ms),
                         last_seen_ms: held.last_seen_ms,
-                    })
+                    },
+                )
             })
             .collect())
     }
@@ -242,7 +244,10 @@ mod tests {
     use super::*;
 
     /// What every presence store must do.
-    async fn holds_lapse_and_release_and_last_seen_only_grows(store: &dyn PresenceStore, tenant: &str) {
+    async fn holds_lapse_and_release_and_last_seen_only_grows(
+        store: &dyn PresenceStore,
+        tenant: &str,
+    ) {
         let who = &["ann".to_string(), "bob".to_string()];
         let at = |now| async move { store.presence_of(tenant, who, now).await.unwrap() };
         assert_eq!(at(1_000).await, [Presence::default(); 2]);

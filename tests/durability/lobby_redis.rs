@@ -591,7 +591,12 @@ async fn profile_on(channel: &Channel, key: &str, player: &str) -> pb::PlayerPro
 }
 
 /// Polls `player`'s presence on `channel`'s replica until it is `online`.
-async fn until_online(channel: &Channel, key: &str, player: &str, online: bool) -> pb::PlayerProfile {
+async fn until_online(
+    channel: &Channel,
+    key: &str,
+    player: &str,
+    online: bool,
+) -> pb::PlayerProfile {
     within("the presence awaited", async {
         loop {
             let seen = profile_on(channel, key, player).await;
@@ -605,7 +610,8 @@ async fn until_online(channel: &Channel, key: &str, player: &str, online: bool) 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_replicas_players_go_offline() {
+async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_replicas_players_go_offline(
+) {
     let url = redis_url();
     let prefix = Prefix::new(&url, "lobby-presence");
     let (mut a, b) = replicas(&prefix).await;
@@ -619,14 +625,22 @@ async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_repl
         .await
         .expect("bob accepts");
     let match_id = accepted.r#match.unwrap().match_id;
-    play_out(&[on_a.clone(), on_b.clone()], &match_id, [Some(&ann), Some(&bob)]).await;
+    play_out(
+        &[on_a.clone(), on_b.clone()],
+        &match_id,
+        [Some(&ann), Some(&bob)],
+    )
+    .await;
 
     // Ann's stream is on A, Bob's on B: each replica sees both online.
     let ann_on_a = player_events(&on_a, &ann, 0).await;
     let bob_on_b = player_events(&on_b, &bob, 0).await;
     for (channel, player) in [(&on_b, "ann"), (&on_a, "bob")] {
         let seen = profile_on(channel, &key, player).await;
-        assert!(seen.online && seen.last_seen_at_ms > 0, "{player}: {seen:?}");
+        assert!(
+            seen.online && seen.last_seen_at_ms > 0,
+            "{player}: {seen:?}"
+        );
     }
     // Both replicas rank the same, and agree with the profiles.
     let board_on = |channel: Channel| {
@@ -652,14 +666,26 @@ async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_repl
     let ranked = |board: &[pb::LeaderboardEntry]| {
         board
             .iter()
-            .map(|e| (e.rank, e.player_id.clone(), e.rating.clone().unwrap().rating, e.games, e.online))
+            .map(|e| {
+                (
+                    e.rank,
+                    e.player_id.clone(),
+                    e.rating.clone().unwrap().rating,
+                    e.games,
+                    e.online,
+                )
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(ranked(&board_a), ranked(&board_b));
     assert_eq!(board_a.len(), 2);
     for entry in &board_a {
         let own = profile_on(&on_b, &key, &entry.player_id).await;
-        let rating = own.ratings.iter().find(|r| r.kind == pb::GameKind::BaAwa as i32).unwrap();
+        let rating = own
+            .ratings
+            .iter()
+            .find(|r| r.kind == pb::GameKind::BaAwa as i32)
+            .unwrap();
         assert_eq!(entry.rating.as_ref(), Some(rating));
         assert_eq!((entry.games, entry.online), (1, true));
     }
@@ -676,5 +702,8 @@ async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_repl
     a.kill();
     drop(ann_on_a);
     let gone = until_online(&on_b, &key, "ann", false).await;
-    assert!(gone.last_seen_at_ms >= alive.last_seen_at_ms.saturating_sub(1_000), "{gone:?}");
+    assert!(
+        gone.last_seen_at_ms >= alive.last_seen_at_ms.saturating_sub(1_000),
+        "{gone:?}"
+    );
 }

@@ -104,15 +104,21 @@ fn only_violation(status: &tonic::Status, field: &str) -> String {
     all[0].1.clone()
 }
 
-/// A Ba-awa game just finished (the first position of `rules_api::finished_games_and_matches_refuse_sowing`).
-async fn ba_awa_game_over(server: &TestServer) -> pb::GameState {
-    let state = ba_awa(
+/// A Ba-awa game one move from its end: sowing pit 10 finishes it (the first position of
+/// `rules_api::finished_games_and_matches_refuse_sowing`).
+fn ba_awa_about_to_end() -> pb::GameState {
+    ba_awa(
         [0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3],
         [20, 16],
         &[],
         SOUTH,
         NORTH,
-    );
+    )
+}
+
+/// A Ba-awa game just finished.
+async fn ba_awa_game_over(server: &TestServer) -> pb::GameState {
+    let state = ba_awa_about_to_end();
     let over = apply(server, &state, sow(10)).await.unwrap().state.unwrap();
     assert_eq!(over.status, pb::Status::GameOver as i32);
     over
@@ -586,12 +592,18 @@ async fn analysis_agrees_with_suggest_move_and_labels_and_lines_every_move() {
             let mut next = None;
             for (suggest_strength, analyze_strength) in strengths(kind) {
                 let seed = 11 + ply;
-                let suggested = suggest(&server, suggest_request(&state, Some(suggest_strength), seed))
-                    .await
-                    .expect("suggested");
-                let analysis = analyze(&server, analyze_request(&state, Some(analyze_strength), seed))
-                    .await
-                    .expect("analysed");
+                let suggested = suggest(
+                    &server,
+                    suggest_request(&state, Some(suggest_strength), seed),
+                )
+                .await
+                .expect("suggested");
+                let analysis = analyze(
+                    &server,
+                    analyze_request(&state, Some(analyze_strength), seed),
+                )
+                .await
+                .expect("analysed");
                 let what = format!("{kind:?} ply {ply} {analyze_strength:?}");
                 assert_eq!(analysis.moves[0].r#move, suggested.r#move, "{what}");
                 assert_eq!(analysis.moves[0].value, suggested.value, "{what}");
@@ -627,13 +639,7 @@ async fn analysis_agrees_with_suggest_move_and_labels_and_lines_every_move() {
 #[tokio::test]
 async fn a_move_that_ends_the_game_is_proven_with_its_score() {
     let server = TestServer::start().await;
-    let state = ba_awa(
-        [0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3],
-        [20, 16],
-        &[],
-        SOUTH,
-        NORTH,
-    );
+    let state = ba_awa_about_to_end();
     let ending_move = sow(10);
     for strength in [
         AnalyzeStrength::Level(2),
@@ -662,7 +668,11 @@ async fn a_move_that_ends_the_game_is_proven_with_its_score() {
             .unwrap();
         assert_ne!(over.status, pb::Status::InProgress as i32);
         if strength == AnalyzeStrength::Level(2) {
-            for other in analysis.moves.iter().filter(|m| m.r#move.as_ref() != Some(&ending_move)) {
+            for other in analysis
+                .moves
+                .iter()
+                .filter(|m| m.r#move.as_ref() != Some(&ending_move))
+            {
                 let next = apply(&server, &state, other.r#move.clone().unwrap())
                     .await
                     .unwrap()

@@ -81,7 +81,10 @@ async fn token(channel: &Channel, tenant: &str, player: &str) -> String {
         .token
 }
 
-async fn who_am_i(channel: &Channel, credential: &str) -> Result<pb::WhoAmIResponse, tonic::Status> {
+async fn who_am_i(
+    channel: &Channel,
+    credential: &str,
+) -> Result<pb::WhoAmIResponse, tonic::Status> {
     within(
         "WhoAmI",
         PlayersClient::new(channel.clone()).who_am_i(authed(pb::WhoAmIRequest {}, credential)),
@@ -231,7 +234,11 @@ async fn who_am_i_names_the_callers_tenant_player_profile_and_bot_account() {
     // The tenant's backend is the tenant, and no player.
     let backend = who_am_i(channel, &key).await.expect("WhoAmI with the key");
     assert_eq!(
-        (backend.tenant_id.as_str(), backend.caller(), backend.player_id.as_str()),
+        (
+            backend.tenant_id.as_str(),
+            backend.caller(),
+            backend.player_id.as_str()
+        ),
         ("acme", pb::CallerKind::TenantKey, "")
     );
     assert!(backend.profile.is_none() && !backend.is_bot);
@@ -245,7 +252,10 @@ async fn who_am_i_names_the_callers_tenant_player_profile_and_bot_account() {
     assert_eq!(anonymous.code(), Code::Unauthenticated, "{anonymous:?}");
     let forged = format!("{}x", &botty[..botty.len() - 1]);
     assert_eq!(
-        who_am_i(channel, &forged).await.expect_err("refused").code(),
+        who_am_i(channel, &forged)
+            .await
+            .expect_err("refused")
+            .code(),
         Code::Unauthenticated
     );
 }
@@ -274,10 +284,8 @@ async fn a_player_with_his_stream_open_is_online_until_it_closes_and_was_seen_th
     );
     let listed = within(
         "ListPlayers",
-        PlayersClient::new(channel.clone()).list_players(authed(
-            pb::ListPlayersRequest::default(),
-            &key,
-        )),
+        PlayersClient::new(channel.clone())
+            .list_players(authed(pb::ListPlayersRequest::default(), &key)),
     )
     .await
     .unwrap()
@@ -368,7 +376,12 @@ async fn a_leaderboard_ranks_a_games_players_by_rating_with_record_last_sight_an
         board
             .entries
             .iter()
-            .map(|e| (e.rank, e.player_id.clone(), e.rating.clone().unwrap(), e.games))
+            .map(|e| (
+                e.rank,
+                e.player_id.clone(),
+                e.rating.clone().unwrap(),
+                e.games
+            ))
             .collect::<Vec<_>>(),
         reference
             .iter()
@@ -379,7 +392,10 @@ async fn a_leaderboard_ranks_a_games_players_by_rating_with_record_last_sight_an
     );
     for entry in &board.entries {
         assert_eq!(entry.online, entry.player_id == "cy", "{entry:?}");
-        assert!(entry.last_seen_at_ms > 0, "each finished a match: {entry:?}");
+        assert!(
+            entry.last_seen_at_ms > 0,
+            "each finished a match: {entry:?}"
+        );
     }
     // A page at a time, the ranks going on.
     let first = leaderboard(channel, &key, ask(2, String::new()))
@@ -405,7 +421,11 @@ async fn a_leaderboard_ranks_a_games_players_by_rating_with_record_last_sight_an
     )
     .await
     .unwrap();
-    let mut on_bosh: Vec<String> = bosh_board.entries.iter().map(|e| e.player_id.clone()).collect();
+    let mut on_bosh: Vec<String> = bosh_board
+        .entries
+        .iter()
+        .map(|e| e.player_id.clone())
+        .collect();
     on_bosh.sort();
     assert_eq!(on_bosh, ["ann", "dan"]);
     // Bad requests name the field.
@@ -419,7 +439,9 @@ async fn a_leaderboard_ranks_a_games_players_by_rating_with_record_last_sight_an
         ),
         (ask(0, "not-a-token".into()), "page_token"),
     ] {
-        let refused = leaderboard(channel, &key, request).await.expect_err("refused");
+        let refused = leaderboard(channel, &key, request)
+            .await
+            .expect_err("refused");
         assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
         assert!(refused.message().contains(field), "{refused:?}");
     }
@@ -482,14 +504,22 @@ async fn development_mode_has_the_dev_tenant_and_the_well_known_operator_key() {
         .await
         .expect("the dev tenant's token, with the well-known key");
     let me = who_am_i(channel, &minted.token).await.unwrap();
-    assert_eq!((me.tenant_id.as_str(), me.player_id.as_str()), ("dev", "my-bot"));
+    assert_eq!(
+        (me.tenant_id.as_str(), me.player_id.as_str()),
+        ("dev", "my-bot")
+    );
     // The lobby works with it at once.
     let mut events = player_events(channel, &minted.token, 0).await;
     events.heartbeat().await;
     // Not on a server out of development mode.
     let plain = TestServer::start().await;
-    let refused = operator_token(&plain.channel, mancala::config::DEV_OPERATOR_KEY, "dev", "x")
-        .await
-        .expect_err("no well-known key without development mode");
+    let refused = operator_token(
+        &plain.channel,
+        mancala::config::DEV_OPERATOR_KEY,
+        "dev",
+        "x",
+    )
+    .await
+    .expect_err("no well-known key without development mode");
     assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
 }

@@ -311,7 +311,10 @@ impl<G: Judge + PartialEq> Tree<G> {
         // Most visited first; equal visits by value; a stable sort keeps the listing order otherwise.
         moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
         // The line: the best root move, then the most visited child at each step.
-        let pv = moves.first().map(|best| best.line.clone()).unwrap_or_default();
+        let pv = moves
+            .first()
+            .map(|best| best.line.clone())
+            .unwrap_or_default();
         Found { moves, pv }
     }
 
