@@ -18,6 +18,7 @@ use mancala::api::pb;
 use mancala::api::pb::lobby_client::LobbyClient;
 use mancala::api::pb::matches_client::MatchesClient;
 use mancala::api::pb::player_event::Event;
+use mancala::api::pb::players_client::PlayersClient;
 use mancala::api::pb::watch_match_response::Kind as Update;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -31,6 +32,8 @@ use tonic_types::StatusExt;
 async fn serve(bot: Bot, max_matches: Option<u32>) -> Result<(), String> {
     let mut events = bot.events().await?; // Lobby.WatchPlayerEvents, resumed after a dropped connection
     let mut playing = tokio::task::JoinSet::new();
+    // Every (re)connect restates the unfinished matches: one task per match, whoever announced it.
+    let mut played = std::collections::HashSet::new();
     let mut finished = 0;
     loop {
         let event = tokio::select! {
@@ -43,7 +46,7 @@ async fn serve(bot: Bot, max_matches: Option<u32>) -> Result<(), String> {
             Some(Event::Challenge(c)) if c.status == PENDING && c.to_player_id == bot.me => {
                 bot.accept(&c).await?
             }
-            Some(Event::MatchStarted(started)) => {
+            Some(Event::MatchStarted(started)) if played.insert(started.match_id.clone()) => {
                 playing.spawn(bot.clone().play(started)); // WatchMatch + SubmitMove until the match is over
             }
             Some(Event::MatchFinished(done)) => {
@@ -117,7 +120,7 @@ const PENDING: i32 = pb::ChallengeStatus::Pending as i32;
     about = "An example mancala bot: accepts challenges (or makes them) and plays random legal moves"
 )]
 struct Args {
-    /// The server (`https://…` with --ca for TLS).
+    /// The server: `HOST:PORT`, `http://HOST:PORT`, or `https://…` with --ca for TLS.
     #[arg(long, env = "MANCALA_SERVER", default_value = "http://127.0.0.1:50051")]
     server: String,
     /// The bot's player token, from the tenant's backend (Players.IssuePlayerToken).
@@ -223,8 +226,13 @@ struct Bot {
 
 impl Bot {
     async fn connect(args: &Args) -> Result<Bot, String> {
-        let mut endpoint = Channel::from_shared(args.server.clone())
-            .map_err(|e| format!("--server {:?}: {e}", args.server))?;
+        // `HOST:PORT` is plaintext HTTP/2, as `http://HOST:PORT`.
+        let server = match args.server.contains("://") {
+            true => args.server.clone(),
+            false => format!("http://{}", args.server),
+        };
+        let mut endpoint =
+            Channel::from_shared(server).map_err(|e| format!("--server {:?}: {e}", args.server))?;
         if let Some(ca) = &args.ca {
             let pem =
                 std::fs::read(ca).map_err(|e| format!("cannot read --ca {}: {e}", ca.display()))?;
@@ -246,10 +254,19 @@ impl Bot {
             Some(seed) => seed,
             None => getrandom::u64().map_err(|e| format!("no OS random generator: {e}"))?,
         };
+        // Who the token speaks for, as the server reads it (Players.WhoAmI).
+        let me = PlayersClient::with_interceptor(channel.clone(), bearer.clone())
+            .who_am_i(pb::WhoAmIRequest {})
+            .await
+            .map_err(status("WhoAmI"))?
+            .into_inner();
+        if me.player_id.is_empty() {
+            return Err("--token is not a player token (Players.IssuePlayerToken)".into());
+        }
         Ok(Bot {
             lobby: LobbyClient::with_interceptor(channel.clone(), bearer.clone()),
             matches: MatchesClient::with_interceptor(channel, bearer),
-            me: player_of(&args.token)?,
+            me: me.player_id,
             random: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(seed | 1)),
         })
     }
@@ -455,6 +472,8 @@ impl Bot {
 }
 
 /// The player's event stream, without heartbeats, opened again after the last event when the connection drops.
+/// Each opening begins with what stands for the bot (`restated`: its unfinished matches, pending challenges, open
+/// seeks), whose ids are older than the resume point and so are not kept as one.
 struct Events {
     lobby: LobbyClient<Authed>,
     stream: Option<tonic::Streaming<pb::PlayerEvent>>,
@@ -488,7 +507,9 @@ impl Events {
                     ..
                 })) => self.last_event_id = self.last_event_id.max(beat.last_event_id),
                 Ok(Some(event)) => {
-                    self.last_event_id = event.event_id;
+                    if !event.restated {
+                        self.last_event_id = event.event_id;
+                    }
                     return Ok(event.event);
                 }
                 Ok(None) => return Ok(None),
@@ -509,34 +530,4 @@ impl Events {
             }
         }
     }
-}
-
-/// The player id a player token names (the JWT's `sub` claim): read, not verified (the server verifies it).
-fn player_of(token: &str) -> Result<String, String> {
-    let bad = |why: &str| format!("the token does not look like a player token (a JWT): {why}");
-    let payload = token.split('.').nth(1).ok_or_else(|| bad("no payload"))?;
-    let mut bytes = Vec::new();
-    let (mut bits, mut count) = (0u32, 0);
-    for c in payload.bytes() {
-        let value = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' => 62,
-            b'_' => 63,
-            _ => return Err(bad("not base64url")),
-        };
-        bits = (bits << 6 | u32::from(value)) & 0xffff;
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            bytes.push((bits >> count) as u8);
-        }
-    }
-    let claims: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| bad(&e.to_string()))?;
-    claims["sub"]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| bad("no sub claim"))
 }

@@ -68,6 +68,10 @@ struct ServeArgs {
     /// Listen on this address instead of server.listen (port 0 picks a free port).
     #[arg(long, value_name = "ADDR")]
     listen: Option<SocketAddr>,
+    /// Development mode (server.dev): the lobby out of the box, on loopback only, with the tenant "dev" and a
+    /// well-known operator key, so that `mancala tenants token dev PLAYER` mints player tokens.
+    #[arg(long)]
+    dev: bool,
 }
 
 fn main() -> ExitCode {
@@ -103,6 +107,9 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(listen) = args.listen {
         settings.server.listen = listen;
     }
+    settings.server.dev |= args.dev;
+    // Again after the flags: `--listen` may have moved the listener, `--dev` turned the mode on.
+    settings.develop().map_err(|e| e.to_string())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -83,6 +83,8 @@ pub enum ServeError {
     Tls(String),
     /// The plaintext health listener could not listen (`[server] health_listen`).
     Health(std::io::Error),
+    /// Development mode (`[server] dev`) cannot start: a listener beyond loopback, or its tenant not made.
+    Development(String),
 }
 
 impl fmt::Display for ServeError {
@@ -94,6 +96,7 @@ impl fmt::Display for ServeError {
             ServeError::Metrics(e) => write!(f, "cannot serve metrics: {e}"),
             ServeError::Tls(e) => write!(f, "cannot serve TLS: {e}"),
             ServeError::Health(e) => write!(f, "cannot serve health (server.health_listen): {e}"),
+            ServeError::Development(e) => write!(f, "cannot serve in development mode: {e}"),
         }
     }
 }
@@ -105,7 +108,7 @@ impl std::error::Error for ServeError {
             ServeError::Transport(e) => Some(e),
             ServeError::Store(e) => Some(e),
             ServeError::Metrics(e) => Some(e),
-            ServeError::Tls(_) => None,
+            ServeError::Tls(_) | ServeError::Development(_) => None,
             ServeError::Health(e) => Some(e),
         }
     }
@@ -131,6 +134,11 @@ pub async fn run_with_time(
     shutdown: impl Future<Output = ()>,
     time: Arc<dyn Time>,
 ) -> Result<(), ServeError> {
+    // Development mode's settings (its operator key) even when they did not come through `Settings::load`.
+    let mut settings = settings;
+    settings
+        .develop()
+        .map_err(|e| ServeError::Development(e.to_string()))?;
     let server = &settings.server;
     let limit = server.max_message_bytes;
 
@@ -186,6 +194,9 @@ pub async fn run_with_time(
     )
     .await
     .map_err(ServeError::Store)?;
+    if settings.server.dev {
+        start_development(&listener, &identity).await?;
+    }
     warn_if_open(&listener, &identity);
     let _following_tenants = identity.follow_store();
     let _reloading_tenants = TaskGuard::new(identity.spawn_reloads(TENANT_RELOAD_EVERY));
@@ -231,7 +242,8 @@ pub async fn run_with_time(
         matches.clone(),
         settings.lobby.clone(),
         metrics.clone(),
-    );
+    )
+    .with_presence(stores.presence);
     let _lobby_tasks = lobby.start(lifecycles_rx);
     let lobby_for_lists = lobby.clone();
     let players = InterceptedService::new(
@@ -443,6 +455,33 @@ fn warn_if_open(listener: &TcpListener, identity: &Identity) {
             "auth required: API keys, player tokens or seat tokens"
         );
     }
+}
+
+/// Development mode (`server.dev`): refuses a listener beyond loopback (the operator key is a well-known one), makes
+/// the tenant whose players' tokens `mancala tenants token` mints, and says loudly what kind of server this is.
+async fn start_development(listener: &TcpListener, identity: &Identity) -> Result<(), ServeError> {
+    use crate::config::{DEV_OPERATOR_KEY, DEV_TENANT};
+    let addr = listener
+        .local_addr()
+        .map_err(|e| ServeError::Development(format!("the listener has no address: {e}")))?;
+    if !addr.ip().is_loopback() {
+        return Err(ServeError::Development(format!(
+            "{addr} is beyond loopback, and a development server's operator key is well known: listen on 127.0.0.1"
+        )));
+    }
+    let made = identity
+        .ensure_tenant(DEV_TENANT, "development")
+        .await
+        .map_err(|e| ServeError::Development(format!("making the tenant {DEV_TENANT:?}: {e}")))?;
+    tracing::warn!(
+        %addr,
+        tenant = DEV_TENANT,
+        made,
+        operator_key = DEV_OPERATOR_KEY,
+        "DEVELOPMENT MODE (server.dev): loopback only, a well-known operator key; mint player tokens with \
+         `mancala tenants token dev PLAYER`; never use this configuration on a server others can reach"
+    );
+    Ok(())
 }
 
 /// Stops the engine pool's long work when the server returns.

@@ -74,6 +74,11 @@ impl<K: Hash + Eq + Clone> Counts<K> {
         lock(&self.open).get(key).copied().unwrap_or(0)
     }
 
+    /// The keys holding something.
+    pub fn keys(&self) -> Vec<K> {
+        lock(&self.open).keys().cloned().collect()
+    }
+
     /// Keys holding something.
     pub fn len(&self) -> usize {
         lock(&self.open).len()

@@ -1,6 +1,7 @@
 //! `mancala tenants …` and `mancala operator-key`: the operator's command line, a gRPC client of the `Admin`
 //! service of a running server (so that it works whatever the store, while the server holds the embedded
-//! store's file, and every change takes effect at once).
+//! store's file, and every change takes effect at once), including `mancala tenants token`, the player tokens a
+//! development server's bots need.
 
 use crate::api::pb;
 use crate::api::pb::admin_client::AdminClient;
@@ -11,14 +12,15 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 /// `mancala tenants`: the server and the operator's key, then what to do.
 #[derive(Debug, Args)]
 pub struct TenantsArgs {
-    /// The server's address (`https://…` for a server with TLS, with `--ca`).
-    #[arg(long, default_value = "http://127.0.0.1:50051")]
+    /// The server's address: `HOST:PORT` or `http://HOST:PORT` (`https://…` for a server with TLS, with `--ca`).
+    #[arg(long, env = "MANCALA_SERVER", default_value = "http://127.0.0.1:50051")]
     server: String,
     /// Trust this CA certificate (PEM) for an `https://` server.
     #[arg(long, value_name = "FILE")]
     ca: Option<std::path::PathBuf>,
-    /// The operator's key (whose SHA-256 is the server's auth.operator_key_sha256).
-    #[arg(long, env = "MANCALA_OPERATOR_KEY", hide_env_values = true)]
+    /// The operator's key (whose SHA-256 is the server's auth.operator_key_sha256); by default the well-known key
+    /// of a development server (`mancala serve --dev`), which no other server accepts.
+    #[arg(long, env = "MANCALA_OPERATOR_KEY", hide_env_values = true, default_value = crate::config::DEV_OPERATOR_KEY, hide_default_value = true)]
     operator_key: String,
     #[command(subcommand)]
     command: TenantsCommand,
@@ -77,6 +79,17 @@ enum TenantsCommand {
     Enable {
         /// The tenant.
         tenant_id: String,
+    },
+    /// Mint a player token for one player of a tenant (printed alone, for `TOKEN=$(…)`), as the tenant's backend
+    /// would with Players/IssuePlayerToken: `mancala tenants token dev my-bot` against `mancala serve --dev`.
+    Token {
+        /// The tenant.
+        tenant_id: String,
+        /// The player id: 1 to 64 bytes of printable ASCII without spaces.
+        player_id: String,
+        /// How long the token is valid, in seconds (0: one hour; at most auth.player_token_max_ttl_ms).
+        #[arg(long, default_value_t = 0)]
+        ttl_seconds: u32,
     },
 }
 
@@ -148,8 +161,22 @@ pub fn run(args: TenantsArgs) -> Result<(), String> {
     runtime.block_on(run_async(args))
 }
 
+/// How long the commands wait for a server that does not answer yet (one started a moment before, as the README's
+/// `mancala serve --dev &` then `mancala tenants token …` do).
+const WAIT_FOR_SERVER: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// `address` with a scheme: `HOST:PORT` as `http://HOST:PORT`.
+pub fn with_scheme(address: &str) -> String {
+    if address.contains("://") {
+        address.to_string()
+    } else {
+        format!("http://{address}")
+    }
+}
+
 async fn run_async(args: TenantsArgs) -> Result<(), String> {
-    let mut endpoint = Channel::from_shared(args.server.clone())
+    let server = with_scheme(&args.server);
+    let mut endpoint = Channel::from_shared(server.clone())
         .map_err(|e| format!("{:?} is not a server address: {e}", args.server))?;
     if let Some(ca) = &args.ca {
         let pem =
@@ -158,10 +185,21 @@ async fn run_async(args: TenantsArgs) -> Result<(), String> {
             .tls_config(ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem)))
             .map_err(|e| format!("--ca {}: {e}", ca.display()))?;
     }
-    let channel = endpoint
-        .connect()
-        .await
-        .map_err(|e| format!("cannot connect to {}: {e}", args.server))?;
+    let deadline = tokio::time::Instant::now() + WAIT_FOR_SERVER;
+    let channel = loop {
+        match endpoint.connect().await {
+            Ok(channel) => break channel,
+            Err(_) if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            Err(e) => {
+                return Err(format!(
+                    "cannot connect to {server} (tried for {}s): {e}",
+                    WAIT_FOR_SERVER.as_secs()
+                ))
+            }
+        }
+    };
     let bearer: MetadataValue<_> = format!("Bearer {}", args.operator_key)
         .parse()
         .map_err(|_| "the operator key is not valid metadata".to_string())?;
@@ -254,6 +292,23 @@ async fn run_async(args: TenantsArgs) -> Result<(), String> {
         }
         TenantsCommand::Enable { tenant_id } => {
             set_disabled(&mut client, tenant_id, false, status).await?;
+        }
+        TenantsCommand::Token {
+            tenant_id,
+            player_id,
+            ttl_seconds,
+        } => {
+            let answer = client
+                .issue_player_token(pb::AdminIssuePlayerTokenRequest {
+                    tenant_id,
+                    player_id,
+                    ttl_seconds,
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            // Alone on stdout, for `TOKEN=$(mancala tenants token …)`.
+            println!("{}", answer.token);
         }
     }
     Ok(())

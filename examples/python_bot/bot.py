@@ -12,8 +12,6 @@ plumbing a bot author rarely needs to change.
 """
 
 import argparse
-import base64
-import json
 import os
 import random
 import sys
@@ -22,7 +20,8 @@ import time
 
 import grpc
 
-from stubs import game_pb2, lobby_pb2, lobby_pb2_grpc, matches_pb2, matches_pb2_grpc, rules_pb2, rules_pb2_grpc
+from stubs import (game_pb2, lobby_pb2, lobby_pb2_grpc, matches_pb2, matches_pb2_grpc, players_pb2, players_pb2_grpc,
+                   rules_pb2, rules_pb2_grpc)
 
 PENDING = lobby_pb2.CHALLENGE_STATUS_PENDING
 
@@ -37,6 +36,7 @@ def run(bot):
             else:
                 bot.decline(event.challenge, lobby_pb2.DECLINE_REASON_GAME)
         elif kind == "match_started":
+            # Also on every (re)connect, for each unfinished match (`restated`): a restarted bot finds its games.
             bot.play_in_background(event.match_started)  # WatchMatch, and SubmitMove whenever the seat is due
         elif kind == "match_finished":
             bot.record(event.match_finished)
@@ -78,12 +78,17 @@ class Bot:
         self.last_event_id = read_last_event_id(state_file)
         self.random = random.Random(seed)
         self.threads, self.failures = [], []
+        self.playing = set()  # the matches a thread plays: a restated `match_started` starts no second one
         self.stream, self.closing = None, False
 
     # -- the player's event stream --------------------------------------------------------------------------
 
     def events(self):
-        """Every event of the player's stream but heartbeats, resuming after the last one on a reconnect."""
+        """Every event of the player's stream but heartbeats, resuming after the last one on a reconnect.
+
+        Each (re)connect begins with what stands for the bot, `restated`: its unfinished matches, pending challenges
+        and open seeks, as the events that made them, whatever `after_event_id` is. Their ids are older than the
+        resume point, so they are not remembered as one; the heartbeat after them is."""
         pause = 1.0
         while not self.closing:
             request = lobby_pb2.WatchPlayerEventsRequest(after_event_id=self.last_event_id)
@@ -95,7 +100,8 @@ class Bot:
                         # The heartbeat's id is a valid resume point too: everything up to it has been passed.
                         self.remember(max(self.last_event_id, event.heartbeat.last_event_id))
                         continue
-                    self.remember(event.event_id)
+                    if not event.restated:
+                        self.remember(event.event_id)
                     yield event
                 log("the event stream ended; reconnecting")
             except grpc.RpcError as error:
@@ -144,6 +150,9 @@ class Bot:
     # -- matches --------------------------------------------------------------------------------------------
 
     def play_in_background(self, started):
+        if started.match_id in self.playing:
+            return
+        self.playing.add(started.match_id)
         opponent = started.opponent
         who = opponent.player_id or f"the server's level-{opponent.bot_level} opponent"
         log(f"match {started.match_id}: {name(game_pb2.GameKind, started.kind)} as "
@@ -261,13 +270,15 @@ def read_last_event_id(path):
         return 0
 
 
-def player_of(token):
-    """The player id a player token names (its `sub` claim). Read, not verified: the server verifies it."""
-    try:
-        payload = token.split(".")[1]
-        return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"]
-    except (IndexError, ValueError, KeyError) as error:
-        raise SystemExit(f"--token does not look like a player token (a JWT): {error}") from None
+def player_of(channel, token):
+    """The player id the token speaks for, as the server reads it (Players.WhoAmI)."""
+    players = players_pb2_grpc.PlayersStub(channel)
+    # wait_for_ready: a server started a moment before (`mancala serve --dev &`) is waited for, not refused.
+    me = players.WhoAmI(players_pb2.WhoAmIRequest(), metadata=(("authorization", f"Bearer {token}"),), timeout=30,
+                        wait_for_ready=True)
+    if not me.player_id:
+        raise SystemExit("--token is not a player token (Players.IssuePlayerToken)")
+    return me.player_id
 
 
 def connect(address, ca_file):
@@ -303,8 +314,8 @@ def main():
     except KeyError as unknown:
         parser.error(f"unknown game {unknown}; known: {', '.join(GAMES)}")
 
-    me = player_of(args.token)
     channel = connect(args.server, args.ca)
+    me = player_of(channel, args.token)
     bot = Bot(channel, args.token, me, games, args.suggest, args.level, args.max_matches, args.state_file,
               args.seed)
     log(f"{me} on {args.server}: waiting for challenges (after event {bot.last_event_id})")

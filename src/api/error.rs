@@ -416,6 +416,7 @@ pub fn admin_error(error: AdminError) -> Status {
         }]),
         AdminError::NotFound(message) => Status::not_found(message),
         e @ AdminError::Exists(_) => Status::already_exists(e.to_string()),
+        AdminError::Unusable(message) => Status::failed_precondition(message),
         AdminError::Store(e) => {
             tracing::error!(error = %e, "a tenant change failed");
             Status::internal("the tenant store failed; see the server log")

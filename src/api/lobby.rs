@@ -166,6 +166,8 @@ pub fn profile_pb(p: &Profile) -> pb::PlayerProfile {
                 }
             })
             .collect(),
+        online: p.online,
+        last_seen_at_ms: p.last_seen_ms,
     }
 }
 
@@ -201,20 +203,22 @@ fn opponent_pb(seat: &SeatRecord) -> pb::Opponent {
     }
 }
 
-/// A tiding's event id, time and news; for a heartbeat, the heartbeat message both streams send (event id 0).
-fn news_of(tiding: &Tiding) -> Result<(u64, u64, &News), pb::LobbyHeartbeat> {
+/// A tiding's event id, time and news, and whether it is restated; for a heartbeat, the heartbeat message both
+/// streams send (event id 0).
+fn news_of(tiding: &Tiding) -> Result<(u64, u64, &News, bool), pb::LobbyHeartbeat> {
     match tiding {
         Tiding::Heartbeat { last } => Err(pb::LobbyHeartbeat {
             last_event_id: *last,
         }),
-        Tiding::News { seq, at_ms, news } => Ok((*seq, *at_ms, news)),
+        Tiding::News { seq, at_ms, news } => Ok((*seq, *at_ms, news, false)),
+        Tiding::Restated { seq, at_ms, news } => Ok((*seq, *at_ms, news, true)),
     }
 }
 
 /// A tiding of a player's stream; `None` for news that only the tenant's feed carries.
 pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
     use pb::player_event::Event;
-    let (event_id, at_ms, news) = match news_of(tiding) {
+    let (event_id, at_ms, news, restated) = match news_of(tiding) {
         Ok(news) => news,
         Err(heartbeat) => {
             return Some(pb::PlayerEvent {
@@ -269,13 +273,15 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
         event_id,
         at_ms,
         event: Some(event),
+        restated,
     })
 }
 
 /// A tiding of a tenant's feed; `None` for news that only players' streams carry.
 pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
     use pb::feed_event::Event;
-    let (event_id, at_ms, news) = match news_of(tiding) {
+    // A tenant's feed restates nothing: `Restated` is only ever in a player's stream.
+    let (event_id, at_ms, news, _) = match news_of(tiding) {
         Ok(news) => news,
         Err(heartbeat) => {
             return Some(pb::FeedEvent {

@@ -4,6 +4,7 @@ pub mod convert;
 pub mod error;
 pub mod lobby;
 pub mod matches;
+pub mod players;
 pub mod search;
 pub mod setup_box;
 pub mod wire;

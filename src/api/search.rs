@@ -349,7 +349,7 @@ pub fn work_to_pb(work: &Work) -> pb::SearchWork {
     }
 }
 
-/// One valued move, with its preview when asked.
+/// One valued move, with its label as `ListLegalMoves` gives it, its line, its proof, and its preview when asked.
 pub fn move_value_to_pb(game: &AnyGame, mv: &MoveValue, with_preview: bool) -> pb::MoveEvaluation {
     let (result, events) = preview(game, &mv.mv, with_preview);
     pb::MoveEvaluation {
@@ -358,6 +358,29 @@ pub fn move_value_to_pb(game: &AnyGame, mv: &MoveValue, with_preview: bool) -> p
         events,
         value: mv.value,
         visits: mv.visits,
+        label: crate::engine::notation::move_label(game.kind(), &mv.mv),
+        line: mv.line.iter().map(convert::move_to_pb).collect(),
+        proof: proof(mv) as i32,
+    }
+}
+
+/// What a proven value proves (scores are exact binary fractions here: 0, ½ and 1 compare exactly).
+fn proof(mv: &MoveValue) -> pb::Proof {
+    match mv.value {
+        _ if !mv.proven => pb::Proof::Unspecified,
+        v if v == 1.0 => pb::Proof::Win,
+        v if v == 0.0 => pb::Proof::Loss,
+        v if v == 0.5 => pb::Proof::Draw,
+        _ => pb::Proof::Score,
+    }
+}
+
+/// What a value of `kind` is the expected score of.
+fn value_scale(kind: GameKind) -> pb::ValueScale {
+    match kind {
+        GameKind::BaoLaKete => pb::ValueScale::GameWon,
+        GameKind::Bosh => pb::ValueScale::StoneShare,
+        GameKind::BaAwa => pb::ValueScale::PitShare,
     }
 }
 
@@ -417,5 +440,6 @@ pub fn analysis_to_pb(
         principal_variation: found.pv.iter().map(convert::move_to_pb).collect(),
         work: Some(work_to_pb(&found.work)),
         search: Some(used_to_pb(strength)),
+        value_scale: value_scale(game.kind()) as i32,
     }
 }

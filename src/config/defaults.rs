@@ -21,6 +21,7 @@ max_connection_age_ms = 1800000
 max_connection_age_grace_ms = 30000
 health_listen = ""
 echo = true
+dev = false
 cors_allowed_origins = ""
 
 [log]

@@ -18,6 +18,7 @@
 mod auth;
 mod de;
 mod defaults;
+mod dev;
 mod engine;
 mod matches;
 mod observability;
@@ -32,6 +33,7 @@ use serde::Deserialize;
 pub use self::{
     auth::{AddressLimits, AuthSettings, TenantLimits},
     defaults::DEFAULTS,
+    dev::{DEV_OPERATOR_KEY, DEV_TENANT},
     engine::{EngineSettings, SearchSettings},
     matches::{BotSettings, ClockSettings, LobbySettings, MatchSettings, StoreKind},
     observability::{LogFormat, LogSettings, MetricsSettings, TelemetrySettings},
@@ -170,6 +172,8 @@ impl Settings {
             .build()
             .and_then(config::Config::try_deserialize)
             .map_err(ConfigError::new)?;
+        let mut settings = settings;
+        settings.develop()?;
         settings.validate()?;
         Ok(settings)
     }

@@ -90,6 +90,11 @@ pub struct ServerSettings {
     /// Whether `Diagnostics/Echo` answers (the load generator's baseline). `false`: it is UNIMPLEMENTED, for a
     /// server exposed to clients that have no use for it.
     pub echo: bool,
+    /// Development mode (`mancala serve --dev`): the lobby works out of the box, on loopback only. An unspecified
+    /// `listen` address (`0.0.0.0`, `::`) becomes `127.0.0.1` (any other address beyond loopback is refused), the
+    /// operator key is [`super::DEV_OPERATOR_KEY`] unless `auth.operator_key_sha256` names one, and the server
+    /// makes the tenant [`super::DEV_TENANT`] at start-up, so that `mancala tenants token dev PLAYER` mints a token.
+    pub dev: bool,
     /// The origins of other web pages whose scripts may call the services with grpc-web (CORS), besides the
     /// board page served on this port, which needs none: `""` (none), a comma-separated list of origins
     /// (`"https://play.example.com, http://localhost:5173"`), or `"*"` (any page on the web).

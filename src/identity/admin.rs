@@ -22,6 +22,9 @@ pub enum AdminError {
     /// A tenant of that id exists.
     #[error("tenant {0:?} exists already")]
     Exists(String),
+    /// The tenant cannot do what is asked as it stands (disabled, no valid key).
+    #[error("{0}")]
+    Unusable(String),
     /// The store failed, or another change won the race too often.
     #[error("{0}")]
     Store(#[from] StoreError),
@@ -73,6 +76,55 @@ impl Identity {
         self.reload().await?;
         tracing::info!(tenant = id, key_id = %key.id, "tenant created");
         Ok((record, key))
+    }
+
+    /// A player token for `player` of tenant `id`, as its backend would get one (`Players/IssuePlayerToken`), for
+    /// the operator: issued to the tenant's newest valid key, so that revoking that key revokes the token too.
+    /// The token, its expiry (seconds since the epoch) and the key's id.
+    pub async fn issue_token_for_operator(
+        &self,
+        id: &str,
+        player: &str,
+        ttl: Option<std::time::Duration>,
+    ) -> Result<(String, u64, String), AdminError> {
+        // As the store has it now: a tenant made a moment ago on another replica is known.
+        self.reload().await?;
+        let tenant = self
+            .registry()
+            .tenants
+            .get(id)
+            .cloned()
+            .ok_or_else(|| AdminError::NotFound(format!("no tenant {id:?}")))?;
+        if tenant.record.disabled {
+            return Err(AdminError::Unusable(format!(
+                "tenant {id:?} is disabled: its tokens would be refused (enable it first)"
+            )));
+        }
+        let key = tenant
+            .record
+            .keys
+            .iter()
+            .filter(|key| key.revoked_ms.is_none())
+            .max_by_key(|key| key.created_ms)
+            .ok_or_else(|| {
+                AdminError::Unusable(format!(
+                    "tenant {id:?} has no valid API key to issue the token to (give it one: add-key)"
+                ))
+            })?;
+        let (token, expires_at) = self.issue_token(&tenant, &key.id, player, ttl)?;
+        Ok((token, expires_at, key.id.clone()))
+    }
+
+    /// Makes tenant `id` unless it exists; whether it was made.
+    pub async fn ensure_tenant(&self, id: &str, name: &str) -> Result<bool, AdminError> {
+        match self
+            .create_tenant(id, name, LimitOverrides::default())
+            .await
+        {
+            Ok(_) => Ok(true),
+            Err(AdminError::Exists(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// Changes tenant `id` with `change`, again if another replica changed it meanwhile.

@@ -60,6 +60,8 @@ impl<E: Encoder> Lobby<E> {
                 }
             }
         }));
+        let lobby = self.clone();
+        tasks.push(TaskGuard::spawn(async move { lobby.keep_presence().await }));
         let stop = Arc::new(AtomicBool::new(false));
         let lobby = self.clone();
         let thread = self.inner.store.follow_lobby(

@@ -13,14 +13,17 @@
 //! decision written as the next entries (`commit`). The calls are in modules, one job each: `profiles`,
 //! `challenges`, `seeks`, `streams` (a reader's news, followed live), `record` (the matches the lobby arranges
 //! and those it records). Beside them: `entry` (the log's entries and their stored form), `state` (the replay and
-//! the questions asked of it), `ratings` (Glicko-2), `news` (what each reader is told of an entry), `error`, and
-//! `background` (the lifecycle follower, the expiry sweep, the repair, the store's feed).
+//! the questions asked of it), `ratings` (Glicko-2), `news` (what each reader is told of an entry), `error`,
+//! `presence` (who is online: the players with a stream open), `leaderboard` (the players ranked per game), and
+//! `background` (the lifecycle follower, the expiry sweep, the repair, the store's feed, the presence keeper).
 
 mod background;
 mod challenges;
 pub mod entry;
 mod error;
+mod leaderboard;
 pub mod news;
+mod presence;
 mod profiles;
 pub mod ratings;
 mod record;
@@ -37,6 +40,7 @@ pub use entry::{
     SeatRecord, Seek, SeekStatus,
 };
 pub use error::LobbyError;
+pub use leaderboard::Ranked;
 pub use news::{News, PlayerRating, Reader};
 pub use profiles::{MAX_BOT_DESCRIPTION_BYTES, MAX_BOT_OWNER_BYTES, MAX_DISPLAY_NAME_BYTES};
 pub use seeks::SeekRequest;
@@ -50,7 +54,7 @@ use crate::clock::TimeControl;
 use crate::config::LobbySettings;
 use crate::matches::{Encoder, Matches};
 use crate::metrics::Metrics;
-use crate::store::{LobbyStore, MatchId, StoreError};
+use crate::store::{LobbyStore, LocalPresence, MatchId, PresenceStore, StoreError};
 use crate::sync::lock;
 use crate::sync::Counts;
 use std::collections::HashMap;
@@ -106,6 +110,14 @@ struct Inner<E: Encoder> {
     tenants: Mutex<HashMap<String, Arc<TenantLobby>>>,
     /// Open player streams on this server, per (tenant, player).
     streams: Counts<(String, String)>,
+    /// Who is online, across the servers sharing it.
+    presence: Arc<dyn PresenceStore>,
+    /// The players with a stream open here, per (tenant, player): those this server holds in `presence`.
+    present: Counts<(String, String)>,
+    /// Wakes the presence keeper when a player's first stream here opens or his last one closes.
+    presence_changed: Arc<tokio::sync::Notify>,
+    /// This server's name in the presence store (random, new at each start).
+    holder: String,
 }
 
 /// What a decision writes: no entry, one, or several (written together, in order).
@@ -143,8 +155,24 @@ impl<E: Encoder> Lobby<E> {
                 settings,
                 tenants: Mutex::new(HashMap::new()),
                 streams: Counts::default(),
+                presence: Arc::new(LocalPresence::default()),
+                present: Counts::default(),
+                presence_changed: Arc::default(),
+                holder: random_id().map_or_else(
+                    |_| format!("server-{}", std::process::id()),
+                    |id| id.to_string(),
+                ),
             }),
         }
+    }
+
+    /// The lobby keeping who is online in `presence` (shared by the replicas over Redis) rather than in this
+    /// server's memory. Called on the lobby just made, before it is cloned.
+    pub fn with_presence(mut self, presence: Arc<dyn PresenceStore>) -> Lobby<E> {
+        Arc::get_mut(&mut self.inner)
+            .expect("with_presence is called on the lobby just made, before any clone")
+            .presence = presence;
+        self
     }
 
     /// The settings.

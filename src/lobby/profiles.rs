@@ -14,10 +14,14 @@ pub const MAX_BOT_OWNER_BYTES: usize = 64;
 pub const MAX_BOT_DESCRIPTION_BYTES: usize = 500;
 
 impl<E: Encoder> Lobby<E> {
-    /// `player`'s profile.
+    /// `player`'s profile, with his presence (online, last seen).
     pub async fn profile(&self, tenant: &str, player: &str) -> Result<Profile, LobbyError> {
         let player = player.to_string();
-        self.read(tenant, move |state| state.profile(&player)).await
+        let profile = self
+            .read(tenant, move |state| state.profile(&player))
+            .await?;
+        let mut seen = self.seen_now(tenant, vec![profile]).await?;
+        Ok(seen.pop().expect("one profile in, one out"))
     }
 
     /// Sets `player`'s display name and bot account.
@@ -75,7 +79,7 @@ impl<E: Encoder> Lobby<E> {
         .await
     }
 
-    /// Up to `limit` profiles after player id `after`, and whether there are more.
+    /// Up to `limit` profiles after player id `after`, with their presence, and whether there are more.
     pub async fn profiles(
         &self,
         tenant: &str,
@@ -83,16 +87,18 @@ impl<E: Encoder> Lobby<E> {
         bots_only: bool,
         limit: usize,
     ) -> Result<(Vec<Profile>, bool), LobbyError> {
-        self.read(tenant, move |state| {
-            let mut page: Vec<Profile> = state
-                .profiles_after(&after, bots_only)
-                .take(limit + 1)
-                .cloned()
-                .collect();
-            let more = page.len() > limit;
-            page.truncate(limit);
-            (page, more)
-        })
-        .await
+        let (page, more) = self
+            .read(tenant, move |state| {
+                let mut page: Vec<Profile> = state
+                    .profiles_after(&after, bots_only)
+                    .take(limit + 1)
+                    .map(|profile| state.seen_in_log(profile.clone()))
+                    .collect();
+                let more = page.len() > limit;
+                page.truncate(limit);
+                (page, more)
+            })
+            .await?;
+        Ok((self.seen_now(tenant, page).await?, more))
     }
 }

@@ -38,6 +38,11 @@ pub struct Profile {
     pub bot: Option<BotAccount>,
     /// One per game, in [`GameKind::ALL`] order.
     pub standings: [Standing; 3],
+    /// When he was last seen, in milliseconds since the Unix epoch (0: never): the log's last entry of his making
+    /// here, raised by the lobby with his presence ([`crate::lobby::Lobby::profile`]).
+    pub last_seen_ms: u64,
+    /// Whether he holds an event stream open now (set by the lobby from the presence store; never by the log).
+    pub online: bool,
 }
 
 impl Profile {
@@ -121,6 +126,8 @@ pub struct TenantState {
     matches: HashMap<MatchId, MatchInfo>,
     /// The entry that made each challenge, seek and match: its number and time.
     made: HashMap<LobbyId, (u64, u64)>,
+    /// When each player last did something the log records (a challenge, a seek, his profile, a match finished).
+    seen: HashMap<String, u64>,
 }
 
 impl TenantState {
@@ -131,6 +138,10 @@ impl TenantState {
         }
         self.seq = logged.seq;
         let made = (logged.seq, logged.at_ms);
+        for player in seen_in(&logged.entry, &self.matches) {
+            let seen = self.seen.entry(player.to_string()).or_default();
+            *seen = (*seen).max(logged.at_ms);
+        }
         match &logged.entry {
             Entry::Profile {
                 player,
@@ -263,15 +274,48 @@ impl TenantState {
             })
     }
 
-    /// `player`'s profile (the default one if he has none yet).
+    /// `player`'s profile (the default one if he has none yet), last seen as far as the log knows.
     pub fn profile(&self, player: &str) -> Profile {
-        self.profiles
+        let profile = self
+            .profiles
             .get(player)
             .cloned()
             .unwrap_or_else(|| Profile {
                 player: player.to_string(),
                 ..Profile::default()
+            });
+        self.seen_in_log(profile)
+    }
+
+    /// `profile` with the log's last sight of its player.
+    pub fn seen_in_log(&self, profile: Profile) -> Profile {
+        Profile {
+            last_seen_ms: self.seen.get(&profile.player).copied().unwrap_or(0),
+            ..profile
+        }
+    }
+
+    /// The players with at least one finished match in `kind` (bot accounts only if `bots_only`), best first: by
+    /// rating, then by more rated matches, then by player id.
+    pub fn ranked(&self, kind: GameKind, bots_only: bool) -> Vec<&Profile> {
+        let mut ranked: Vec<&Profile> = self
+            .profiles
+            .values()
+            .filter(|p| !bots_only || p.bot.is_some())
+            .filter(|p| {
+                let s = p.standing(kind);
+                s.wins + s.losses + s.draws > 0
             })
+            .collect();
+        ranked.sort_by(|a, b| {
+            let (x, y) = (a.standing(kind), b.standing(kind));
+            y.glicko
+                .rating
+                .total_cmp(&x.glicko.rating)
+                .then(y.rated_matches.cmp(&x.rated_matches))
+                .then_with(|| a.player.cmp(&b.player))
+        });
+        ranked
     }
 
     /// The players with a profile, in id order, after `after`, bot accounts only if `bots_only`.
@@ -441,6 +485,26 @@ impl TenantState {
             rating: profile.standing(kind).glicko.rating,
             bot_account: profile.bot.is_some(),
         }
+    }
+}
+
+/// The players an entry shows were there: who made a challenge or a seek, who set a profile, who sat in a match
+/// that ended (being challenged, or paired while away, is not being seen).
+fn seen_in<'a>(entry: &'a Entry, matches: &'a HashMap<MatchId, MatchInfo>) -> Vec<&'a str> {
+    match entry {
+        Entry::Profile { player, .. } => vec![player],
+        Entry::Challenged(challenge) => vec![&challenge.from],
+        Entry::Sought(seek) => vec![&seek.player],
+        Entry::MatchFinished { id, .. } => matches
+            .get(id)
+            .map(|info| {
+                info.seats
+                    .iter()
+                    .filter_map(|seat| seat.player.as_deref())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
     }
 }
 

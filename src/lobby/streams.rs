@@ -27,6 +27,16 @@ pub enum Tiding {
         /// What the reader is told.
         news: News,
     },
+    /// What stands for the reader (a pending challenge, an open seek, an unfinished match), told again as the news
+    /// of the entry that made it when his stream opens: `seq` is that entry's, at or before the resume point.
+    Restated {
+        /// The number of the entry that made it.
+        seq: u64,
+        /// When it was written.
+        at_ms: u64,
+        /// What the reader is told.
+        news: News,
+    },
     /// Nothing new up to `last`.
     Heartbeat {
         /// The latest entry passed.
@@ -49,10 +59,7 @@ impl<E: Encoder> Lobby<E> {
             let mut state = lobby.state.lock().await;
             Self::catch_up(store, &lobby.id, &mut state).await?;
             if after > state.seq {
-                return Err(LobbyError::OutOfRange(format!(
-                    "after_event_id {after} is beyond the tenant's latest event, {}",
-                    state.seq
-                )));
+                return Err(out_of_range(after, state.seq));
             }
             let entries = store
                 .lobby_read(&lobby.id, after, PAGE)
@@ -81,37 +88,45 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// What stands for `player` now (pending challenges, open seeks, unfinished matches: see
-    /// [`TenantState::standing_for`](super::state::TenantState::standing_for)) as the news of the entries that made them, then a heartbeat at the latest entry:
-    /// how a player's stream opened without a point to resume from begins.
-    async fn standing(&self, tenant: &str, player: &str) -> Result<Page, LobbyError> {
+    /// [`TenantState::standing_for`](super::state::TenantState::standing_for)) that was made at or before entry
+    /// `after` (everything, for 0), restated as the news of the entries that made them; then a heartbeat at the
+    /// resume point: how every player's stream begins, so that a bot restarted from any saved id, or none, is told
+    /// of every match it has to finish. What was made after `after` is not restated: the log read from `after`
+    /// brings it. Opened at 0 the stream resumes from the latest entry, as lichess's does: the history is not sent.
+    async fn standing(&self, tenant: &str, player: &str, after: u64) -> Result<Page, LobbyError> {
         let player = player.to_string();
         let now = now_ms();
         self.read(tenant, move |state| {
+            if after > state.seq {
+                return Err(out_of_range(after, state.seq));
+            }
+            let resume = if after == 0 { state.seq } else { after };
             let reader = Reader::Player(player.clone());
             let mut tidings: Vec<Tiding> = state
                 .standing_for(&player, now)
                 .iter()
+                .filter(|logged| logged.seq <= resume)
                 .filter_map(|logged| {
-                    news::news_for(&reader, logged, state).map(|news| Tiding::News {
+                    news::news_for(&reader, logged, state).map(|news| Tiding::Restated {
                         seq: logged.seq,
                         at_ms: logged.at_ms,
                         news,
                     })
                 })
                 .collect();
-            tidings.push(Tiding::Heartbeat { last: state.seq });
-            Page {
+            tidings.push(Tiding::Heartbeat { last: resume });
+            Ok(Page {
                 tidings,
-                passed: state.seq,
-                more: false,
-            }
+                passed: resume,
+                more: resume < state.seq,
+            })
         })
-        .await
+        .await?
     }
 
     /// A stream of `reader`'s news after entry `after`: what the log holds, then each entry as it is written, with
-    /// a heartbeat after every `lobby.heartbeat_ms` of silence. A player's stream opened at 0 begins instead with
-    /// what stands for him now ([`Lobby::standing`]). It ends when the receiver is dropped.
+    /// a heartbeat after every `lobby.heartbeat_ms` of silence. A player's stream begins with what stands for him
+    /// ([`Lobby::standing`]), and opened at 0 goes on from the latest entry. It ends when the receiver is dropped.
     pub async fn follow(
         &self,
         tenant: &str,
@@ -135,17 +150,23 @@ impl<E: Encoder> Lobby<E> {
         let mut latest = self.tenant(tenant).latest.subscribe();
         latest.borrow_and_update();
         // Refused now (OUT_OF_RANGE, a store failure) rather than as the stream's first item.
-        let first = match (&reader, after) {
-            (Reader::Player(player), 0) => self.standing(tenant, player).await?,
-            _ => self.news_after(tenant, reader.clone(), after).await?,
+        let first = match &reader {
+            Reader::Player(player) => self.standing(tenant, player, after).await?,
+            Reader::Tenant => self.news_after(tenant, reader.clone(), after).await?,
         };
         let guard = self.open_stream(tenant, &reader, share)?;
+        // A player with his stream open is online, on every replica, until it closes.
+        let present = match &reader {
+            Reader::Player(player) => Some(self.present(tenant, player).await),
+            Reader::Tenant => None,
+        };
         let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
         let lobby = self.clone();
         let tenant = tenant.to_string();
         let heartbeat = self.inner.settings.heartbeat;
         tokio::spawn(async move {
             let _guard = guard;
+            let _present = present;
             let mut page = Ok(first);
             // A heartbeat is due after `heartbeat` with nothing sent to this reader, however many entries of
             // others were read meanwhile.
@@ -262,13 +283,23 @@ pub struct Page {
 
 /// The match a tiding tells of that the lobby arranged (its creation in the match store follows its entry).
 fn announced_match(tiding: &Tiding) -> Option<MatchId> {
-    match tiding {
-        Tiding::News {
-            news: News::MatchStarted { id, origin, .. } | News::MatchCreated { id, origin, .. },
-            ..
-        } if *origin != Origin::Direct => Some(*id),
+    let (Tiding::News { news, .. } | Tiding::Restated { news, .. }) = tiding else {
+        return None;
+    };
+    match news {
+        News::MatchStarted { id, origin, .. } | News::MatchCreated { id, origin, .. }
+            if *origin != Origin::Direct =>
+        {
+            Some(*id)
+        }
         _ => None,
     }
+}
+
+fn out_of_range(after: u64, latest: u64) -> LobbyError {
+    LobbyError::OutOfRange(format!(
+        "after_event_id {after} is beyond the tenant's latest event, {latest}"
+    ))
 }
 
 /// An open player stream, counted (in the lobby's streams and the metrics' gauge) until dropped.

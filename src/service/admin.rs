@@ -196,4 +196,24 @@ impl pb::admin_server::Admin for AdminService {
             tenant: Some(self.tenant_pb(&record)),
         }))
     }
+
+    async fn issue_player_token(
+        &self,
+        request: Request<pb::AdminIssuePlayerTokenRequest>,
+    ) -> Result<Response<pb::AdminIssuePlayerTokenResponse>, Status> {
+        let request = request.into_inner();
+        let ttl = (request.ttl_seconds > 0)
+            .then(|| std::time::Duration::from_secs(request.ttl_seconds.into()));
+        let (token, expires_at, key_id) = self
+            .identity
+            .issue_token_for_operator(&request.tenant_id, &request.player_id, ttl)
+            .await
+            .map_err(error::admin_error)?;
+        tracing::info!(tenant = %request.tenant_id, key_id = %key_id, "player token issued to the operator");
+        Ok(Response::new(pb::AdminIssuePlayerTokenResponse {
+            token,
+            expires_at,
+            key_id,
+        }))
+    }
 }

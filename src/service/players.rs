@@ -1,9 +1,10 @@
-//! `mancala.v1.Players`: player tokens for a tenant's end users (`crate::identity::tokens`), and their profiles
-//! (kept by the lobby, `crate::lobby`).
+//! `mancala.v1.Players`: player tokens for a tenant's end users (`crate::identity::tokens`), their profiles
+//! (kept by the lobby, `crate::lobby`), who the caller is, and the leaderboards.
 
 use super::auth::caller;
 use crate::api::lobby::profile_pb;
 use crate::api::matches::Wire;
+use crate::api::players::{leaderboard_entry_pb, who_am_i_pb};
 use crate::api::{error, pb};
 use crate::engine::Violation;
 use crate::identity::tokens::player_id_problem;
@@ -121,11 +122,7 @@ impl pb::players_server::Players for PlayersService {
     ) -> Result<Response<pb::ListPlayersResponse>, Status> {
         let tenant = tenant_of(&request)?;
         let r = request.into_inner();
-        let size = match r.page_size as usize {
-            // The same page sizes as `ListMatches`.
-            0 => crate::matches::DEFAULT_PAGE_SIZE,
-            n => n.min(crate::matches::MAX_PAGE_SIZE),
-        };
+        let size = page_size(r.page_size);
         let (page, more) = self
             .lobby
             .profiles(&tenant, r.page_token, r.bots_only, size)
@@ -139,6 +136,85 @@ impl pb::players_server::Players for PlayersService {
             players: page.iter().map(profile_pb).collect(),
             next_page_token,
         }))
+    }
+
+    async fn who_am_i(
+        &self,
+        request: Request<pb::WhoAmIRequest>,
+    ) -> Result<Response<pb::WhoAmIResponse>, Status> {
+        let (tenant, kind, player) = match caller(&request)? {
+            Caller::Player { tenant, player } => (tenant, pb::CallerKind::Player, Some(player)),
+            Caller::Tenant { tenant, .. } => (tenant, pb::CallerKind::TenantKey, None),
+            Caller::Anonymous(tenant) => (tenant, pb::CallerKind::Anonymous, None),
+            Caller::Seat(_) => {
+                return Err(Status::permission_denied(
+                    "a seat token names a match's seat, not a player: open the match with it (Matches/GetMatch)",
+                ))
+            }
+        };
+        let profile = match player {
+            Some(player) => Some(
+                self.lobby
+                    .profile(tenant.id(), &player)
+                    .await
+                    .map_err(error::lobby_error)?,
+            ),
+            None => None,
+        };
+        Ok(Response::new(who_am_i_pb(
+            tenant.id(),
+            kind,
+            profile.as_ref(),
+        )))
+    }
+
+    async fn get_leaderboard(
+        &self,
+        request: Request<pb::GetLeaderboardRequest>,
+    ) -> Result<Response<pb::GetLeaderboardResponse>, Status> {
+        let tenant = tenant_of(&request)?;
+        let r = request.into_inner();
+        let mut violations = Vec::new();
+        let kind = crate::api::convert::game_kind("kind", r.kind).map_err(|v| violations.extend(v));
+        let skip = match r.page_token.as_str() {
+            "" => Ok(0),
+            token => token.parse::<usize>().map_err(|_| {
+                violations.push(Violation {
+                    field: "page_token".into(),
+                    description: "not a page token of this leaderboard (give back `next_page_token` as it came)"
+                        .into(),
+                })
+            }),
+        };
+        let (Ok(kind), Ok(skip)) = (kind, skip) else {
+            return Err(error::invalid_argument(violations));
+        };
+        let size = page_size(r.page_size);
+        let (page, more) = self
+            .lobby
+            .leaderboard(&tenant, kind, r.bots_only, skip, size)
+            .await
+            .map_err(error::lobby_error)?;
+        Ok(Response::new(pb::GetLeaderboardResponse {
+            kind: r.kind,
+            entries: page
+                .iter()
+                .map(|ranked| leaderboard_entry_pb(kind, ranked))
+                .collect(),
+            next_page_token: if more {
+                (skip + page.len()).to_string()
+            } else {
+                String::new()
+            },
+        }))
+    }
+}
+
+/// A page's size: 0 asks for the default; the same sizes as `ListMatches`.
+fn page_size(asked: u32) -> usize {
+    match asked as usize {
+        0 => crate::matches::DEFAULT_PAGE_SIZE,
+        n => n.min(crate::matches::MAX_PAGE_SIZE),
     }
 }
 

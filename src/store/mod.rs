@@ -18,13 +18,14 @@
 //!
 //! This file holds the traits' matches part and what every store shares (its errors, its feeds); the records a
 //! match is kept as are `records.rs`, their bytes `codec.rs`, and the tenants' and lobby's parts `tenants.rs` and
-//! `lobby.rs`.
+//! `lobby.rs`; who is online, `presence.rs`.
 
 pub mod codec;
 mod embedded;
 mod group_commit;
 pub mod lobby;
 mod memory;
+pub mod presence;
 mod records;
 mod redis;
 pub mod tenants;
@@ -36,6 +37,7 @@ pub use crate::engine::notation::Action;
 pub use embedded::EmbeddedStore;
 pub use lobby::{LobbyAppended, LobbyEntry, LobbyStore};
 pub use memory::MemoryStore;
+pub use presence::{LocalPresence, Presence, PresenceStore};
 pub use records::{
     BotSeat, EndReason, EventRecord, Finished, ListQuery, MatchId, MatchRecord, StoredMatch, SEATS,
 };
@@ -79,6 +81,8 @@ pub struct Stores {
     pub tenants: Arc<dyn TenantStore>,
     /// The lobby logs.
     pub lobby: Arc<dyn LobbyStore>,
+    /// Who is online: shared by the replicas over Redis, this server's own otherwise.
+    pub presence: Arc<dyn PresenceStore>,
 }
 
 impl Stores {
@@ -89,6 +93,7 @@ impl Stores {
             matches: store.clone(),
             tenants: store.clone(),
             lobby: store,
+            presence: Arc::new(LocalPresence::default()),
         }
     }
 
@@ -117,7 +122,14 @@ impl Stores {
                     prefix = %settings.redis_key_prefix,
                     "match store: redis"
                 );
-                Stores::of(store)
+                // The replicas share who is online too.
+                let store = Arc::new(store);
+                Stores {
+                    matches: store.clone(),
+                    tenants: store.clone(),
+                    lobby: store.clone(),
+                    presence: store,
+                }
             }
         })
     }

@@ -571,3 +571,139 @@ async fn a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_o
         .expect("the decline");
     assert_eq!(told.decline_reason, pb::DeclineReason::Casual as i32);
 }
+
+/// `player`'s profile as `channel`'s replica sees it.
+async fn profile_on(channel: &Channel, key: &str, player: &str) -> pb::PlayerProfile {
+    within(
+        "GetPlayer",
+        PlayersClient::new(channel.clone()).get_player(authed(
+            pb::GetPlayerRequest {
+                player_id: player.into(),
+            },
+            key,
+        )),
+    )
+    .await
+    .expect("GetPlayer")
+    .into_inner()
+    .profile
+    .expect("a profile")
+}
+
+/// Polls `player`'s presence on `channel`'s replica until it is `online`.
+async fn until_online(
+    channel: &Channel,
+    key: &str,
+    player: &str,
+    online: bool,
+) -> pb::PlayerProfile {
+    within("the presence awaited", async {
+        loop {
+            let seen = profile_on(channel, key, player).await;
+            if seen.online == online {
+                return seen;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_replicas_players_go_offline(
+) {
+    let url = redis_url();
+    let prefix = Prefix::new(&url, "lobby-presence");
+    let (mut a, b) = replicas(&prefix).await;
+    let (on_a, on_b) = (channel(&a).await, channel(&b).await);
+    let key = tenant(&on_a).await;
+    let ann = token(&on_a, &key, "ann").await;
+    let bob = token(&on_b, &key, "bob").await;
+    // A rated match between them, the moves to either replica.
+    let made = challenge_on(&on_a, &ann, "bob", true).await;
+    let accepted = within("accept on B", accept_on(&on_b, &bob, &made.challenge_id))
+        .await
+        .expect("bob accepts");
+    let match_id = accepted.r#match.unwrap().match_id;
+    play_out(
+        &[on_a.clone(), on_b.clone()],
+        &match_id,
+        [Some(&ann), Some(&bob)],
+    )
+    .await;
+
+    // Ann's stream is on A, Bob's on B: each replica sees both online.
+    let ann_on_a = player_events(&on_a, &ann, 0).await;
+    let bob_on_b = player_events(&on_b, &bob, 0).await;
+    for (channel, player) in [(&on_b, "ann"), (&on_a, "bob")] {
+        let seen = profile_on(channel, &key, player).await;
+        assert!(
+            seen.online && seen.last_seen_at_ms > 0,
+            "{player}: {seen:?}"
+        );
+    }
+    // Both replicas rank the same, and agree with the profiles.
+    let board_on = |channel: Channel| {
+        let key = key.clone();
+        async move {
+            within(
+                "GetLeaderboard",
+                PlayersClient::new(channel).get_leaderboard(authed(
+                    pb::GetLeaderboardRequest {
+                        kind: pb::GameKind::BaAwa as i32,
+                        ..Default::default()
+                    },
+                    &key,
+                )),
+            )
+            .await
+            .expect("GetLeaderboard")
+            .into_inner()
+            .entries
+        }
+    };
+    let (board_a, board_b) = (board_on(on_a.clone()).await, board_on(on_b.clone()).await);
+    let ranked = |board: &[pb::LeaderboardEntry]| {
+        board
+            .iter()
+            .map(|e| {
+                (
+                    e.rank,
+                    e.player_id.clone(),
+                    e.rating.clone().unwrap().rating,
+                    e.games,
+                    e.online,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ranked(&board_a), ranked(&board_b));
+    assert_eq!(board_a.len(), 2);
+    for entry in &board_a {
+        let own = profile_on(&on_b, &key, &entry.player_id).await;
+        let rating = own
+            .ratings
+            .iter()
+            .find(|r| r.kind == pb::GameKind::BaAwa as i32)
+            .unwrap();
+        assert_eq!(entry.rating.as_ref(), Some(rating));
+        assert_eq!((entry.games, entry.online), (1, true));
+    }
+    assert!(
+        board_a[0].rating.as_ref().unwrap().rating >= board_a[1].rating.as_ref().unwrap().rating,
+        "best first: {board_a:?}"
+    );
+
+    // Bob closes his stream on B: offline on A too. A dies with Ann's open: B sees her go offline once A's hold
+    // lapses (three heartbeats), last seen before that.
+    drop(bob_on_b);
+    until_online(&on_a, &key, "bob", false).await;
+    let alive = profile_on(&on_b, &key, "ann").await;
+    a.kill();
+    drop(ann_on_a);
+    let gone = until_online(&on_b, &key, "ann", false).await;
+    assert!(
+        gone.last_seen_at_ms >= alive.last_seen_at_ms.saturating_sub(1_000),
+        "{gone:?}"
+    );
+}

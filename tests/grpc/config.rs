@@ -279,6 +279,7 @@ fn environment_variable_names_are_pinned() {
             "health_listen",
         ),
         ("MANCALA__SERVER__ECHO", "false", "server", "echo"),
+        ("MANCALA__SERVER__DEV", "true", "server", "dev"),
         (
             "MANCALA__SERVER__CORS_ALLOWED_ORIGINS",
             "https://a.example",

@@ -1198,15 +1198,27 @@ async fn a_stream_resumed_after_its_last_event_misses_nothing_and_repeats_nothin
     while resumed.last_id() < last {
         resumed.next().await;
     }
+    // It opens with what stands for ann, made at or before the cut (her third challenge, still pending), restated
+    // as the event that made it, and a heartbeat at the cut; then the events after the cut.
+    let (restated, news): (Vec<_>, Vec<_>) = resumed.seen.iter().cloned().partition(|e| e.restated);
+    assert_eq!(
+        restated,
+        [pb::PlayerEvent {
+            restated: true,
+            ..whole.seen[2].clone()
+        }],
+        "the pending challenge is restated"
+    );
+    assert_eq!(resumed.last_heartbeat.map(|_| ()), Some(()));
     let mut joined = whole.ids()[..3].to_vec();
     assert_eq!(joined.last(), Some(&cut));
-    joined.extend(resumed.ids());
+    joined.extend(news.iter().map(|e| e.event_id));
     assert_eq!(
         joined,
         whole.ids(),
         "the two streams together are the whole one"
     );
-    assert_eq!(resumed.seen, whole.seen[3..], "the same events");
+    assert_eq!(news, whole.seen[3..], "the same events");
 
     // Heartbeats carry the latest id passed: at least the last event, and a point to resume from.
     let mark = resumed.heartbeat().await;
@@ -2192,12 +2204,25 @@ async fn a_stream_opened_at_zero_starts_from_what_stands_now_not_from_the_histor
         latest >= bob.last_id(),
         "the heartbeat marks the latest event"
     );
-    // Resuming from the heartbeat's mark misses what comes next and nothing else.
+    assert!(bob.seen.iter().all(|e| e.restated), "{:?}", bob.seen);
+    // Resuming from the heartbeat's mark restates the same two (a bot restarted with its saved id still finds its
+    // match), then misses what comes next and nothing else.
+    let standing = bob.ids();
     drop(bob);
     let mut resumed = player_events(world.channel(), &world.bob, latest).await;
+    assert_eq!(resumed.heartbeat().await, latest, "the resume point");
+    assert_eq!(
+        resumed.seen.iter().map(|e| e.event_id).collect::<Vec<_>>(),
+        standing,
+        "{:?}",
+        resumed.seen
+    );
+    assert!(resumed.seen.iter().all(|e| e.restated));
+    let restated = resumed.seen.len();
     resign(world.channel(), &world.bob, &ongoing).await;
     assert_eq!(finished_of(&mut resumed, &ongoing).await.match_id, ongoing);
-    assert_eq!(resumed.seen.len(), 1, "{:?}", resumed.seen);
+    assert_eq!(resumed.seen.len(), restated + 1, "{:?}", resumed.seen);
+    assert!(!resumed.seen[restated].restated);
 }
 
 /// A match of `kind` made with `CreateMatch`, South bound to `south` and North to `north`; its id.

@@ -25,6 +25,7 @@ mod matches_api;
 mod metrics;
 mod opponent_api;
 mod otlp;
+mod players;
 mod rules_api;
 mod server;
 mod tenants;

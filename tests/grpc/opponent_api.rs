@@ -104,15 +104,21 @@ fn only_violation(status: &tonic::Status, field: &str) -> String {
     all[0].1.clone()
 }
 
-/// A Ba-awa game just finished (the first position of `rules_api::finished_games_and_matches_refuse_sowing`).
-async fn ba_awa_game_over(server: &TestServer) -> pb::GameState {
-    let state = ba_awa(
+/// A Ba-awa game one move from its end: sowing pit 10 finishes it (the first position of
+/// `rules_api::finished_games_and_matches_refuse_sowing`).
+fn ba_awa_about_to_end() -> pb::GameState {
+    ba_awa(
         [0, 1, 0, 0, 0, 3, 0, 0, 3, 0, 2, 3],
         [20, 16],
         &[],
         SOUTH,
         NORTH,
-    );
+    )
+}
+
+/// A Ba-awa game just finished.
+async fn ba_awa_game_over(server: &TestServer) -> pb::GameState {
+    let state = ba_awa_about_to_end();
     let over = apply(server, &state, sow(10)).await.unwrap().state.unwrap();
     assert_eq!(over.status, pb::Status::GameOver as i32);
     over
@@ -543,5 +549,139 @@ async fn a_search_abandoned_at_its_deadline_stops_and_frees_the_pool() {
         .await
         .unwrap_or_else(|e| panic!("after {rpc}: {e:?}"));
         assert!(answer.r#move.is_some());
+    }
+}
+
+/// The scale `AnalyzePosition` names for `kind`.
+fn scale_of(kind: pb::GameKind) -> pb::ValueScale {
+    match kind {
+        pb::GameKind::BaoLaKete => pb::ValueScale::GameWon,
+        pb::GameKind::Bosh => pb::ValueScale::StoneShare,
+        _ => pb::ValueScale::PitShare,
+    }
+}
+
+/// Along the first moves of a game of each kind, `AnalyzePosition` agrees with `SuggestMove` for the same strength
+/// and seed (its first move, that move's value, the principal variation), labels every move as `ListLegalMoves`
+/// does, gives each its own line (starting with it), and names the game's value scale.
+#[tokio::test]
+async fn analysis_agrees_with_suggest_move_and_labels_and_lines_every_move() {
+    let server = TestServer::start().await;
+    let strengths = |kind: pb::GameKind| {
+        let mut alpha_beta = budget(pb::SearchAlgorithm::AlphaBeta, 2_000);
+        if kind != pb::GameKind::BaoLaKete {
+            alpha_beta.max_depth = 4;
+        }
+        [
+            (Strength::Level(2), AnalyzeStrength::Level(2)),
+            (Strength::Level(3), AnalyzeStrength::Level(3)),
+            (
+                Strength::Budget(alpha_beta),
+                AnalyzeStrength::Budget(alpha_beta),
+            ),
+            (
+                Strength::Budget(budget(pb::SearchAlgorithm::Mcts, 200)),
+                AnalyzeStrength::Budget(budget(pb::SearchAlgorithm::Mcts, 200)),
+            ),
+        ]
+    };
+    for kind in KINDS {
+        let mut state = server.new_game(kind).await;
+        for ply in 0..5u64 {
+            let legal = legal_moves(&server, &state).await;
+            let mut next = None;
+            for (suggest_strength, analyze_strength) in strengths(kind) {
+                let seed = 11 + ply;
+                let suggested = suggest(
+                    &server,
+                    suggest_request(&state, Some(suggest_strength), seed),
+                )
+                .await
+                .expect("suggested");
+                let analysis = analyze(
+                    &server,
+                    analyze_request(&state, Some(analyze_strength), seed),
+                )
+                .await
+                .expect("analysed");
+                let what = format!("{kind:?} ply {ply} {analyze_strength:?}");
+                assert_eq!(analysis.moves[0].r#move, suggested.r#move, "{what}");
+                assert_eq!(analysis.moves[0].value, suggested.value, "{what}");
+                assert_eq!(
+                    analysis.principal_variation, suggested.principal_variation,
+                    "{what}"
+                );
+                assert_eq!(analysis.value_scale(), scale_of(kind), "{what}");
+                assert_eq!(analysis.moves.len(), legal.len(), "{what}");
+                for m in &analysis.moves {
+                    let listed = legal
+                        .iter()
+                        .find(|l| l.r#move == m.r#move)
+                        .unwrap_or_else(|| panic!("{what}: {m:?} is not legal"));
+                    assert_eq!(m.label, listed.label, "{what}");
+                    assert!(!m.label.is_empty());
+                    assert_eq!(m.line.first(), m.r#move.as_ref(), "{what}: {m:?}");
+                    assert!((0.0..=1.0).contains(&m.value), "{what}: {m:?}");
+                }
+                assert_eq!(
+                    analysis.moves[0].line, analysis.principal_variation,
+                    "{what}: the first move's line is the principal variation"
+                );
+                next.get_or_insert(suggested.result.expect("a preview"));
+            }
+            state = next.expect("a move");
+        }
+    }
+}
+
+/// A move that ends the game is proven, with the game's score as its value, at every strength; a move the
+/// one-ply player only estimated is not.
+#[tokio::test]
+async fn a_move_that_ends_the_game_is_proven_with_its_score() {
+    let server = TestServer::start().await;
+    let state = ba_awa_about_to_end();
+    let ending_move = sow(10);
+    for strength in [
+        AnalyzeStrength::Level(2),
+        AnalyzeStrength::Level(3),
+        AnalyzeStrength::Budget(budget(pb::SearchAlgorithm::Mcts, 100)),
+    ] {
+        let analysis = analyze(&server, analyze_request(&state, Some(strength), 3))
+            .await
+            .expect("analysed");
+        let ending = analysis
+            .moves
+            .iter()
+            .find(|m| m.r#move.as_ref() == Some(&ending_move))
+            .expect("the ending move is analysed");
+        let expected = match ending.value {
+            v if v == 1.0 => pb::Proof::Win,
+            v if v == 0.0 => pb::Proof::Loss,
+            v if v == 0.5 => pb::Proof::Draw,
+            _ => pb::Proof::Score,
+        };
+        assert_eq!(ending.proof(), expected, "{strength:?}: {ending:?}");
+        let over = apply(&server, &state, ending_move.clone())
+            .await
+            .unwrap()
+            .state
+            .unwrap();
+        assert_ne!(over.status, pb::Status::InProgress as i32);
+        if strength == AnalyzeStrength::Level(2) {
+            for other in analysis
+                .moves
+                .iter()
+                .filter(|m| m.r#move.as_ref() != Some(&ending_move))
+            {
+                let next = apply(&server, &state, other.r#move.clone().unwrap())
+                    .await
+                    .unwrap()
+                    .state
+                    .unwrap();
+                if next.status == pb::Status::InProgress as i32 {
+                    assert_eq!(other.proof(), pb::Proof::Unspecified, "{other:?}");
+                }
+            }
+        }
     }
 }

@@ -31,6 +31,8 @@ struct Entry {
     value: f32,
     /// Index of the best move in the position's listing.
     best: u8,
+    /// The value was reached with no estimate in it: every line searched ended the game.
+    decided: bool,
 }
 
 struct Search<'a> {
@@ -40,10 +42,14 @@ struct Search<'a> {
     stop: &'a mut Stop,
     work: &'a mut Work,
     aborted: bool,
+    /// How many times a value rested on an estimate (a horizon, an undecided remembered value, an abort): a
+    /// search that leaves it unchanged proved its value (see [`RootMove::proven`]).
+    estimates: u64,
 }
 
-/// Searches `state` (a position in play) for `side`. With `every_move`, each root move gets its exact value (for
-/// analysis); otherwise moves that cannot be best are only bounded.
+/// Searches `state` (a position in play) for `side`. The moves that cannot be best are only bounded; with
+/// `every_move` (analysis) each is then searched again, to the depth the best one was, for its own value and
+/// line, so that the best move, its value and its line are exactly those of the search without it.
 pub(super) fn search<G: Judge>(
     state: &G,
     side: Player,
@@ -67,6 +73,8 @@ pub(super) fn search<G: Judge>(
             mv: *mv,
             value: value_now(child, side),
             visits: 0,
+            proven: child.status() != Status::InProgress,
+            line: vec![*mv],
         })
         .collect();
     sort_results(&mut results);
@@ -78,6 +86,7 @@ pub(super) fn search<G: Judge>(
         stop,
         work,
         aborted: false,
+        estimates: 0,
     };
     for depth in 1..=max_depth {
         // The last iteration's order: its best move first.
@@ -85,8 +94,8 @@ pub(super) fn search<G: Judge>(
         let mut this: Vec<RootMove> = Vec::with_capacity(root.len());
         let mut alpha = 0.0f64;
         for (mv, child) in &root {
-            let low = if every_move { 0.0 } else { alpha };
-            let value = search.value(child, depth - 1, low, 1.0);
+            let before = search.estimates;
+            let value = search.value(child, depth - 1, alpha, 1.0);
             if search.aborted {
                 break;
             }
@@ -96,6 +105,8 @@ pub(super) fn search<G: Judge>(
                 mv: *mv,
                 value,
                 visits: depth,
+                proven: search.estimates == before,
+                line: vec![*mv],
             });
         }
         if search.aborted {
@@ -112,13 +123,46 @@ pub(super) fn search<G: Judge>(
             break;
         }
     }
-    let pv = principal_variation(
-        state,
-        results.first().map(|r| r.mv),
-        &search.table,
-        search.work.depth,
-    );
+    let depth = search.work.depth;
+    if every_move && depth >= 1 {
+        value_the_others(&mut search, &root, &mut results, depth);
+    }
+    let pv = principal_variation(state, results.first().map(|r| r.mv), &search.table, depth);
+    if every_move {
+        for r in &mut results {
+            r.line = principal_variation(state, Some(r.mv), &search.table, depth);
+        }
+    }
     Found { moves: results, pv }
+}
+
+/// Analysis: each root move after the best, bounded by the search, searched again to `depth` with the full
+/// window for its own value (and its table entries, for its line). The best move keeps its value; the search's
+/// node budget no longer applies (the engine's work meter, a cancelled call or a time limit still stop it, and a
+/// move it had no time for keeps its bound).
+fn value_the_others<G: Judge>(
+    search: &mut Search<'_>,
+    root: &[(Move, G)],
+    results: &mut [RootMove],
+    depth: u32,
+) {
+    search.node_limit = u64::MAX;
+    for r in results.iter_mut().skip(1) {
+        let Some((_, child)) = root.iter().find(|(mv, _)| *mv == r.mv) else {
+            continue;
+        };
+        let before = search.estimates;
+        let value = search.value(child, depth - 1, 0.0, 1.0);
+        if search.aborted {
+            break;
+        }
+        r.value = value;
+        r.proven = search.estimates == before;
+    }
+    // Best first still; among the others, by their own values.
+    if let Some(others) = results.get_mut(1..) {
+        sort_results(others);
+    }
 }
 
 /// The value for `side` of `state` whoever is to move, searched by iterative deepening within `nodes` more
@@ -140,6 +184,7 @@ pub(super) fn evaluate<G: Judge>(
         stop,
         work,
         aborted: false,
+        estimates: 0,
     };
     let mut value = value_now(state, side);
     for depth in 1..=max_depth {
@@ -180,18 +225,25 @@ impl Search<'_> {
             self.aborted = true;
         }
         if self.aborted {
+            self.estimates += 1;
             return 0.5;
         }
-        if state.status() != Status::InProgress || depth == 0 {
+        if state.status() != Status::InProgress {
             return value_now(state, self.side);
         }
-        let Some(mover) = state.to_move() else {
+        let Some(mover) = state.to_move().filter(|_| depth > 0) else {
+            // The horizon: the estimate stands in for the rest of the game.
+            self.estimates += 1;
             return value_now(state, self.side);
         };
+        let before = self.estimates;
         let key = state.key();
         let remembered = self.table.get(&key).copied();
         if let Some(entry) = remembered {
             if entry.depth as u32 >= depth {
+                if !entry.decided {
+                    self.estimates += 1;
+                }
                 let v = entry.value as f64;
                 match entry.bound {
                     Bound::Exact => return v,
@@ -219,6 +271,7 @@ impl Search<'_> {
             }
         }
         if children.is_empty() {
+            self.estimates += 1;
             return value_now(state, self.side);
         }
         let maximising = mover == self.side;
@@ -247,6 +300,7 @@ impl Search<'_> {
         for (index, _, child) in &children {
             let v = self.value(child, depth - 1, alpha, beta);
             if self.aborted {
+                self.estimates += 1;
                 return 0.5;
             }
             if maximising {
@@ -283,6 +337,7 @@ impl Search<'_> {
                 bound,
                 value: best as f32,
                 best: best_index,
+                decided: self.estimates == before,
             },
         );
         best

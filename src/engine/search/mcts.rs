@@ -82,11 +82,16 @@ pub struct Tree<G> {
 }
 
 /// One root move's statistics.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct RootMove {
     pub mv: Move,
     pub value: f64,
     pub visits: u32,
+    /// The value is exact: the searches that made it saw only finished games (alpha-beta; Monte Carlo proves
+    /// nothing but a move that ends the game, which [`super::think`] marks).
+    pub proven: bool,
+    /// The line the search expects after the move, starting with it.
+    pub line: Vec<Move>,
 }
 
 /// What a search found.
@@ -299,25 +304,34 @@ impl<G: Judge + PartialEq> Tree<G> {
                 mv: self.nodes[i].mv,
                 value: self.nodes[i].mean_for(chooser),
                 visits: self.nodes[i].visits,
+                proven: false,
+                line: self.line_from(i),
             })
             .collect();
         // Most visited first; equal visits by value; a stable sort keeps the listing order otherwise.
         moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
         // The line: the best root move, then the most visited child at each step.
-        let mut pv = Vec::new();
-        let mut next = moves
+        let pv = moves
             .first()
-            .and_then(|best| root.child_range().find(|&i| self.nodes[i].mv == best.mv));
+            .map(|best| best.line.clone())
+            .unwrap_or_default();
+        Found { moves, pv }
+    }
+
+    /// The line from node `i`: its move, then the most visited child at each step (at most 32 moves).
+    fn line_from(&self, i: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut next = Some(i);
         while let Some(i) = next {
-            if pv.len() >= 32 {
+            if line.len() >= 32 {
                 break;
             }
-            pv.push(self.nodes[i].mv);
+            line.push(self.nodes[i].mv);
             next = self.nodes[i]
                 .child_range()
                 .filter(|&c| self.nodes[c].visits > 0)
                 .max_by_key(|&c| self.nodes[c].visits);
         }
-        Found { moves, pv }
+        line
     }
 }

@@ -170,7 +170,7 @@ pub struct Work {
 }
 
 /// One legal move and what the search thinks of it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MoveValue {
     /// The move.
     pub mv: Move,
@@ -178,6 +178,12 @@ pub struct MoveValue {
     pub value: f64,
     /// Playouts through it (Monte Carlo) or the depth it was searched to (alpha-beta).
     pub visits: u64,
+    /// `value` is exact, not an estimate: every line the search weighed after the move ended the game (a move
+    /// that ends it; alpha-beta's search that reached only finished games).
+    pub proven: bool,
+    /// The line the search expects after the move, starting with it (analysis; a choice has only the best
+    /// move's, in [`Suggestion::pv`]).
+    pub line: Vec<Move>,
 }
 
 /// What a bot would play, and why.
@@ -293,7 +299,8 @@ impl Bot {
         self.think(game, side, false)
     }
 
-    /// Like [`Bot::choose`], but every move gets its own value (alpha-beta searches each with a full window).
+    /// Like [`Bot::choose`], and the same choice, value and line, but every move gets its own value and line (after
+    /// alpha-beta's search, each move it only bounded is searched again to the same depth with a full window).
     pub fn analyze(&mut self, game: &AnyGame, side: Option<Player>) -> Option<Suggestion> {
         self.think(game, side, true)
     }
@@ -349,10 +356,15 @@ fn think<G: Judge + PartialEq>(
     let values = |moves: &MoveList| -> Vec<MoveValue> {
         moves
             .iter()
-            .map(|&mv| MoveValue {
-                mv,
-                value: value_after(game, &mv, side),
-                visits: 0,
+            .map(|&mv| {
+                let (value, proven) = value_after(game, &mv, side);
+                MoveValue {
+                    mv,
+                    value,
+                    visits: 0,
+                    proven,
+                    line: vec![mv],
+                }
             })
             .collect()
     };
@@ -365,8 +377,9 @@ fn think<G: Judge + PartialEq>(
             };
             let mut ranked = values(&moves);
             let chosen = ranked.remove(pick);
+            let pv = vec![chosen.mv];
             ranked.insert(0, chosen);
-            (ranked, vec![chosen.mv])
+            (ranked, pv)
         }
         Algorithm::Greedy => {
             let mut ranked = values(&moves);
@@ -384,11 +397,14 @@ fn think<G: Judge + PartialEq>(
                 tied[rng.below(tied.len())]
             };
             let chosen = ranked.remove(pick);
+            let pv = vec![chosen.mv];
             ranked.sort_by(|a, b| b.value.total_cmp(&a.value));
             ranked.insert(0, chosen);
-            (ranked, vec![chosen.mv])
+            (ranked, pv)
         }
-        _ if moves.len() == 1 && !every_move => (values(&moves), vec![moves[0]]),
+        // A forced move is not searched, analysed or not (so that both answer alike): its value is the position's
+        // after it.
+        _ if moves.len() == 1 => (values(&moves), vec![moves[0]]),
         Algorithm::AlphaBeta if !between_games => {
             let found = alphabeta::search(game, side, &limits, every_move, &mut stop, &mut work);
             (found.moves.iter().map(from_root).collect(), found.pv)
@@ -411,6 +427,8 @@ fn think<G: Judge + PartialEq>(
                         mv,
                         value,
                         visits: work.depth as u64,
+                        proven: false,
+                        line: vec![mv],
                     }
                 })
                 .collect();
@@ -425,6 +443,19 @@ fn think<G: Judge + PartialEq>(
         }
     };
     work.elapsed = stop.started.elapsed();
+    let mut ranked = ranked;
+    if every_move {
+        // A move that ends the game has the game's score, proven, whatever searched it (Monte Carlo may not have
+        // tried it). The chosen move keeps the value the choice gives it: proven if that is the score.
+        for (i, m) in ranked.iter_mut().enumerate() {
+            if let (score, true) = value_after(game, &m.mv, side) {
+                if i > 0 {
+                    m.value = score;
+                }
+                m.proven = m.value == score;
+            }
+        }
+    }
     let best = ranked.first()?;
     Some(Suggestion {
         side,
@@ -441,19 +472,21 @@ fn from_root(m: &mcts::RootMove) -> MoveValue {
         mv: m.mv,
         value: m.value,
         visits: m.visits as u64,
+        proven: m.proven,
+        line: m.line.clone(),
     }
 }
 
-/// The value for `side` of the position after `mv`: its outcome if play stops there, else its estimate.
-fn value_after<G: Judge>(game: &G, mv: &Move, side: Player) -> f64 {
+/// The value for `side` of the position after `mv`: its outcome if play stops there (proven), else its estimate.
+fn value_after<G: Judge>(game: &G, mv: &Move, side: Player) -> (f64, bool) {
     let mut next = game.clone();
     if next.play(mv, &mut NoTrace).is_err() {
-        return 0.0;
+        return (0.0, false);
     }
     if next.status() == Status::InProgress {
-        next.estimate(side)
+        (next.estimate(side), false)
     } else {
-        next.outcome(side)
+        (next.outcome(side), true)
     }
 }
 
