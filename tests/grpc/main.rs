@@ -10,6 +10,7 @@ mod bao_la_kete_api;
 mod bot_seats;
 mod browsers;
 mod caller_limits;
+mod choosers;
 mod clocks;
 mod config;
 mod connections;
