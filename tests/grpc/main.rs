@@ -21,6 +21,7 @@ mod examples;
 mod fair_engine;
 mod loadtest;
 mod lobby;
+mod lobby_three;
 mod matches_api;
 mod metrics;
 mod opponent_api;
