@@ -250,6 +250,15 @@ pub fn match_error(error: MatchError) -> Status {
             )
         }
         MatchError::Illegal(illegal) => illegal_move(&illegal),
+        MatchError::NotYourChoice(refusal) => refused(
+            "NOT_YOUR_CHOICE",
+            refusal.message,
+            [
+                ("seat".to_string(), seat_name(refusal.sender)),
+                ("chooser".to_string(), seat_name(refusal.chooser)),
+                ("rule".to_string(), refusal.rule.to_string()),
+            ],
+        ),
         MatchError::Timing {
             reason,
             message,
@@ -518,4 +527,9 @@ mod tests {
             }
         }
     }
+}
+
+/// A seat as the protocol's `Player` enum names it (`PLAYER_SOUTH`), for an `ErrorInfo`'s metadata.
+fn seat_name(seat: crate::engine::Player) -> String {
+    format!("PLAYER_{}", seat.to_string().to_uppercase())
 }

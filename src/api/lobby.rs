@@ -26,6 +26,7 @@ pub fn seat_choice(value: i32) -> Result<SeatChoice, Vec<Violation>> {
         Ok(pb::SeatPreference::Random) => Ok(SeatChoice::Random),
         Ok(pb::SeatPreference::South) => Ok(SeatChoice::Seat(Player::South)),
         Ok(pb::SeatPreference::North) => Ok(SeatChoice::Seat(Player::North)),
+        Ok(pb::SeatPreference::East) => Ok(SeatChoice::Seat(Player::East)),
         Err(_) => Err(vec![Violation {
             field: "seat".into(),
             description: format!("{value} is not a SeatPreference"),
@@ -50,8 +51,8 @@ fn seat_pb(choice: SeatChoice) -> i32 {
     let preference = match choice {
         SeatChoice::Random => pb::SeatPreference::Random,
         SeatChoice::Seat(Player::South) => pb::SeatPreference::South,
-        // `SeatPreference` has no East: the lobby pairs two players.
-        SeatChoice::Seat(Player::North | Player::East) => pb::SeatPreference::North,
+        SeatChoice::Seat(Player::North) => pb::SeatPreference::North,
+        SeatChoice::Seat(Player::East) => pb::SeatPreference::East,
     };
     preference as i32
 }
@@ -94,6 +95,8 @@ pub fn challenge_pb(c: &Challenge) -> pb::Challenge {
         challenge_id: c.id.to_string(),
         from_player_id: c.from.clone(),
         to_player_id: c.to.clone().unwrap_or_default(),
+        also_to_player_id: c.also_to.clone().unwrap_or_default(),
+        joined_player_ids: c.joined.clone(),
         kind: kind_to_pb(c.kind) as i32,
         options: Some(options_to_pb(&c.options)),
         time_control: super::matches::time_control_pb(c.time_control),
@@ -200,6 +203,7 @@ fn opponent_pb(seat: &SeatRecord) -> pb::Opponent {
             0.0
         },
         is_bot_account: seat.bot_account,
+        seat: 0,
     }
 }
 
@@ -237,6 +241,7 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             rated,
             seat,
             opponent,
+            others,
             origin,
             own_seek,
         } => {
@@ -248,6 +253,13 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
                 rated: *rated,
                 seat: player_to_pb(Some(*seat)),
                 opponent: Some(opponent_pb(opponent)),
+                opponents: others
+                    .iter()
+                    .map(|(seat, record)| pb::Opponent {
+                        seat: player_to_pb(Some(*seat)),
+                        ..opponent_pb(record)
+                    })
+                    .collect(),
                 challenge_id,
                 seek_id: own_seek.map(|id| id.to_string()).unwrap_or_default(),
             })
@@ -305,12 +317,13 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
                 kind: kind_to_pb(*kind) as i32,
                 options: Some(options_to_pb(options)),
                 rated: *rated,
-                seats: Player::BOTH
+                seats: Player::ALL
                     .iter()
-                    .map(|&seat| pb::FeedSeat {
+                    .zip(seats)
+                    .map(|(&seat, record)| pb::FeedSeat {
                         player: player_to_pb(Some(seat)),
-                        player_id: seats[seat.index()].player.clone().unwrap_or_default(),
-                        bot_level: seats[seat.index()].bot_level.unwrap_or(0),
+                        player_id: record.player.clone().unwrap_or_default(),
+                        bot_level: record.bot_level.unwrap_or(0),
                     })
                     .collect(),
                 challenge_id,

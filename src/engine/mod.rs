@@ -10,6 +10,7 @@
 mod ba_awa;
 mod bao_la_kete;
 mod bosh;
+mod choice;
 mod cycle;
 mod describe;
 mod event;
@@ -27,6 +28,7 @@ mod work;
 pub use ba_awa::BaAwa;
 pub use bao_la_kete::{BaoLaKete, HiziZetuMark};
 pub use bosh::Bosh;
+pub use choice::{Chooser, NotYourChoice};
 pub use describe::{Description, OptionInfo, PitInfo};
 pub use event::{EndReason, Event, LapSource, LegalityOnly, NoTrace, Trace};
 pub use illegal::{IllegalMove, Reason};

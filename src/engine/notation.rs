@@ -357,12 +357,24 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
     Ok((kind, options))
 }
 
+/// Whether [`play_event`] checks the seat of a between-games choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choices {
+    /// A choice must be its sender's (`AnyGame::check_chooser`): what the match refuses, a text log refuses.
+    Checked,
+    /// As the log holds it: a stored log is what the server accepted, and a log written before the check may hold
+    /// a choice from the other seat. Replaying it as accepted keeps every later event and the outcome as they were.
+    AsLogged,
+}
+
 /// Plays one event on `game`, as the match does: a sowing must come from the seat to move; `next`
-/// from either seat; nothing after the match is over. Returns the engine's error text otherwise.
+/// from any seat, with a choice only its chooser's (unless `choices` reads the log as it was accepted); nothing
+/// after the match is over. Returns the engine's error text otherwise.
 pub(crate) fn play_event(
     game: &mut AnyGame,
     player: Player,
     action: &Action,
+    choices: Choices,
     trace: &mut Vec<super::Event>,
 ) -> Result<(), String> {
     if player.index() >= game.seats() {
@@ -378,6 +390,10 @@ pub(crate) fn play_event(
                 if to_move != player {
                     return Err(format!("it is {to_move}'s turn, not {player}'s"));
                 }
+            }
+            if choices == Choices::Checked {
+                game.check_chooser(player, mv)
+                    .map_err(|refusal| format!("not {player}'s choice: {refusal}"))?;
             }
             game.play(mv, trace)
                 .map_err(|e| format!("illegal move: {e}"))
@@ -410,7 +426,8 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
         }
         let (player, action) = parse_event_line(kind, line).map_err(fail(number))?;
         trace.clear();
-        play_event(&mut game, player, &action, &mut trace).map_err(fail(number))?;
+        play_event(&mut game, player, &action, Choices::Checked, &mut trace)
+            .map_err(fail(number))?;
         match action {
             Action::Resign => resigned = Some(player),
             Action::Expire => expired = true,
@@ -513,6 +530,44 @@ mod tests {
                 text
             );
         }
+    }
+
+    /// §4.4 step 3: a text log's `next` with pits must come from the surplus player; a stored log replays as
+    /// accepted, so one written before the check (the other seat's choice) still plays through.
+    #[test]
+    fn a_choice_from_the_wrong_seat_is_refused_unless_replayed_as_logged() {
+        let game = crate::engine::choice::tests::ba_awa_over(8);
+        let choice = Action::Move(Move::NextGame(PitSet::EMPTY.with(10).with(11)));
+        let mut refused = game.clone();
+        let error = play_event(
+            &mut refused,
+            Player::North,
+            &choice,
+            Choices::Checked,
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert!(error.contains("§4.4 step 3"), "{error}");
+        assert_eq!(refused, game, "a refused event changes nothing");
+        let mut logged = game.clone();
+        play_event(
+            &mut logged,
+            Player::North,
+            &choice,
+            Choices::AsLogged,
+            &mut Vec::new(),
+        )
+        .expect("an accepted log replays as it was accepted");
+        let mut chosen = game.clone();
+        play_event(
+            &mut chosen,
+            Player::South,
+            &choice,
+            Choices::Checked,
+            &mut Vec::new(),
+        )
+        .expect("the surplus player's own choice");
+        assert_eq!(logged, chosen);
     }
 
     #[test]

@@ -296,9 +296,15 @@ fn seek_due(
             } else {
                 Player::North
             };
-            let mut seats = [SeatRecord::default(), SeatRecord::default()];
+            // Every other seat (two of them in three-player Ba-awa) is the built-in opponent's.
+            let mut seats = vec![
+                SeatRecord {
+                    bot_level: Some(fallback.level),
+                    ..SeatRecord::default()
+                };
+                seek.options.seats(seek.kind)
+            ];
             seats[seat.index()] = state.seat_record(&seek.player, seek.kind);
-            seats[seat.opponent().index()].bot_level = Some(fallback.level);
             return Some(Entry::MatchCreated {
                 id: match_id,
                 kind: seek.kind,

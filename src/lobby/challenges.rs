@@ -15,6 +15,8 @@ use crate::store::MatchId;
 pub struct ChallengeRequest {
     /// The player challenged; `None`: an open challenge.
     pub to: Option<String>,
+    /// Three-player Ba-awa: the second player challenged (`None`: the last seat is open to anyone with the id).
+    pub also_to: Option<String>,
     /// The game.
     pub kind: GameKind,
     /// Its options.
@@ -29,15 +31,13 @@ pub struct ChallengeRequest {
     pub ttl_ms: Option<u64>,
 }
 
-/// An accepted challenge: the challenge, the match and the acceptor's seat.
+/// An accepted challenge: the challenge, and the match with the acceptor's seat once every seat has a player.
 #[derive(Clone, Debug)]
 pub struct Accepted {
-    /// The challenge, now accepted.
+    /// The challenge: accepted, or still pending when a three-player challenge waits for another player.
     pub challenge: Challenge,
-    /// The match created.
-    pub match_id: MatchId,
-    /// The acceptor's seat.
-    pub seat: Player,
+    /// The match created and the acceptor's seat; `None` while a three-player challenge waits for another.
+    pub seated: Option<(MatchId, Player)>,
 }
 
 impl<E: Encoder> Lobby<E> {
@@ -64,6 +64,37 @@ impl<E: Encoder> Lobby<E> {
                 "a player cannot challenge himself",
             ));
         }
+        let seats = request.options.seats(request.kind);
+        if let Some(also) = &request.also_to {
+            let problem = if seats != 3 {
+                Some("only a three-player Ba-awa challenge names a second player (§4.7)")
+            } else if also == from {
+                Some("a player cannot challenge himself")
+            } else if request.to.is_none() {
+                Some("name the first player in to_player_id before a second one")
+            } else if request.to.as_ref() == Some(also) {
+                Some("the two players challenged must be different players")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(LobbyError::invalid("also_to_player_id", problem));
+            }
+        }
+        if let SeatChoice::Seat(seat) = request.seat {
+            if seat.index() >= seats {
+                return Err(LobbyError::invalid(
+                    "seat",
+                    "East sits only in three-player Ba-awa (§4.7)",
+                ));
+            }
+        }
+        if request.rated && seats == 3 {
+            return Err(LobbyError::invalid(
+                "rated",
+                "a three-player match is never rated: ratings move between two players",
+            ));
+        }
         self.check_time_control(request.time_control)?;
         let ttl = self.ttl(
             request.ttl_ms,
@@ -77,6 +108,8 @@ impl<E: Encoder> Lobby<E> {
             id,
             from: from.to_string(),
             to: request.to,
+            also_to: request.also_to,
+            joined: Vec::new(),
             kind: request.kind,
             options: request.options,
             time_control: request.time_control,
@@ -125,7 +158,8 @@ impl<E: Encoder> Lobby<E> {
         })
     }
 
-    /// `player` accepts challenge `id`: the match is created, both seats bound to the two players.
+    /// `player` accepts challenge `id`: the match is created, every seat bound to its player; a three-player
+    /// challenge accepted by its first player only records him and waits for the other (§4.7).
     pub async fn accept(
         &self,
         tenant: &str,
@@ -136,34 +170,41 @@ impl<E: Encoder> Lobby<E> {
         let match_id = random_id()?;
         let player = player.to_string();
         let now = now_ms();
-        let (challenge, seat, entry) = self
+        let (challenge, seated, entry) = self
             .decide(tenant, move |state| {
                 let challenge = Self::known_challenge(state, &id)?;
-                match &challenge.to {
-                    Some(to) if *to != player => {
-                        return Err(LobbyError::PermissionDenied(format!(
-                            "challenge {id} is addressed to {to}, not to {player}"
-                        )))
-                    }
-                    None if challenge.from == player => {
-                        return Err(LobbyError::invalid(
-                            "challenge_id",
-                            "a player cannot accept his own open challenge",
-                        ))
-                    }
-                    _ => {}
-                }
+                Self::may_accept(challenge, &player)?;
                 Self::still_pending(challenge, now)?;
+                let seated = Player::seated(challenge.options.seats(challenge.kind));
+                if challenge.joined.len() + 2 < seated.len() {
+                    // The first of two players to accept: recorded, and the challenge waits for the other.
+                    let mut joined = challenge.clone();
+                    joined.joined.push(player.clone());
+                    let entry = Entry::ChallengeJoined {
+                        id,
+                        player: player.clone(),
+                    };
+                    return Ok((Some(entry.clone()), (joined, None, entry)));
+                }
+                // The challenger's seat, asked for or drawn from the challenge's random id (fair, and the same on
+                // any replica deciding it); the others take the other seats in `Player` order, in the order they
+                // accepted.
                 let challenger_seat = match challenge.seat {
                     SeatChoice::Seat(seat) => seat,
-                    // Drawn from the challenge's random id: fair, and the same on any replica deciding it.
-                    SeatChoice::Random if id.0[0] & 1 == 0 => Player::South,
-                    SeatChoice::Random => Player::North,
+                    SeatChoice::Random => seated[usize::from(id.0[0]) % seated.len()],
                 };
-                let mut seats = [SeatRecord::default(), SeatRecord::default()];
+                let acceptors: Vec<&String> = challenge.joined.iter().chain([&player]).collect();
+                let mut seats = vec![SeatRecord::default(); seated.len()];
                 seats[challenger_seat.index()] = state.seat_record(&challenge.from, challenge.kind);
-                seats[challenger_seat.opponent().index()] =
-                    state.seat_record(&player, challenge.kind);
+                let mut acceptor_seat = challenger_seat;
+                for (&seat, acceptor) in seated
+                    .iter()
+                    .filter(|&&seat| seat != challenger_seat)
+                    .zip(acceptors)
+                {
+                    seats[seat.index()] = state.seat_record(acceptor, challenge.kind);
+                    acceptor_seat = seat;
+                }
                 let entry = Entry::MatchCreated {
                     id: match_id,
                     kind: challenge.kind,
@@ -182,17 +223,60 @@ impl<E: Encoder> Lobby<E> {
                 };
                 Ok((
                     Some(entry.clone()),
-                    (accepted, challenger_seat.opponent(), entry),
+                    (accepted, Some((match_id, acceptor_seat)), entry),
                 ))
             })
             .await?;
+        if seated.is_none() {
+            tracing::info!(tenant, challenge_id = %id, "three-player challenge joined");
+            return Ok(Accepted { challenge, seated });
+        }
         self.create_match(tenant, &entry).await?;
         tracing::info!(tenant, challenge_id = %id, match_id = %match_id, "challenge accepted");
-        Ok(Accepted {
-            challenge,
-            match_id,
-            seat,
-        })
+        Ok(Accepted { challenge, seated })
+    }
+
+    /// Refuses `player`'s acceptance of `challenge` unless it is his to accept: addressed to him, or with a seat
+    /// open to anyone that he does not already hold.
+    fn may_accept(challenge: &Challenge, player: &str) -> Result<(), LobbyError> {
+        let id = challenge.id;
+        if challenge.joined.iter().any(|p| p == player) {
+            return Err(LobbyError::invalid(
+                "challenge_id",
+                format!(
+                    "{player} has already accepted challenge {id}; it waits for the other player"
+                ),
+            ));
+        }
+        if challenge.addresses(player) {
+            return Ok(());
+        }
+        // The seats not named for anyone are open to whoever has the id; the named players' seats are theirs.
+        let named = [&challenge.to, &challenge.also_to]
+            .into_iter()
+            .flatten()
+            .filter(|named| !challenge.joined.contains(named))
+            .count();
+        let others = challenge.options.seats(challenge.kind) - 1;
+        let open = others.saturating_sub(challenge.joined.len() + named);
+        if open == 0 {
+            let named: Vec<&str> = [&challenge.to, &challenge.also_to]
+                .into_iter()
+                .flatten()
+                .map(String::as_str)
+                .collect();
+            return Err(LobbyError::PermissionDenied(format!(
+                "challenge {id} is addressed to {}, not to {player}",
+                named.join(" and ")
+            )));
+        }
+        if challenge.from == player {
+            return Err(LobbyError::invalid(
+                "challenge_id",
+                "a player cannot accept his own open challenge",
+            ));
+        }
+        Ok(())
     }
 
     /// `player` declines challenge `id`.
@@ -207,9 +291,14 @@ impl<E: Encoder> Lobby<E> {
         let now = now_ms();
         self.decide(tenant, move |state| {
             let challenge = Self::known_challenge(state, &id)?;
-            if challenge.to.as_deref() != Some(player.as_str()) {
+            if challenge.joined.contains(&player) {
                 return Err(LobbyError::PermissionDenied(format!(
-                    "only the player challenged may decline challenge {id}{}",
+                    "{player} has accepted challenge {id} already; its challenger may cancel it"
+                )));
+            }
+            if !challenge.addresses(&player) {
+                return Err(LobbyError::PermissionDenied(format!(
+                    "only a player challenged may decline challenge {id}{}",
                     if challenge.to.is_none() {
                         " (an open challenge is left to expire or be cancelled)"
                     } else {
@@ -281,7 +370,7 @@ impl<E: Encoder> Lobby<E> {
                 .collect();
             let incoming = pending
                 .iter()
-                .filter(|c| c.to.as_deref() == Some(player.as_str()))
+                .filter(|c| c.addresses(&player) && !c.joined.contains(&player))
                 .map(|c| (*c).clone())
                 .collect();
             let outgoing = pending
@@ -314,6 +403,11 @@ impl<E: Encoder> Lobby<E> {
             )));
         }
         let seat = info.seat_of(player).expect("checked above");
+        if info.seats.len() != 2 {
+            return Err(LobbyError::NoRematch(format!(
+                "match {id} had three players: challenge the other two to a new match instead"
+            )));
+        }
         let Some(opponent) = info.seats[seat.opponent().index()].player.clone() else {
             return Err(LobbyError::NoRematch(format!(
                 "match {id} was against the server's bot: seek or create a match instead"
@@ -321,6 +415,7 @@ impl<E: Encoder> Lobby<E> {
         };
         let request = ChallengeRequest {
             to: Some(opponent),
+            also_to: None,
             kind: info.kind,
             options: info.options,
             time_control: info.time_control,

@@ -102,6 +102,11 @@ pub struct Challenge {
     pub from: String,
     /// The player challenged; `None`: anyone with the id.
     pub to: Option<String>,
+    /// Three-player Ba-awa: the second player challenged; `None`: the last seat is anyone's with the id.
+    pub also_to: Option<String>,
+    /// Three-player Ba-awa: the players who have accepted so far, in order, while the challenge waits for the
+    /// others (the match is made when every seat has a player).
+    pub joined: Vec<String>,
     /// The game.
     pub kind: GameKind,
     /// Its options.
@@ -235,6 +240,13 @@ pub enum Entry {
     },
     /// A challenge was made (pending).
     Challenged(Challenge),
+    /// A player accepted a three-player challenge that still waits for another (§4.7): it stays pending.
+    ChallengeJoined {
+        /// The challenge.
+        id: LobbyId,
+        /// Who accepted.
+        player: String,
+    },
     /// A pending challenge was declined, cancelled or expired.
     ChallengeClosed {
         /// The challenge.
@@ -263,8 +275,8 @@ pub enum Entry {
         time_control: TimeControl,
         /// Whether it changes ratings.
         rated: bool,
-        /// South's and North's.
-        seats: [SeatRecord; 2],
+        /// Every seat, in `Player` index order: South, North, then East in three-player Ba-awa.
+        seats: Vec<SeatRecord>,
         /// What made it.
         origin: Origin,
     },
@@ -284,6 +296,18 @@ pub enum Entry {
     },
 }
 
+impl Challenge {
+    /// Whether `player` has a part in it: its challenger, a player it names, or one who has accepted it.
+    pub fn concerns(&self, player: &str) -> bool {
+        self.from == player || self.addresses(player) || self.joined.iter().any(|p| p == player)
+    }
+
+    /// Whether it names `player` as one of the challenged.
+    pub fn addresses(&self, player: &str) -> bool {
+        self.to.as_deref() == Some(player) || self.also_to.as_deref() == Some(player)
+    }
+}
+
 impl Entry {
     /// Its kind, as metrics label it.
     pub fn label(&self) -> &'static str {
@@ -291,6 +315,7 @@ impl Entry {
             Entry::Profile { .. } => "profile",
             Entry::Challenged(_) => "challenge",
             Entry::ChallengeClosed { .. } => "challenge_closed",
+            Entry::ChallengeJoined { .. } => "challenge_joined",
             Entry::Sought(_) => "seek",
             Entry::SeekClosed { .. } => "seek_closed",
             Entry::MatchCreated { .. } => "match_created",

@@ -43,8 +43,10 @@ pub enum News {
         rated: bool,
         /// The player's seat.
         seat: Player,
-        /// The other seat.
+        /// The other seat (three-player Ba-awa: the next in turn order after the player's, §4.7).
         opponent: SeatRecord,
+        /// Every other seat with its record, in turn order from the player's (South → East → North, §4.7).
+        others: Vec<(Player, SeatRecord)>,
         /// What made it.
         origin: Origin,
         /// The player's own seek among the origin's.
@@ -60,8 +62,8 @@ pub enum News {
         options: Options,
         /// Whether it is rated.
         rated: bool,
-        /// South's and North's.
-        seats: [SeatRecord; 2],
+        /// Every seat, in `Player` index order (East third in three-player Ba-awa).
+        seats: Vec<SeatRecord>,
         /// What made it.
         origin: Origin,
     },
@@ -94,11 +96,28 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
         Reader::Player(player) => Some(player.as_str()),
         Reader::Tenant => None,
     };
-    let concerns =
-        |c: &Challenge| player.is_some_and(|p| c.from == p || c.to.as_deref() == Some(p));
+    let concerns = |c: &Challenge| player.is_some_and(|p| c.concerns(p));
     match (&logged.entry, player) {
         (Entry::Challenged(challenge), Some(_)) => {
             concerns(challenge).then(|| News::Challenge(challenge.clone()))
+        }
+        // A player joined a three-player challenge: everyone in it hears, the joiner included (the state has
+        // applied the entry, so the challenge lists him).
+        (Entry::ChallengeJoined { id, player: joiner }, Some(_)) => {
+            let challenge = state.challenge(id)?;
+            // As this entry left it, though the state may have gone further (a later join, the match made).
+            let joined = challenge
+                .joined
+                .iter()
+                .position(|p| p == joiner)
+                .map_or(0, |at| at + 1);
+            concerns(challenge).then(|| {
+                News::Challenge(Challenge {
+                    joined: challenge.joined[..joined].to_vec(),
+                    status: super::entry::ChallengeStatus::Pending,
+                    ..challenge.clone()
+                })
+            })
         }
         (Entry::ChallengeClosed { id, status }, Some(_)) => {
             let challenge = state.challenge(id)?;
@@ -132,16 +151,16 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
             reader,
         ) => match reader {
             Some(p) => {
-                let seat = Player::BOTH
-                    .into_iter()
-                    .find(|s| seats[s.index()].player.as_deref() == Some(p))?;
+                let seat = super::state::seat_of(seats, p)?;
+                let others = others_in_turn_order(seats, seat);
                 Some(News::MatchStarted {
                     id: *id,
                     kind: *kind,
                     options: *options,
                     rated: *rated,
                     seat,
-                    opponent: seats[seat.opponent().index()].clone(),
+                    opponent: others.first().map(|(_, s)| s.clone()).unwrap_or_default(),
+                    others,
                     origin: origin.clone(),
                     own_seek: match origin {
                         Origin::Seeks(ids) => ids
@@ -178,10 +197,13 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
             let ratings = ratings
                 .iter()
                 .flat_map(|changes| {
-                    Player::BOTH.into_iter().map(|s| PlayerRating {
-                        player: info.seats[s.index()].player.clone().unwrap_or_default(),
-                        change: changes[s.index()],
-                    })
+                    changes
+                        .iter()
+                        .zip(&info.seats)
+                        .map(|(change, seat)| PlayerRating {
+                            player: seat.player.clone().unwrap_or_default(),
+                            change: *change,
+                        })
                 })
                 .collect();
             Some(News::MatchFinished {
@@ -195,4 +217,18 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
         }
         _ => None,
     }
+}
+
+/// The seats of `seats` other than `seat`, in turn order after it: the opponent of a two-player game; in
+/// three-player Ba-awa the two others, the next to move after `seat` first (South → East → North, §4.7).
+fn others_in_turn_order(seats: &[SeatRecord], seat: Player) -> Vec<(Player, SeatRecord)> {
+    let order: &[Player] = match seats.len() {
+        3 => &[Player::South, Player::East, Player::North],
+        _ => &Player::BOTH,
+    };
+    let at = order.iter().position(|&s| s == seat).unwrap_or(0);
+    (1..order.len())
+        .map(|step| order[(at + step) % order.len()])
+        .filter_map(|other| Some((other, seats.get(other.index())?.clone())))
+        .collect()
 }

@@ -28,17 +28,14 @@ impl<E: Encoder> Lobby<E> {
         };
         let owner = Owner {
             tenant: tenant.to_string(),
-            // The lobby pairs two players: East (three-player Ba-awa) stays empty.
-            players: {
-                let [south, north] = seats.clone().map(|seat| seat.player);
-                [south, north, None]
-            },
-            bots: {
-                let [south, north] = seats
-                    .clone()
-                    .map(|seat| seat.bot_level.map(|level| BotSeat { level, seed: None }));
-                [south, north, None]
-            },
+            // `[South, North, East]`: East stays empty unless the game seats three.
+            players: std::array::from_fn(|i| seats.get(i).and_then(|seat| seat.player.clone())),
+            bots: std::array::from_fn(|i| {
+                seats
+                    .get(i)
+                    .and_then(|seat| seat.bot_level)
+                    .map(|level| BotSeat { level, seed: None })
+            }),
             time_control: *time_control,
             // The lobby's own limits (pending challenges and seeks per player) bound what it arranges.
             creator: None,
@@ -198,7 +195,10 @@ fn created_directly(state: &TenantState, record: &MatchRecord) -> Entry {
         options: record.options,
         time_control: record.time_control,
         rated: false,
-        seats: [seat(Player::South), seat(Player::North)],
+        seats: Player::seated(record.options.seats(record.kind))
+            .iter()
+            .map(|&s| seat(s))
+            .collect(),
         origin: Origin::Direct,
     }
 }
@@ -214,7 +214,11 @@ fn rating_changes(
     if !info.rated || !finished.has_result() {
         return None;
     }
-    let [Some(south), Some(north)] = info.seats.clone().map(|seat| seat.player) else {
+    // Ratings move between two players only: a three-player match is never rated.
+    let [south, north] = &info.seats[..] else {
+        return None;
+    };
+    let (Some(south), Some(north)) = (south.player.clone(), north.player.clone()) else {
         return None;
     };
     let before = [south, north].map(|player| {

@@ -36,6 +36,12 @@ impl<E: Encoder> Lobby<E> {
         player: &str,
         request: SeekRequest,
     ) -> Result<Seek, LobbyError> {
+        if request.rated && request.options.seats(request.kind) == 3 {
+            return Err(LobbyError::invalid(
+                "rated",
+                "a three-player match is never rated: ratings move between two players",
+            ));
+        }
         if let (Some(min), Some(max)) = (request.rating_min, request.rating_max) {
             if min > max {
                 return Err(LobbyError::invalid(
@@ -102,18 +108,21 @@ impl<E: Encoder> Lobby<E> {
                 if seek.status != SeekStatus::Open {
                     return Ok((None, (seek.clone(), None)));
                 }
-                let Some(partner) = state.partner_for(seek, now) else {
+                // Three-player Ba-awa pairs three seeks (§4.7); every other game two.
+                let seated = Player::seated(seek.options.seats(seek.kind));
+                let partners = state.partners_for(seek, now, seated.len() - 1);
+                let Some(first) = partners.first() else {
                     return Ok((None, (seek.clone(), None)));
                 };
-                // The waiting seeker's seat is drawn from its seek's random id.
-                let partner_seat = if partner.id.0[0] & 1 == 0 {
-                    Player::South
-                } else {
-                    Player::North
-                };
-                let mut seats = [SeatRecord::default(), SeatRecord::default()];
-                seats[partner_seat.index()] = state.seat_record(&partner.player, seek.kind);
-                seats[partner_seat.opponent().index()] = state.seat_record(&seek.player, seek.kind);
+                // The seats go round from one drawn from the oldest waiting seek's random id: with two players
+                // its seeker is South or North, with three any of the three.
+                let start = usize::from(first.id.0[0]) % seated.len();
+                let seekers: Vec<&Seek> = partners.iter().copied().chain([seek]).collect();
+                let mut seats = vec![SeatRecord::default(); seated.len()];
+                for (n, one) in seekers.iter().enumerate() {
+                    let seat = seated[(start + n) % seated.len()];
+                    seats[seat.index()] = state.seat_record(&one.player, seek.kind);
+                }
                 let entry = Entry::MatchCreated {
                     id: match_id,
                     kind: seek.kind,
@@ -121,12 +130,12 @@ impl<E: Encoder> Lobby<E> {
                     time_control: seek.time_control,
                     rated: seek.rated,
                     seats,
-                    origin: Origin::Seeks(vec![partner.id, seek.id]),
+                    origin: Origin::Seeks(seekers.iter().map(|s| s.id).collect()),
                 };
                 let paired = Seek {
                     status: SeekStatus::Paired {
                         match_id,
-                        opponent: Some(partner.player.clone()),
+                        opponent: Some(first.player.clone()),
                     },
                     ..seek.clone()
                 };

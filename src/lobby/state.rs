@@ -78,8 +78,8 @@ pub struct MatchInfo {
     pub time_control: TimeControl,
     /// Whether it changes ratings.
     pub rated: bool,
-    /// South's and North's seats.
-    pub seats: [SeatRecord; 2],
+    /// Every seat, in `Player` index order: South, North, then East in three-player Ba-awa.
+    pub seats: Vec<SeatRecord>,
     /// What made it.
     pub origin: Origin,
     /// How far it has got.
@@ -91,9 +91,7 @@ pub struct MatchInfo {
 impl MatchInfo {
     /// The seat of `player`, if he has one.
     pub fn seat_of(&self, player: &str) -> Option<Player> {
-        Player::BOTH
-            .into_iter()
-            .find(|seat| self.seats[seat.index()].player.as_deref() == Some(player))
+        seat_of(&self.seats, player)
     }
 
     /// The entry that recorded its creation.
@@ -113,6 +111,15 @@ impl MatchInfo {
     pub fn from_lobby(&self) -> bool {
         self.origin != Origin::Direct
     }
+}
+
+/// The seat of `player` among `seats` (in `Player` index order), if he has one.
+pub fn seat_of(seats: &[SeatRecord], player: &str) -> Option<Player> {
+    Player::ALL
+        .into_iter()
+        .zip(seats)
+        .find(|(_, record)| record.player.as_deref() == Some(player))
+        .map(|(seat, _)| seat)
 }
 
 /// One tenant's lobby.
@@ -156,6 +163,11 @@ impl TenantState {
                 self.made.insert(challenge.id, made);
                 self.challenges.insert(challenge.id, challenge.clone());
             }
+            Entry::ChallengeJoined { id, player } => {
+                if let Some(challenge) = self.challenges.get_mut(id) {
+                    challenge.joined.push(player.clone());
+                }
+            }
             Entry::ChallengeClosed { id, status } => {
                 if let Some(challenge) = self.challenges.get_mut(id) {
                     challenge.status = status.clone();
@@ -185,10 +197,11 @@ impl TenantState {
                         let by = seats
                             .iter()
                             .filter_map(|seat| seat.player.clone())
+                            // The one who accepted last: neither the challenger nor one who joined before.
                             .find(|player| {
                                 self.challenges
                                     .get(challenge)
-                                    .is_none_or(|c| c.from != *player)
+                                    .is_none_or(|c| c.from != *player && !c.joined.contains(player))
                             })
                             .unwrap_or_default();
                         if let Some(challenge) = self.challenges.get_mut(challenge) {
@@ -244,8 +257,8 @@ impl TenantState {
                 info.stage = Stage::Finished;
                 info.finished_ms = Some(finished.at_ms);
                 let (kind, seats) = (info.kind, info.seats.clone());
-                for seat in Player::BOTH {
-                    let Some(player) = &seats[seat.index()].player else {
+                for (seat, record) in Player::ALL.into_iter().zip(&seats) {
+                    let Some(player) = &record.player else {
                         continue;
                     };
                     let standing = &mut self.profile_mut(player).standings[kind_index(kind)];
@@ -256,8 +269,8 @@ impl TenantState {
                         Some(winner) if winner == seat => standing.wins += 1,
                         Some(_) => standing.losses += 1,
                     }
-                    if let Some(changes) = ratings {
-                        standing.glicko = changes[seat.index()].after;
+                    if let Some(change) = ratings.as_ref().and_then(|c| c.get(seat.index())) {
+                        standing.glicko = change.after;
                         standing.rated_matches += 1;
                     }
                 }
@@ -363,7 +376,7 @@ impl TenantState {
             }
         };
         for c in self.pending_challenges() {
-            if now_ms < c.expires_ms && (c.from == player || c.to.as_deref() == Some(player)) {
+            if now_ms < c.expires_ms && c.concerns(player) {
                 push(&c.id, Entry::Challenged(c.clone()));
             }
         }
@@ -435,26 +448,47 @@ impl TenantState {
     /// flag, each
     /// player's rating in the other's range, neither expired (the sweep may not have closed it yet).
     pub fn partner_for(&self, seek: &Seek, now_ms: u64) -> Option<&Seek> {
+        self.partners_for(seek, now_ms, 1).pop()
+    }
+
+    /// The `wanted` open seeks `seek` pairs with at `now_ms`, oldest first, each compatible with `seek` and with
+    /// every other one chosen (as [`TenantState::partner_for`]: another player's, same game, options, time
+    /// control and rated flag, each rating in the other's range), all of different players; empty when there are
+    /// not that many. Three-player Ba-awa wants two (§4.7), every other game one.
+    pub fn partners_for(&self, seek: &Seek, now_ms: u64, wanted: usize) -> Vec<&Seek> {
         if seek.expires_ms <= now_ms {
-            return None;
+            return Vec::new();
         }
         let rating_of = |player: &str| self.profile(player).standing(seek.kind).glicko.rating;
         let accepts = |s: &Seek, rating: f64| {
             s.rating_min.is_none_or(|min| rating >= f64::from(min))
                 && s.rating_max.is_none_or(|max| rating <= f64::from(max))
         };
-        let mine = rating_of(&seek.player);
-        self.open_seeks().into_iter().find(|other| {
-            other.id != seek.id
+        let pairs = |one: &Seek, other: &Seek| {
+            one.id != other.id
                 && other.expires_ms > now_ms
-                && other.player != seek.player
-                && other.kind == seek.kind
-                && other.options == seek.options
-                && other.time_control == seek.time_control
-                && other.rated == seek.rated
-                && accepts(seek, rating_of(&other.player))
-                && accepts(other, mine)
-        })
+                && other.player != one.player
+                && other.kind == one.kind
+                && other.options == one.options
+                && other.time_control == one.time_control
+                && other.rated == one.rated
+                && accepts(one, rating_of(&other.player))
+                && accepts(other, rating_of(&one.player))
+        };
+        // Greedy, oldest first: the oldest seek that fits everyone chosen so far joins.
+        let mut chosen: Vec<&Seek> = Vec::new();
+        for other in self.open_seeks() {
+            if chosen.len() == wanted {
+                break;
+            }
+            if pairs(seek, other) && chosen.iter().all(|c| pairs(c, other)) {
+                chosen.push(other);
+            }
+        }
+        if chosen.len() < wanted {
+            chosen.clear();
+        }
+        chosen
     }
 
     /// `player`'s matches (a seat bound to him), newest first, each with the number of the entry that made it.
@@ -574,6 +608,8 @@ mod tests {
             id: MatchId([9; 16]),
             from: "ann".into(),
             to: Some("bob".into()),
+            also_to: None,
+            joined: Vec::new(),
             kind: GameKind::BaAwa,
             options: Options::default(),
             time_control: Default::default(),
@@ -595,7 +631,7 @@ mod tests {
                 options: Options::default(),
                 time_control: Default::default(),
                 rated: true,
-                seats: [
+                seats: vec![
                     state.seat_record("bob", GameKind::BaAwa),
                     state.seat_record("ann", GameKind::BaAwa),
                 ],

@@ -33,7 +33,9 @@ fn record(id: u8, players: [&str; 2], version: u64, winner: Option<Player>) -> M
 }
 
 fn rated_match(state: &mut TenantState, id: u8, players: [&str; 2]) {
-    let seats = players.map(|p| state.seat_record(p, GameKind::Bosh));
+    let seats = players
+        .map(|p| state.seat_record(p, GameKind::Bosh))
+        .to_vec();
     state.apply(&Logged {
         seq: state.seq + 1,
         at_ms: 1,

@@ -1,7 +1,7 @@
 //! Why a match request failed, in the rules' and the match's terms. The codes are the domain's own
 //! ([`MatchError::code`]); `crate::api::error` maps each variant to its gRPC status in one table.
 
-use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
+use crate::engine::{IllegalMove, NotYourChoice, Reason, Unfinished, Violation};
 use crate::identity::{OverLimit, Throttled};
 use crate::store::MatchId;
 
@@ -31,6 +31,9 @@ pub enum MatchError {
     /// The rules refuse the move (or the match is over: reason `MatchOver`).
     #[error("illegal move: {0}")]
     Illegal(IllegalMove),
+    /// A `NextGame` that chooses for another seat (the Ba-awa surplus player's pits, a Bosh player's holes).
+    #[error("{0}")]
+    NotYourChoice(NotYourChoice),
     /// The clocks (or the seats' presence) refuse the request: a sowing after its seat's flag fell
     /// (`OUT_OF_TIME`), an abort once each seat has sown (`ABORT_TOO_LATE`), a claim the server cannot grant
     /// (`NOT_ABANDONED`).
@@ -82,6 +85,7 @@ impl MatchError {
             MatchError::PermissionDenied(_) => "NOT_YOUR_TURN",
             MatchError::VersionMismatch { .. } => "VERSION_MISMATCH",
             MatchError::Illegal(illegal) => illegal.reason.code(),
+            MatchError::NotYourChoice(_) => "NOT_YOUR_CHOICE",
             MatchError::Timing { reason, .. } => reason,
             MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
             MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",

@@ -59,8 +59,14 @@ pub(super) fn replay<'a>(
             return Err(format!("event {} where {seq} was expected", event.seq));
         }
         trace.clear();
-        notation::play_event(game, event.player, &event.action, &mut trace)
-            .map_err(|e| format!("event {seq} does not replay: {e}"))?;
+        notation::play_event(
+            game,
+            event.player,
+            &event.action,
+            notation::Choices::AsLogged,
+            &mut trace,
+        )
+        .map_err(|e| format!("event {seq} does not replay: {e}"))?;
         clocks.after(event.player, &event.action, event.at_ms, game);
         finished = finished_by(event, game);
         each(event, &trace, game, clocks, finished);

@@ -499,6 +499,9 @@ impl<E: Encoder> Inner<E> {
                 )));
             }
         }
+        // A between-games choice is its chooser's alone (§3.4 step 4, §4.4 step 3); the default is anyone's.
+        game.check_chooser(seat, &mv)
+            .map_err(MatchError::NotYourChoice)?;
         let has_bot = slot.bots.iter().any(Option::is_some);
         if let (engine::Move::NextGame(_), true) = (mv, has_bot) {
             // Either seat may start the next game, except that a bot's choice is the bot's to make.

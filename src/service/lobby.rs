@@ -45,19 +45,6 @@ pub(super) fn player_of<T>(request: &Request<T>) -> Result<(String, String), Sta
     }
 }
 
-/// The lobby pairs two players: a three-player match is made with `Matches/CreateMatch`.
-fn two_players_only(options: crate::engine::Options) -> Result<crate::engine::Options, Violation> {
-    if options.ba_awa_players == 3 {
-        return Err(Violation {
-            field: "options.ba_awa_players".into(),
-            description:
-                "the lobby pairs two players; create a three-player match with Matches/CreateMatch"
-                    .into(),
-        });
-    }
-    Ok(options)
-}
-
 fn invalid(violations: Vec<Violation>) -> Status {
     error::invalid_argument(violations)
 }
@@ -97,16 +84,18 @@ impl pb::lobby_server::Lobby for LobbyService {
         let r = request.into_inner();
         let mut violations = Vec::new();
         let to = (!r.to_player_id.is_empty()).then_some(r.to_player_id);
-        if let Some(problem) = to.as_deref().and_then(player_id_problem) {
-            violations.push(Violation {
-                field: "to_player_id".into(),
-                description: problem,
-            });
+        let also_to = (!r.also_to_player_id.is_empty()).then_some(r.also_to_player_id);
+        for (field, id) in [("to_player_id", &to), ("also_to_player_id", &also_to)] {
+            if let Some(problem) = id.as_deref().and_then(player_id_problem) {
+                violations.push(Violation {
+                    field: field.into(),
+                    description: problem,
+                });
+            }
         }
         let kind = convert::game_kind("kind", r.kind).map_err(|v| violations.extend(v));
-        let options = convert::options(kind.ok(), r.options.as_ref())
-            .map_err(|v| violations.extend(v))
-            .and_then(|o| two_players_only(o).map_err(|v| violations.push(v)));
+        let options =
+            convert::options(kind.ok(), r.options.as_ref()).map_err(|v| violations.extend(v));
         let seat = seat_choice(r.seat).map_err(|v| violations.extend(v));
         let (Ok(kind), Ok(options), Ok(seat), true) = (kind, options, seat, violations.is_empty())
         else {
@@ -119,6 +108,7 @@ impl pb::lobby_server::Lobby for LobbyService {
                 &player,
                 ChallengeRequest {
                     to,
+                    also_to,
                     kind,
                     options,
                     time_control: time_control(r.time_control.as_ref()),
@@ -145,6 +135,14 @@ impl pb::lobby_server::Lobby for LobbyService {
             .accept(&tenant, &player, id)
             .await
             .map_err(error::lobby_error)?;
+        let Some((match_id, seat)) = accepted.seated else {
+            // A three-player challenge that waits for its other player: no match yet.
+            return Ok(Response::new(pb::AcceptChallengeResponse {
+                challenge: Some(challenge_pb(&accepted.challenge)),
+                r#match: None,
+                seat: 0,
+            }));
+        };
         let access = Access {
             tenant: Some(&tenant),
             player: Some(&player),
@@ -152,13 +150,13 @@ impl pb::lobby_server::Lobby for LobbyService {
         };
         let view = self
             .matches
-            .get(&access, &accepted.match_id.to_string())
+            .get(&access, &match_id.to_string())
             .await
             .map_err(error::match_error)?;
         Ok(Response::new(pb::AcceptChallengeResponse {
             challenge: Some(challenge_pb(&accepted.challenge)),
             r#match: Some(match_pb(&view)),
-            seat: convert::player_to_pb(Some(accepted.seat)),
+            seat: convert::player_to_pb(Some(seat)),
         }))
     }
 
@@ -237,9 +235,8 @@ impl pb::lobby_server::Lobby for LobbyService {
         let r = request.into_inner();
         let mut violations = Vec::new();
         let kind = convert::game_kind("kind", r.kind).map_err(|v| violations.extend(v));
-        let options = convert::options(kind.ok(), r.options.as_ref())
-            .map_err(|v| violations.extend(v))
-            .and_then(|o| two_players_only(o).map_err(|v| violations.push(v)));
+        let options =
+            convert::options(kind.ok(), r.options.as_ref()).map_err(|v| violations.extend(v));
         if r.fallback_bot_level == 0 && r.fallback_after_ms > 0 {
             violations.push(Violation {
                 field: "fallback_after_ms".into(),

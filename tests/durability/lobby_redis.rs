@@ -21,7 +21,7 @@ use tonic_types::StatusExt;
 
 const OPERATOR_KEY: &str = "mo_redis-lobby-operator";
 
-async fn replicas(prefix: &Prefix) -> (Replica, Replica) {
+pub(crate) async fn replicas(prefix: &Prefix) -> (Replica, Replica) {
     let hash = keys::hex(&keys::hash(OPERATOR_KEY));
     prefix
         .replicas_with(&[
@@ -35,7 +35,7 @@ async fn replicas(prefix: &Prefix) -> (Replica, Replica) {
         .await
 }
 
-async fn channel(replica: &Replica) -> Channel {
+pub(crate) async fn channel(replica: &Replica) -> Channel {
     within(
         "connect",
         Channel::from_shared(format!("http://{}", replica.addr))
@@ -47,7 +47,7 @@ async fn channel(replica: &Replica) -> Channel {
 }
 
 /// Creates tenant "acme" on `channel`: its API key.
-async fn tenant(channel: &Channel) -> String {
+pub(crate) async fn tenant(channel: &Channel) -> String {
     within(
         "CreateTenant",
         AdminClient::new(channel.clone()).create_tenant(authed(
@@ -72,7 +72,7 @@ async fn tenant(channel: &Channel) -> String {
     .api_key
 }
 
-async fn token(channel: &Channel, key: &str, player: &str) -> String {
+pub(crate) async fn token(channel: &Channel, key: &str, player: &str) -> String {
     within(
         "IssuePlayerToken",
         PlayersClient::new(channel.clone()).issue_player_token(authed(
@@ -95,6 +95,7 @@ async fn challenge_on(channel: &Channel, token: &str, to: &str, rated: bool) -> 
         LobbyClient::new(channel.clone()).create_challenge(authed(
             pb::CreateChallengeRequest {
                 to_player_id: to.into(),
+                also_to_player_id: String::new(),
                 kind: pb::GameKind::BaAwa as i32,
                 options: None,
                 rated,
@@ -507,6 +508,7 @@ async fn a_decline_a_cancel_and_an_expiry_on_either_replica_reach_both_streams_o
         LobbyClient::new(on_a.clone()).create_challenge(authed(
             pb::CreateChallengeRequest {
                 to_player_id: "bob".into(),
+                also_to_player_id: String::new(),
                 kind: pb::GameKind::Bosh as i32,
                 options: None,
                 rated: false,

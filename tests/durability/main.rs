@@ -7,6 +7,7 @@ mod support;
 mod bot_matches;
 mod clocks_redis;
 mod lobby_redis;
+mod lobby_three_redis;
 mod matches_redis;
 mod matches_restart;
 mod tenants_redis;

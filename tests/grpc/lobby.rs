@@ -25,35 +25,35 @@ const OPERATOR_KEY: &str = "mo_test-operator-key";
 const TOKEN_SECRET: &str = "a-test-secret-of-at-least-thirty-two-bytes";
 
 /// A server with one tenant and its players' tokens.
-struct World {
-    server: TestServer,
+pub(crate) struct World {
+    pub(crate) server: TestServer,
     /// The tenant's API key.
-    key: String,
-    ann: String,
-    bob: String,
-    cy: String,
-    botty: String,
+    pub(crate) key: String,
+    pub(crate) ann: String,
+    pub(crate) bob: String,
+    pub(crate) cy: String,
+    pub(crate) botty: String,
 }
 
 impl World {
-    fn channel(&self) -> &Channel {
+    pub(crate) fn channel(&self) -> &Channel {
         &self.server.channel
     }
 
-    fn lobby(&self) -> LobbyClient<Channel> {
+    pub(crate) fn lobby(&self) -> LobbyClient<Channel> {
         LobbyClient::new(self.server.channel.clone())
     }
 
-    async fn events(&self, token: &str) -> Events<pb::PlayerEvent> {
+    pub(crate) async fn events(&self, token: &str) -> Events<pb::PlayerEvent> {
         player_events(self.channel(), token, 0).await
     }
 }
 
-async fn world() -> World {
+pub(crate) async fn world() -> World {
     world_with(|_| {}).await
 }
 
-async fn world_with(configure: impl FnOnce(&mut mancala::config::Settings)) -> World {
+pub(crate) async fn world_with(configure: impl FnOnce(&mut mancala::config::Settings)) -> World {
     let server = TestServer::start_with(|settings| {
         settings.auth.required = true;
         settings.auth.operator_key_sha256 = keys::hex(&keys::hash(OPERATOR_KEY));
@@ -143,7 +143,7 @@ async fn world_with(configure: impl FnOnce(&mut mancala::config::Settings)) -> W
     }
 }
 
-fn challenge_to(
+pub(crate) fn challenge_to(
     to: &str,
     kind: pb::GameKind,
     rated: bool,
@@ -151,6 +151,7 @@ fn challenge_to(
 ) -> pb::CreateChallengeRequest {
     pb::CreateChallengeRequest {
         to_player_id: to.into(),
+        also_to_player_id: String::new(),
         kind: kind as i32,
         options: None,
         rated,
@@ -160,7 +161,7 @@ fn challenge_to(
     }
 }
 
-async fn create_challenge(
+pub(crate) async fn create_challenge(
     world: &World,
     token: &str,
     request: pb::CreateChallengeRequest,
@@ -173,7 +174,7 @@ async fn create_challenge(
     .map(|r| r.into_inner().challenge.expect("a challenge"))
 }
 
-async fn accept(
+pub(crate) async fn accept(
     world: &World,
     token: &str,
     id: &str,
@@ -191,7 +192,7 @@ async fn accept(
     .map(tonic::Response::into_inner)
 }
 
-async fn seek_with(
+pub(crate) async fn seek_with(
     world: &World,
     token: &str,
     request: pb::SeekRequest,
@@ -201,7 +202,7 @@ async fn seek_with(
         .map(|r| r.into_inner().seek.expect("a seek"))
 }
 
-fn seek_request(kind: pb::GameKind, rated: bool) -> pb::SeekRequest {
+pub(crate) fn seek_request(kind: pb::GameKind, rated: bool) -> pb::SeekRequest {
     pb::SeekRequest {
         kind: kind as i32,
         options: None,
@@ -242,7 +243,7 @@ fn rating_in(profile: &pb::PlayerProfile, kind: pb::GameKind) -> pb::GameRating 
 }
 
 /// The status's ErrorInfo reason and its metadata["status"].
-fn closed_reason(status: &Status) -> (String, String) {
+pub(crate) fn closed_reason(status: &Status) -> (String, String) {
     let info = status.get_details_error_info().expect("ErrorInfo");
     (
         info.reason,
@@ -251,7 +252,7 @@ fn closed_reason(status: &Status) -> (String, String) {
 }
 
 /// The fields a BadRequest names.
-fn bad_fields(status: &Status) -> Vec<String> {
+pub(crate) fn bad_fields(status: &Status) -> Vec<String> {
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
     status
         .get_details_bad_request()
@@ -263,7 +264,7 @@ fn bad_fields(status: &Status) -> Vec<String> {
 }
 
 /// The challenge of `id` with status `status` on `events`.
-async fn challenge_status(
+pub(crate) async fn challenge_status(
     events: &mut Events<pb::PlayerEvent>,
     id: &str,
     status: pb::ChallengeStatus,
@@ -274,7 +275,7 @@ async fn challenge_status(
 }
 
 /// The `match_started` of `match_id` on `events`.
-async fn started_of(
+pub(crate) async fn started_of(
     events: &mut Events<pb::PlayerEvent>,
     match_id: &str,
 ) -> pb::PlayerMatchStarted {
@@ -284,7 +285,7 @@ async fn started_of(
 }
 
 /// The `match_finished` of `match_id` on `events`.
-async fn finished_of(
+pub(crate) async fn finished_of(
     events: &mut Events<pb::PlayerEvent>,
     match_id: &str,
 ) -> pb::PlayerMatchFinished {
@@ -293,7 +294,7 @@ async fn finished_of(
         .await
 }
 
-fn feed_kind(event: &pb::FeedEvent) -> (&'static str, String) {
+pub(crate) fn feed_kind(event: &pb::FeedEvent) -> (&'static str, String) {
     use pb::feed_event::Event;
     match event.event.as_ref().expect("an event") {
         Event::MatchCreated(m) => ("created", m.match_id.clone()),
@@ -304,7 +305,10 @@ fn feed_kind(event: &pb::FeedEvent) -> (&'static str, String) {
 }
 
 /// Reads the feed until match `id` is finished: its events, in order.
-async fn feed_until_finished(feed: &mut Events<pb::FeedEvent>, id: &str) -> Vec<pb::FeedEvent> {
+pub(crate) async fn feed_until_finished(
+    feed: &mut Events<pb::FeedEvent>,
+    id: &str,
+) -> Vec<pb::FeedEvent> {
     let mut of_match = Vec::new();
     loop {
         let event = feed.next().await;

@@ -39,6 +39,17 @@ struct StoredEntry {
     match_started: Option<Vec<u8>>,
     #[prost(message, optional, tag = "9")]
     match_finished: Option<StoredMatchFinished>,
+    #[prost(message, optional, tag = "10")]
+    challenge_joined: Option<StoredJoined>,
+}
+
+/// A three-player challenge accepted by one player while it waits for another.
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredJoined {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(string, tag = "2")]
+    player: String,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -86,7 +97,7 @@ struct StoredChallenge {
     game: Option<StoredGame>,
     #[prost(bool, tag = "5")]
     rated: bool,
-    /// 0 random, 1 South, 2 North.
+    /// 0 random, 1 South, 2 North, 3 East.
     #[prost(uint32, tag = "6")]
     seat: u32,
     #[prost(uint64, tag = "7")]
@@ -95,6 +106,9 @@ struct StoredChallenge {
     expires_ms: u64,
     #[prost(bytes = "vec", optional, tag = "9")]
     rematch_of: Option<Vec<u8>>,
+    /// Three-player Ba-awa: the second player challenged.
+    #[prost(string, optional, tag = "10")]
+    also_to: Option<String>,
 }
 
 /// A challenge or seek closed: 3 declined (with `reason`), 4 cancelled, 5 expired.
@@ -288,6 +302,7 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                 id: c.id.0.to_vec(),
                 from: c.from.clone(),
                 to: c.to.clone(),
+                also_to: c.also_to.clone(),
                 game: stored_game(c.kind, &c.options, c.time_control),
                 rated: c.rated,
                 seat: match c.seat {
@@ -297,6 +312,12 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                 created_ms: c.created_ms,
                 expires_ms: c.expires_ms,
                 rematch_of: c.rematch_of.map(|id| id.0.to_vec()),
+            })
+        }
+        Entry::ChallengeJoined { id, player } => {
+            stored.challenge_joined = Some(StoredJoined {
+                id: id.0.to_vec(),
+                player: player.clone(),
             })
         }
         Entry::ChallengeClosed { id, status } => {
@@ -407,6 +428,8 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             id: id_of(&c.id)?,
             from: c.from,
             to: c.to,
+            also_to: c.also_to,
+            joined: Vec::new(),
             kind,
             options,
             time_control,
@@ -420,6 +443,11 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             rematch_of: c.rematch_of.as_deref().map(id_of).transpose()?,
             status: ChallengeStatus::Pending,
         })
+    } else if let Some(j) = stored.challenge_joined {
+        Entry::ChallengeJoined {
+            id: id_of(&j.id)?,
+            player: j.player,
+        }
     } else if let Some(c) = stored.challenge_closed {
         Entry::ChallengeClosed {
             id: id_of(&c.id)?,
@@ -462,7 +490,7 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
         }
     } else if let Some(m) = stored.match_created {
         let (kind, options, time_control) = game_of(m.game)?;
-        let seats: [SeatRecord; 2] = m
+        let seats: Vec<SeatRecord> = m
             .seats
             .into_iter()
             .map(|s| {
@@ -473,9 +501,12 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
                     bot_account: s.bot_account,
                 })
             })
-            .collect::<Result<Vec<_>, StoreError>>()?
-            .try_into()
-            .map_err(|_| bad("seats"))?;
+            .collect::<Result<_, StoreError>>()?;
+        // Two seats, or three in three-player Ba-awa; an entry written before East was recorded has two even for
+        // a three-player match (its East player is not known to the lobby).
+        if !(2..=options.seats(kind)).contains(&seats.len()) {
+            return Err(bad("seats"));
+        }
         Entry::MatchCreated {
             id: id_of(&m.id)?,
             kind,

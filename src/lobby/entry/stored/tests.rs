@@ -26,6 +26,8 @@ fn every_entry_survives_the_codec() {
         id,
         from: "ann".into(),
         to: None,
+        also_to: None,
+        joined: Vec::new(),
         kind,
         options,
         time_control: Default::default(),
@@ -72,8 +74,23 @@ fn every_entry_survives_the_codec() {
             to: Some("bob".into()),
             seat: SeatChoice::Random,
             rematch_of: None,
+            ..challenge.clone()
+        }),
+        // Three-player Ba-awa: a challenge to two players, East asked for, and one of them accepting first.
+        Entry::Challenged(Challenge {
+            to: Some("bob".into()),
+            also_to: Some("cy".into()),
+            options: Options {
+                ba_awa_players: 3,
+                ..options
+            },
+            seat: SeatChoice::Seat(Player::East),
             ..challenge
         }),
+        Entry::ChallengeJoined {
+            id,
+            player: "cy".into(),
+        },
         Entry::ChallengeClosed {
             id,
             status: ChallengeStatus::Declined(DeclineReason::OnlyBot),
@@ -105,7 +122,7 @@ fn every_entry_survives_the_codec() {
             options,
             time_control: Default::default(),
             rated: true,
-            seats: [
+            seats: vec![
                 SeatRecord {
                     player: Some("ann".into()),
                     bot_level: None,
@@ -127,7 +144,7 @@ fn every_entry_survives_the_codec() {
             options,
             time_control: Default::default(),
             rated: false,
-            seats: [SeatRecord::default(), SeatRecord::default()],
+            seats: vec![SeatRecord::default(); 2],
             origin: Origin::Challenge(MatchId([6; 16])),
         },
         Entry::MatchCreated {
@@ -136,7 +153,44 @@ fn every_entry_survives_the_codec() {
             options,
             time_control: Default::default(),
             rated: false,
-            seats: [SeatRecord::default(), SeatRecord::default()],
+            seats: vec![SeatRecord::default(); 2],
+            origin: Origin::Direct,
+        },
+        // Three-player Ba-awa: East's seat is recorded third.
+        Entry::MatchCreated {
+            id,
+            kind,
+            options: Options {
+                ba_awa_players: 3,
+                ..options
+            },
+            time_control: Default::default(),
+            rated: false,
+            seats: vec![
+                SeatRecord {
+                    player: Some("ann".into()),
+                    ..SeatRecord::default()
+                },
+                SeatRecord::default(),
+                SeatRecord {
+                    player: Some("cy".into()),
+                    rating: 1500.0,
+                    ..SeatRecord::default()
+                },
+            ],
+            origin: Origin::Direct,
+        },
+        // A three-player match recorded before East was: two seats still read back.
+        Entry::MatchCreated {
+            id,
+            kind,
+            options: Options {
+                ba_awa_players: 3,
+                ..options
+            },
+            time_control: Default::default(),
+            rated: false,
+            seats: vec![SeatRecord::default(); 2],
             origin: Origin::Direct,
         },
         Entry::MatchStarted { id },
@@ -192,4 +246,19 @@ fn bytes_the_lobby_did_not_write_are_an_error() {
         ..StoredEntry::default()
     };
     assert!(decode(1, &no_game.encode_to_vec()).is_err());
+    // Three seats for a two-player game is not something the lobby writes.
+    let (kind, options) = game();
+    let three_seats = encode(
+        &Entry::MatchCreated {
+            id: MatchId([4; 16]),
+            kind,
+            options,
+            time_control: Default::default(),
+            rated: false,
+            seats: vec![SeatRecord::default(); 3],
+            origin: Origin::Direct,
+        },
+        5,
+    );
+    assert!(decode(1, &three_seats).is_err());
 }

@@ -426,6 +426,10 @@ export const SowSchema: GenMessage<Sow> = /*@__PURE__*/
 
 /**
  * Go on to the next game or round. `pits` is an optional choice; empty means the rules' default.
+ * The state says who chooses: in Ba-awa with two players the one whose `stores` entry is above 24 (more than six
+ * pits won, §4.4 step 3), nobody with 24 each or with three players (§4.7); in Bosh each player his own holes.
+ * The Rules service applies a choice for any seat (it holds no seats); a server-held match accepts a choice only
+ * from the seat that makes it (matches.proto, "Who may submit what").
  *
  * @generated from message mancala.v1.NextGame
  */
@@ -433,7 +437,8 @@ export type NextGame = Message<"mancala.v1.NextGame"> & {
   /**
    * Ba-awa: the opponent's pits that the player who won more than six takes (default: from the opponent's
    * left, anticlockwise; §4.4). Bosh: the holes to open, for either or both players; a player with no hole
-   * listed gets the default right-to-left fill (§3.4). Bao la Kete: must be empty.
+   * listed gets the default right-to-left fill (§3.4); in a server-held match a seat lists its own holes only.
+   * Bao la Kete and three-player Ba-awa: must be empty.
    *
    * @generated from field: repeated uint32 pits = 1;
    */

@@ -13,6 +13,10 @@
 // - Seeks. `Seek` asks the server for an opponent: it pairs the seek with a compatible one (same game, options
 //   and rated flag, each player's rating in the other's range) as soon as there is one, and may fall back to the
 //   server's built-in opponent of a chosen level when nobody comes within a wait.
+// - Three-player Ba-awa (`options.ba_awa_players` 3, docs/ba-awa.md §4.7): a challenge names two players
+//   (`also_to_player_id`) and the match is made when both have accepted; a seek pairs three compatible seeks (a
+//   fallback gives both other seats to the built-in opponent). Such matches are never rated. Every seated player,
+//   East included, gets `match_started` with `opponents`, and the feed lists all three seats.
 // - Ratings. A rated match (a rated challenge or seek between two players) changes both players' Glicko-2
 //   rating in its game when it ends (players.proto `GetPlayer`); every finished match of a player counts in his
 //   record.
@@ -21,12 +25,6 @@
 //   sends only what concerns its reader). Resume with the last id you received as `after_event_id`; nothing is
 //   missed or repeated, on any replica sharing the store. Heartbeats come while nothing else does and carry the
 //   latest id the stream has passed, which is also a valid point to resume from.
-// - Resuming never loses a match. Every time a player's stream opens, resumed or not, it first restates what
-//   stands for him (`PlayerEvent.restated`): each unfinished match with a seat of his, each pending challenge to
-//   or from him and each open seek of his, as the event that made it; then a heartbeat at the resume point; then
-//   the events after it. A bot restarted with any saved id, or none, so learns of every match it must finish
-//   (as lichess's Bot API sends every game in progress on connect), and treats a `match_started` for a match it
-//   already plays as the same match.
 //
 // Errors (google.rpc details, domain "mancala.v1"):
 // - UNAUTHENTICATED: no credential where one is required, or a bad one.
@@ -61,7 +59,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mancala/v1/lobby.proto.
  */
 export const file_mancala_v1_lobby: GenFile = /*@__PURE__*/
-  fileDesc("ChZtYW5jYWxhL3YxL2xvYmJ5LnByb3RvEgptYW5jYWxhLnYxIuEDCglDaGFsbGVuZ2USFAoMY2hhbGxlbmdlX2lkGAEgASgJEhYKDmZyb21fcGxheWVyX2lkGAIgASgJEhQKDHRvX3BsYXllcl9pZBgDIAEoCRIiCgRraW5kGAQgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAUgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgGIAEoCBIoCgRzZWF0GAcgASgOMhoubWFuY2FsYS52MS5TZWF0UHJlZmVyZW5jZRIrCgZzdGF0dXMYCCABKA4yGy5tYW5jYWxhLnYxLkNoYWxsZW5nZVN0YXR1cxIxCg5kZWNsaW5lX3JlYXNvbhgJIAEoDjIZLm1hbmNhbGEudjEuRGVjbGluZVJlYXNvbhIQCghtYXRjaF9pZBgKIAEoCRIdChVhY2NlcHRlZF9ieV9wbGF5ZXJfaWQYCyABKAkSFQoNY3JlYXRlZF9hdF9tcxgMIAEoBBIVCg1leHBpcmVzX2F0X21zGA0gASgEEhsKE3JlbWF0Y2hfb2ZfbWF0Y2hfaWQYDiABKAkSLQoMdGltZV9jb250cm9sGA8gASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbCL5AQoWQ3JlYXRlQ2hhbGxlbmdlUmVxdWVzdBIUCgx0b19wbGF5ZXJfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSKAoEc2VhdBgFIAEoDjIaLm1hbmNhbGEudjEuU2VhdFByZWZlcmVuY2USEwoLdHRsX3NlY29uZHMYBiABKA0SLQoMdGltZV9jb250cm9sGAcgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbCJDChdDcmVhdGVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZBY2NlcHRDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSKHAQoXQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USKAoJY2hhbGxlbmdlGAEgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2USIAoFbWF0Y2gYAiABKAsyES5tYW5jYWxhLnYxLk1hdGNoEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllciJaChdEZWNsaW5lQ2hhbGxlbmdlUmVxdWVzdBIUCgxjaGFsbGVuZ2VfaWQYASABKAkSKQoGcmVhc29uGAIgASgOMhkubWFuY2FsYS52MS5EZWNsaW5lUmVhc29uIkQKGERlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZDYW5jZWxDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSJDChdDYW5jZWxDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIXChVMaXN0Q2hhbGxlbmdlc1JlcXVlc3QiagoWTGlzdENoYWxsZW5nZXNSZXNwb25zZRInCghpbmNvbWluZxgBIAMoCzIVLm1hbmNhbGEudjEuQ2hhbGxlbmdlEicKCG91dGdvaW5nGAIgAygLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2UiPAoTT2ZmZXJSZW1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRITCgt0dGxfc2Vjb25kcxgCIAEoDSJAChRPZmZlclJlbWF0Y2hSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSKZAwoEU2VlaxIPCgdzZWVrX2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIiCgRraW5kGAMgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAQgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgFIAEoCBISCgpyYXRpbmdfbWluGAYgASgNEhIKCnJhdGluZ19tYXgYByABKA0SGgoSZmFsbGJhY2tfYm90X2xldmVsGAggASgNEhkKEWZhbGxiYWNrX2FmdGVyX21zGAkgASgNEiYKBnN0YXR1cxgKIAEoDjIWLm1hbmNhbGEudjEuU2Vla1N0YXR1cxIQCghtYXRjaF9pZBgLIAEoCRIaChJvcHBvbmVudF9wbGF5ZXJfaWQYDCABKAkSFQoNY3JlYXRlZF9hdF9tcxgNIAEoBBIVCg1leHBpcmVzX2F0X21zGA4gASgEEi0KDHRpbWVfY29udHJvbBgPIAEoCzIXLm1hbmNhbGEudjEuVGltZUNvbnRyb2wijQIKC1NlZWtSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAMgASgIEhIKCnJhdGluZ19taW4YBCABKA0SEgoKcmF0aW5nX21heBgFIAEoDRIaChJmYWxsYmFja19ib3RfbGV2ZWwYBiABKA0SGQoRZmFsbGJhY2tfYWZ0ZXJfbXMYByABKA0SEwoLdHRsX3NlY29uZHMYCCABKA0SLQoMdGltZV9jb250cm9sGAkgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbCIuCgxTZWVrUmVzcG9uc2USHgoEc2VlaxgBIAEoCzIQLm1hbmNhbGEudjEuU2VlayIkChFDYW5jZWxTZWVrUmVxdWVzdBIPCgdzZWVrX2lkGAEgASgJIjQKEkNhbmNlbFNlZWtSZXNwb25zZRIeCgRzZWVrGAEgASgLMhAubWFuY2FsYS52MS5TZWVrIicKDkxvYmJ5SGVhcnRiZWF0EhUKDWxhc3RfZXZlbnRfaWQYASABKAQiWAoIT3Bwb25lbnQSEQoJcGxheWVyX2lkGAEgASgJEhEKCWJvdF9sZXZlbBgCIAEoDRIOCgZyYXRpbmcYAyABKAESFgoOaXNfYm90X2FjY291bnQYBCABKAgi9AEKElBsYXllck1hdGNoU3RhcnRlZBIQCghtYXRjaF9pZBgBIAEoCRIiCgRraW5kGAIgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAMgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgEIAEoCBIgCgRzZWF0GAUgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISJgoIb3Bwb25lbnQYBiABKAsyFC5tYW5jYWxhLnYxLk9wcG9uZW50EhQKDGNoYWxsZW5nZV9pZBgHIAEoCRIPCgdzZWVrX2lkGAggASgJIkAKDFJhdGluZ0NoYW5nZRIRCglwbGF5ZXJfaWQYASABKAkSDgoGYmVmb3JlGAIgASgBEg0KBWFmdGVyGAMgASgBItcBChNQbGF5ZXJNYXRjaEZpbmlzaGVkEhAKCG1hdGNoX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchInCgZyZXN1bHQYBCABKAsyFy5tYW5jYWxhLnYxLk1hdGNoUmVzdWx0Eg0KBXJhdGVkGAUgASgIEjAKDnJhdGluZ19jaGFuZ2VzGAYgAygLMhgubWFuY2FsYS52MS5SYXRpbmdDaGFuZ2UiMgoYV2F0Y2hQbGF5ZXJFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgEIrwCCgtQbGF5ZXJFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASKgoJY2hhbGxlbmdlGAQgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2VIABIgCgRzZWVrGAUgASgLMhAubWFuY2FsYS52MS5TZWVrSAASNwoNbWF0Y2hfc3RhcnRlZBgGIAEoCzIeLm1hbmNhbGEudjEuUGxheWVyTWF0Y2hTdGFydGVkSAASOQoObWF0Y2hfZmluaXNoZWQYByABKAsyHy5tYW5jYWxhLnYxLlBsYXllck1hdGNoRmluaXNoZWRIABIQCghyZXN0YXRlZBgIIAEoCEIHCgVldmVudCJUCghGZWVkU2VhdBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCglwbGF5ZXJfaWQYAiABKAkSEQoJYm90X2xldmVsGAMgASgNIs4BChBGZWVkTWF0Y2hDcmVhdGVkEhAKCG1hdGNoX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAyABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAQgASgIEiMKBXNlYXRzGAUgAygLMhQubWFuY2FsYS52MS5GZWVkU2VhdBIUCgxjaGFsbGVuZ2VfaWQYBiABKAkSEAoIc2Vla19pZHMYByADKAkiJAoQRmVlZE1hdGNoU3RhcnRlZBIQCghtYXRjaF9pZBgBIAEoCSKPAQoRRmVlZE1hdGNoRmluaXNoZWQSEAoIbWF0Y2hfaWQYASABKAkSJwoGcmVzdWx0GAIgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdBINCgVyYXRlZBgDIAEoCBIwCg5yYXRpbmdfY2hhbmdlcxgEIAMoCzIYLm1hbmNhbGEudjEuUmF0aW5nQ2hhbmdlIjAKFldhdGNoVGVuYW50RmVlZFJlcXVlc3QSFgoOYWZ0ZXJfZXZlbnRfaWQYASABKAQijQIKCUZlZWRFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASNQoNbWF0Y2hfY3JlYXRlZBgEIAEoCzIcLm1hbmNhbGEudjEuRmVlZE1hdGNoQ3JlYXRlZEgAEjUKDW1hdGNoX3N0YXJ0ZWQYBSABKAsyHC5tYW5jYWxhLnYxLkZlZWRNYXRjaFN0YXJ0ZWRIABI3Cg5tYXRjaF9maW5pc2hlZBgGIAEoCzIdLm1hbmNhbGEudjEuRmVlZE1hdGNoRmluaXNoZWRIAEIHCgVldmVudCpiCg5TZWF0UHJlZmVyZW5jZRIaChZTRUFUX1BSRUZFUkVOQ0VfUkFORE9NEAASGQoVU0VBVF9QUkVGRVJFTkNFX1NPVVRIEAESGQoVU0VBVF9QUkVGRVJFTkNFX05PUlRIEAIqzQEKD0NoYWxsZW5nZVN0YXR1cxIgChxDSEFMTEVOR0VfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYQ0hBTExFTkdFX1NUQVRVU19QRU5ESU5HEAESHQoZQ0hBTExFTkdFX1NUQVRVU19BQ0NFUFRFRBACEh0KGUNIQUxMRU5HRV9TVEFUVVNfREVDTElORUQQAxIeChpDSEFMTEVOR0VfU1RBVFVTX0NBTkNFTExFRBAEEhwKGENIQUxMRU5HRV9TVEFUVVNfRVhQSVJFRBAFKucBCg1EZWNsaW5lUmVhc29uEhoKFkRFQ0xJTkVfUkVBU09OX0dFTkVSSUMQABIYChRERUNMSU5FX1JFQVNPTl9MQVRFUhABEhkKFURFQ0xJTkVfUkVBU09OX0NBU1VBTBACEhgKFERFQ0xJTkVfUkVBU09OX1JBVEVEEAMSFwoTREVDTElORV9SRUFTT05fR0FNRRAEEhoKFkRFQ0xJTkVfUkVBU09OX09QVElPTlMQBRIZChVERUNMSU5FX1JFQVNPTl9OT19CT1QQBhIbChdERUNMSU5FX1JFQVNPTl9PTkxZX0JPVBAHKosBCgpTZWVrU3RhdHVzEhsKF1NFRUtfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFAoQU0VFS19TVEFUVVNfT1BFThABEhYKElNFRUtfU1RBVFVTX1BBSVJFRBACEhkKFVNFRUtfU1RBVFVTX0NBTkNFTExFRBADEhcKE1NFRUtfU1RBVFVTX0VYUElSRUQQBDLUBgoFTG9iYnkSWgoPQ3JlYXRlQ2hhbGxlbmdlEiIubWFuY2FsYS52MS5DcmVhdGVDaGFsbGVuZ2VSZXF1ZXN0GiMubWFuY2FsYS52MS5DcmVhdGVDaGFsbGVuZ2VSZXNwb25zZRJaCg9BY2NlcHRDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkFjY2VwdENoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkFjY2VwdENoYWxsZW5nZVJlc3BvbnNlEl0KEERlY2xpbmVDaGFsbGVuZ2USIy5tYW5jYWxhLnYxLkRlY2xpbmVDaGFsbGVuZ2VSZXF1ZXN0GiQubWFuY2FsYS52MS5EZWNsaW5lQ2hhbGxlbmdlUmVzcG9uc2USWgoPQ2FuY2VsQ2hhbGxlbmdlEiIubWFuY2FsYS52MS5DYW5jZWxDaGFsbGVuZ2VSZXF1ZXN0GiMubWFuY2FsYS52MS5DYW5jZWxDaGFsbGVuZ2VSZXNwb25zZRJXCg5MaXN0Q2hhbGxlbmdlcxIhLm1hbmNhbGEudjEuTGlzdENoYWxsZW5nZXNSZXF1ZXN0GiIubWFuY2FsYS52MS5MaXN0Q2hhbGxlbmdlc1Jlc3BvbnNlElEKDE9mZmVyUmVtYXRjaBIfLm1hbmNhbGEudjEuT2ZmZXJSZW1hdGNoUmVxdWVzdBogLm1hbmNhbGEudjEuT2ZmZXJSZW1hdGNoUmVzcG9uc2USOQoEU2VlaxIXLm1hbmNhbGEudjEuU2Vla1JlcXVlc3QaGC5tYW5jYWxhLnYxLlNlZWtSZXNwb25zZRJLCgpDYW5jZWxTZWVrEh0ubWFuY2FsYS52MS5DYW5jZWxTZWVrUmVxdWVzdBoeLm1hbmNhbGEudjEuQ2FuY2VsU2Vla1Jlc3BvbnNlElQKEVdhdGNoUGxheWVyRXZlbnRzEiQubWFuY2FsYS52MS5XYXRjaFBsYXllckV2ZW50c1JlcXVlc3QaFy5tYW5jYWxhLnYxLlBsYXllckV2ZW50MAESTgoPV2F0Y2hUZW5hbnRGZWVkEiIubWFuY2FsYS52MS5XYXRjaFRlbmFudEZlZWRSZXF1ZXN0GhUubWFuY2FsYS52MS5GZWVkRXZlbnQwAUJ/Cg5jb20ubWFuY2FsYS52MUIKTG9iYnlQcm90b1ABWiNtYW5jYWxhL2dlbi9nby9tYW5jYWxhL3YxO21hbmNhbGF2MaICA01YWKoCCk1hbmNhbGEuVjG6AgtNYW5jYWxhX1YxX8oCCk1hbmNhbGFcVjHqAgtNYW5jYWxhOjpWMWIGcHJvdG8z", [file_mancala_v1_game, file_mancala_v1_matches, file_mancala_v1_rules]);
+  fileDesc("ChZtYW5jYWxhL3YxL2xvYmJ5LnByb3RvEgptYW5jYWxhLnYxIpcECglDaGFsbGVuZ2USFAoMY2hhbGxlbmdlX2lkGAEgASgJEhYKDmZyb21fcGxheWVyX2lkGAIgASgJEhQKDHRvX3BsYXllcl9pZBgDIAEoCRIiCgRraW5kGAQgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAUgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgGIAEoCBIoCgRzZWF0GAcgASgOMhoubWFuY2FsYS52MS5TZWF0UHJlZmVyZW5jZRIrCgZzdGF0dXMYCCABKA4yGy5tYW5jYWxhLnYxLkNoYWxsZW5nZVN0YXR1cxIxCg5kZWNsaW5lX3JlYXNvbhgJIAEoDjIZLm1hbmNhbGEudjEuRGVjbGluZVJlYXNvbhIQCghtYXRjaF9pZBgKIAEoCRIdChVhY2NlcHRlZF9ieV9wbGF5ZXJfaWQYCyABKAkSFQoNY3JlYXRlZF9hdF9tcxgMIAEoBBIVCg1leHBpcmVzX2F0X21zGA0gASgEEhsKE3JlbWF0Y2hfb2ZfbWF0Y2hfaWQYDiABKAkSLQoMdGltZV9jb250cm9sGA8gASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBIZChFhbHNvX3RvX3BsYXllcl9pZBgQIAEoCRIZChFqb2luZWRfcGxheWVyX2lkcxgRIAMoCSKUAgoWQ3JlYXRlQ2hhbGxlbmdlUmVxdWVzdBIUCgx0b19wbGF5ZXJfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSKAoEc2VhdBgFIAEoDjIaLm1hbmNhbGEudjEuU2VhdFByZWZlcmVuY2USEwoLdHRsX3NlY29uZHMYBiABKA0SLQoMdGltZV9jb250cm9sGAcgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBIZChFhbHNvX3RvX3BsYXllcl9pZBgIIAEoCSJDChdDcmVhdGVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZBY2NlcHRDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSKHAQoXQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USKAoJY2hhbGxlbmdlGAEgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2USIAoFbWF0Y2gYAiABKAsyES5tYW5jYWxhLnYxLk1hdGNoEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllciJaChdEZWNsaW5lQ2hhbGxlbmdlUmVxdWVzdBIUCgxjaGFsbGVuZ2VfaWQYASABKAkSKQoGcmVhc29uGAIgASgOMhkubWFuY2FsYS52MS5EZWNsaW5lUmVhc29uIkQKGERlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZDYW5jZWxDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSJDChdDYW5jZWxDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIXChVMaXN0Q2hhbGxlbmdlc1JlcXVlc3QiagoWTGlzdENoYWxsZW5nZXNSZXNwb25zZRInCghpbmNvbWluZxgBIAMoCzIVLm1hbmNhbGEudjEuQ2hhbGxlbmdlEicKCG91dGdvaW5nGAIgAygLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2UiPAoTT2ZmZXJSZW1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRITCgt0dGxfc2Vjb25kcxgCIAEoDSJAChRPZmZlclJlbWF0Y2hSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSKZAwoEU2VlaxIPCgdzZWVrX2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIiCgRraW5kGAMgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAQgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgFIAEoCBISCgpyYXRpbmdfbWluGAYgASgNEhIKCnJhdGluZ19tYXgYByABKA0SGgoSZmFsbGJhY2tfYm90X2xldmVsGAggASgNEhkKEWZhbGxiYWNrX2FmdGVyX21zGAkgASgNEiYKBnN0YXR1cxgKIAEoDjIWLm1hbmNhbGEudjEuU2Vla1N0YXR1cxIQCghtYXRjaF9pZBgLIAEoCRIaChJvcHBvbmVudF9wbGF5ZXJfaWQYDCABKAkSFQoNY3JlYXRlZF9hdF9tcxgNIAEoBBIVCg1leHBpcmVzX2F0X21zGA4gASgEEi0KDHRpbWVfY29udHJvbBgPIAEoCzIXLm1hbmNhbGEudjEuVGltZUNvbnRyb2wijQIKC1NlZWtSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAMgASgIEhIKCnJhdGluZ19taW4YBCABKA0SEgoKcmF0aW5nX21heBgFIAEoDRIaChJmYWxsYmFja19ib3RfbGV2ZWwYBiABKA0SGQoRZmFsbGJhY2tfYWZ0ZXJfbXMYByABKA0SEwoLdHRsX3NlY29uZHMYCCABKA0SLQoMdGltZV9jb250cm9sGAkgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbCIuCgxTZWVrUmVzcG9uc2USHgoEc2VlaxgBIAEoCzIQLm1hbmNhbGEudjEuU2VlayIkChFDYW5jZWxTZWVrUmVxdWVzdBIPCgdzZWVrX2lkGAEgASgJIjQKEkNhbmNlbFNlZWtSZXNwb25zZRIeCgRzZWVrGAEgASgLMhAubWFuY2FsYS52MS5TZWVrIicKDkxvYmJ5SGVhcnRiZWF0EhUKDWxhc3RfZXZlbnRfaWQYASABKAQiegoIT3Bwb25lbnQSEQoJcGxheWVyX2lkGAEgASgJEhEKCWJvdF9sZXZlbBgCIAEoDRIOCgZyYXRpbmcYAyABKAESFgoOaXNfYm90X2FjY291bnQYBCABKAgSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyIp0CChJQbGF5ZXJNYXRjaFN0YXJ0ZWQSEAoIbWF0Y2hfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEiYKCG9wcG9uZW50GAYgASgLMhQubWFuY2FsYS52MS5PcHBvbmVudBIUCgxjaGFsbGVuZ2VfaWQYByABKAkSDwoHc2Vla19pZBgIIAEoCRInCglvcHBvbmVudHMYCSADKAsyFC5tYW5jYWxhLnYxLk9wcG9uZW50IkAKDFJhdGluZ0NoYW5nZRIRCglwbGF5ZXJfaWQYASABKAkSDgoGYmVmb3JlGAIgASgBEg0KBWFmdGVyGAMgASgBItcBChNQbGF5ZXJNYXRjaEZpbmlzaGVkEhAKCG1hdGNoX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchInCgZyZXN1bHQYBCABKAsyFy5tYW5jYWxhLnYxLk1hdGNoUmVzdWx0Eg0KBXJhdGVkGAUgASgIEjAKDnJhdGluZ19jaGFuZ2VzGAYgAygLMhgubWFuY2FsYS52MS5SYXRpbmdDaGFuZ2UiMgoYV2F0Y2hQbGF5ZXJFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgEIqoCCgtQbGF5ZXJFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASKgoJY2hhbGxlbmdlGAQgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2VIABIgCgRzZWVrGAUgASgLMhAubWFuY2FsYS52MS5TZWVrSAASNwoNbWF0Y2hfc3RhcnRlZBgGIAEoCzIeLm1hbmNhbGEudjEuUGxheWVyTWF0Y2hTdGFydGVkSAASOQoObWF0Y2hfZmluaXNoZWQYByABKAsyHy5tYW5jYWxhLnYxLlBsYXllck1hdGNoRmluaXNoZWRIAEIHCgVldmVudCJUCghGZWVkU2VhdBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCglwbGF5ZXJfaWQYAiABKAkSEQoJYm90X2xldmVsGAMgASgNIs4BChBGZWVkTWF0Y2hDcmVhdGVkEhAKCG1hdGNoX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAyABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAQgASgIEiMKBXNlYXRzGAUgAygLMhQubWFuY2FsYS52MS5GZWVkU2VhdBIUCgxjaGFsbGVuZ2VfaWQYBiABKAkSEAoIc2Vla19pZHMYByADKAkiJAoQRmVlZE1hdGNoU3RhcnRlZBIQCghtYXRjaF9pZBgBIAEoCSKPAQoRRmVlZE1hdGNoRmluaXNoZWQSEAoIbWF0Y2hfaWQYASABKAkSJwoGcmVzdWx0GAIgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdBINCgVyYXRlZBgDIAEoCBIwCg5yYXRpbmdfY2hhbmdlcxgEIAMoCzIYLm1hbmNhbGEudjEuUmF0aW5nQ2hhbmdlIjAKFldhdGNoVGVuYW50RmVlZFJlcXVlc3QSFgoOYWZ0ZXJfZXZlbnRfaWQYASABKAQijQIKCUZlZWRFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASNQoNbWF0Y2hfY3JlYXRlZBgEIAEoCzIcLm1hbmNhbGEudjEuRmVlZE1hdGNoQ3JlYXRlZEgAEjUKDW1hdGNoX3N0YXJ0ZWQYBSABKAsyHC5tYW5jYWxhLnYxLkZlZWRNYXRjaFN0YXJ0ZWRIABI3Cg5tYXRjaF9maW5pc2hlZBgGIAEoCzIdLm1hbmNhbGEudjEuRmVlZE1hdGNoRmluaXNoZWRIAEIHCgVldmVudCp8Cg5TZWF0UHJlZmVyZW5jZRIaChZTRUFUX1BSRUZFUkVOQ0VfUkFORE9NEAASGQoVU0VBVF9QUkVGRVJFTkNFX1NPVVRIEAESGQoVU0VBVF9QUkVGRVJFTkNFX05PUlRIEAISGAoUU0VBVF9QUkVGRVJFTkNFX0VBU1QQAyrNAQoPQ2hhbGxlbmdlU3RhdHVzEiAKHENIQUxMRU5HRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhDSEFMTEVOR0VfU1RBVFVTX1BFTkRJTkcQARIdChlDSEFMTEVOR0VfU1RBVFVTX0FDQ0VQVEVEEAISHQoZQ0hBTExFTkdFX1NUQVRVU19ERUNMSU5FRBADEh4KGkNIQUxMRU5HRV9TVEFUVVNfQ0FOQ0VMTEVEEAQSHAoYQ0hBTExFTkdFX1NUQVRVU19FWFBJUkVEEAUq5wEKDURlY2xpbmVSZWFzb24SGgoWREVDTElORV9SRUFTT05fR0VORVJJQxAAEhgKFERFQ0xJTkVfUkVBU09OX0xBVEVSEAESGQoVREVDTElORV9SRUFTT05fQ0FTVUFMEAISGAoUREVDTElORV9SRUFTT05fUkFURUQQAxIXChNERUNMSU5FX1JFQVNPTl9HQU1FEAQSGgoWREVDTElORV9SRUFTT05fT1BUSU9OUxAFEhkKFURFQ0xJTkVfUkVBU09OX05PX0JPVBAGEhsKF0RFQ0xJTkVfUkVBU09OX09OTFlfQk9UEAcqiwEKClNlZWtTdGF0dXMSGwoXU0VFS19TVEFUVVNfVU5TUEVDSUZJRUQQABIUChBTRUVLX1NUQVRVU19PUEVOEAESFgoSU0VFS19TVEFUVVNfUEFJUkVEEAISGQoVU0VFS19TVEFUVVNfQ0FOQ0VMTEVEEAMSFwoTU0VFS19TVEFUVVNfRVhQSVJFRBAEMtQGCgVMb2JieRJaCg9DcmVhdGVDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkNyZWF0ZUNoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkNyZWF0ZUNoYWxsZW5nZVJlc3BvbnNlEloKD0FjY2VwdENoYWxsZW5nZRIiLm1hbmNhbGEudjEuQWNjZXB0Q2hhbGxlbmdlUmVxdWVzdBojLm1hbmNhbGEudjEuQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USXQoQRGVjbGluZUNoYWxsZW5nZRIjLm1hbmNhbGEudjEuRGVjbGluZUNoYWxsZW5nZVJlcXVlc3QaJC5tYW5jYWxhLnYxLkRlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRJaCg9DYW5jZWxDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkNhbmNlbENoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkNhbmNlbENoYWxsZW5nZVJlc3BvbnNlElcKDkxpc3RDaGFsbGVuZ2VzEiEubWFuY2FsYS52MS5MaXN0Q2hhbGxlbmdlc1JlcXVlc3QaIi5tYW5jYWxhLnYxLkxpc3RDaGFsbGVuZ2VzUmVzcG9uc2USUQoMT2ZmZXJSZW1hdGNoEh8ubWFuY2FsYS52MS5PZmZlclJlbWF0Y2hSZXF1ZXN0GiAubWFuY2FsYS52MS5PZmZlclJlbWF0Y2hSZXNwb25zZRI5CgRTZWVrEhcubWFuY2FsYS52MS5TZWVrUmVxdWVzdBoYLm1hbmNhbGEudjEuU2Vla1Jlc3BvbnNlEksKCkNhbmNlbFNlZWsSHS5tYW5jYWxhLnYxLkNhbmNlbFNlZWtSZXF1ZXN0Gh4ubWFuY2FsYS52MS5DYW5jZWxTZWVrUmVzcG9uc2USVAoRV2F0Y2hQbGF5ZXJFdmVudHMSJC5tYW5jYWxhLnYxLldhdGNoUGxheWVyRXZlbnRzUmVxdWVzdBoXLm1hbmNhbGEudjEuUGxheWVyRXZlbnQwARJOCg9XYXRjaFRlbmFudEZlZWQSIi5tYW5jYWxhLnYxLldhdGNoVGVuYW50RmVlZFJlcXVlc3QaFS5tYW5jYWxhLnYxLkZlZWRFdmVudDABQn8KDmNvbS5tYW5jYWxhLnYxQgpMb2JieVByb3RvUAFaI21hbmNhbGEvZ2VuL2dvL21hbmNhbGEvdjE7bWFuY2FsYXYxogIDTVhYqgIKTWFuY2FsYS5WMboCC01hbmNhbGFfVjFfygIKTWFuY2FsYVxWMeoCC01hbmNhbGE6OlYxYgZwcm90bzM", [file_mancala_v1_game, file_mancala_v1_matches, file_mancala_v1_rules]);
 
 /**
  * A challenge.
@@ -171,6 +169,21 @@ export type Challenge = Message<"mancala.v1.Challenge"> & {
    * @generated from field: mancala.v1.TimeControl time_control = 15;
    */
   timeControl?: TimeControl | undefined;
+
+  /**
+   * Three-player Ba-awa: the second player challenged (empty: the last seat is open to anyone with the id).
+   *
+   * @generated from field: string also_to_player_id = 16;
+   */
+  alsoToPlayerId: string;
+
+  /**
+   * Three-player Ba-awa: the players who have accepted so far while the challenge waits for the others (it stays
+   * PENDING until every seat has a player; then the match is made and the challenge is ACCEPTED).
+   *
+   * @generated from field: repeated string joined_player_ids = 17;
+   */
+  joinedPlayerIds: string[];
 };
 
 /**
@@ -233,6 +246,15 @@ export type CreateChallengeRequest = Message<"mancala.v1.CreateChallengeRequest"
    * @generated from field: mancala.v1.TimeControl time_control = 7;
    */
   timeControl?: TimeControl | undefined;
+
+  /**
+   * Three-player Ba-awa (`options.ba_awa_players` 3): the second player challenged, with `to_player_id` the first.
+   * Empty: the last seat is open to anyone with the challenge's id (both empty: both seats are). Each player
+   * accepts for himself; the match is made when the second accepts. A three-player challenge is never rated.
+   *
+   * @generated from field: string also_to_player_id = 8;
+   */
+  alsoToPlayerId: string;
 };
 
 /**
@@ -281,21 +303,22 @@ export const AcceptChallengeRequestSchema: GenMessage<AcceptChallengeRequest> = 
  */
 export type AcceptChallengeResponse = Message<"mancala.v1.AcceptChallengeResponse"> & {
   /**
-   * The challenge, now ACCEPTED.
+   * The challenge, now ACCEPTED; still PENDING when a three-player challenge waits for its other player (the
+   * caller is in `joined_player_ids`, and hears of the match in his event stream when it is made).
    *
    * @generated from field: mancala.v1.Challenge challenge = 1;
    */
   challenge?: Challenge | undefined;
 
   /**
-   * The match created, with its seats bound to the two players.
+   * The match created, with its seats bound to the players; absent while the challenge waits.
    *
    * @generated from field: mancala.v1.Match match = 2;
    */
   match?: Match | undefined;
 
   /**
-   * The caller's seat.
+   * The caller's seat; unset while the challenge waits.
    *
    * @generated from field: mancala.v1.Player seat = 3;
    */
@@ -744,6 +767,13 @@ export type Opponent = Message<"mancala.v1.Opponent"> & {
    * @generated from field: bool is_bot_account = 4;
    */
   isBotAccount: boolean;
+
+  /**
+   * The opponent's seat, in `PlayerMatchStarted.opponents` (unset in `PlayerMatchStarted.opponent`).
+   *
+   * @generated from field: mancala.v1.Player seat = 5;
+   */
+  seat: Player;
 };
 
 /**
@@ -787,6 +817,8 @@ export type PlayerMatchStarted = Message<"mancala.v1.PlayerMatchStarted"> & {
   seat: Player;
 
   /**
+   * The other seat; in three-player Ba-awa the next seat in turn order after the reader's (South → East → North).
+   *
    * @generated from field: mancala.v1.Opponent opponent = 6;
    */
   opponent?: Opponent | undefined;
@@ -802,6 +834,14 @@ export type PlayerMatchStarted = Message<"mancala.v1.PlayerMatchStarted"> & {
    * @generated from field: string seek_id = 8;
    */
   seekId: string;
+
+  /**
+   * Every other seat, each with its `seat`, in turn order from the reader's: one in a two-player match, two in
+   * three-player Ba-awa (docs/ba-awa.md §4.7). Every seated player of the match, East included, gets this event.
+   *
+   * @generated from field: repeated mancala.v1.Opponent opponents = 9;
+   */
+  opponents: Opponent[];
 };
 
 /**
@@ -893,11 +933,9 @@ export const PlayerMatchFinishedSchema: GenMessage<PlayerMatchFinished> = /*@__P
  */
 export type WatchPlayerEventsRequest = Message<"mancala.v1.WatchPlayerEventsRequest"> & {
   /**
-   * Resume after this event id. Whatever it is, the stream begins with what stands for the caller (each
-   * unfinished match with a seat of his, each pending challenge to or from him, each open seek of his, as the
-   * event that made it, oldest first, `restated` set) made at or before the resume point, then a heartbeat whose
-   * `last_event_id` is the resume point, then every event after it. 0: start from now, as lichess's event stream
-   * does: the resume point is the latest event id, so everything that stands is restated and no history is sent.
+   * Resume after this event id. 0: start from now, as lichess's event stream does: first what stands for the
+   * caller (each pending challenge to or from him, each open seek, each unfinished match with a seat of his, as the
+   * event that made it, oldest first), then a heartbeat with the latest event id, then every new event.
    *
    * @generated from field: uint64 after_event_id = 1;
    */
@@ -970,15 +1008,6 @@ export type PlayerEvent = Message<"mancala.v1.PlayerEvent"> & {
     value: PlayerMatchFinished;
     case: "matchFinished";
   } | { case: undefined; value?: undefined };
-
-  /**
-   * Set on the events a stream opens with: what stands for the reader, told again on every (re)connect
-   * (`WatchPlayerEventsRequest.after_event_id`). Its `event_id` is the id of the event that made it, at or before
-   * the resume point: keep resuming from the heartbeat that follows these, not from a restated event's id.
-   *
-   * @generated from field: bool restated = 8;
-   */
-  restated: boolean;
 };
 
 /**
@@ -1048,6 +1077,8 @@ export type FeedMatchCreated = Message<"mancala.v1.FeedMatchCreated"> & {
   rated: boolean;
 
   /**
+   * Every seat, South, North, then East in three-player Ba-awa.
+   *
    * @generated from field: repeated mancala.v1.FeedSeat seats = 5;
    */
   seats: FeedSeat[];
@@ -1221,6 +1252,13 @@ export enum SeatPreference {
    * @generated from enum value: SEAT_PREFERENCE_NORTH = 2;
    */
   NORTH = 2,
+
+  /**
+   * East: three-player Ba-awa only (docs/ba-awa.md §4.7).
+   *
+   * @generated from enum value: SEAT_PREFERENCE_EAST = 3;
+   */
+  EAST = 3,
 }
 
 /**

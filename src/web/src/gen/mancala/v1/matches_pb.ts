@@ -27,10 +27,14 @@
 //
 // Who may submit what:
 // - a sowing: only the seat to move (`GameState.to_move`);
-// - `NextGame` (the step between games of Ba-awa and Bao la Kete, and between rounds of Bosh): either seat, the
-//   first accepted wins (its `pits` choice, if any, is taken as given; send `expected_version` to avoid races),
-//   except that when the seat that chooses is a bot (Ba-awa: the player who won more than six pits; otherwise
-//   the player who starts the next game), only the bot sends it;
+// - `NextGame` (the step between games of Ba-awa and Bao la Kete, and between rounds of Bosh): any seat, the
+//   first accepted wins (send `expected_version` to avoid races). With no `pits` it is the rules' default and any
+//   seat may send it; `pits` is a choice, accepted only from the seat the rules name (docs/guide/matches.md,
+//   "Who chooses between games"): in Ba-awa the player who won more than six pits chooses the opponent's pits
+//   he takes (docs/ba-awa.md §4.4 step 3; three players choose nothing, §4.7); in Bosh each player chooses
+//   only his own holes (docs/bosh.md §3.4 step 4), so a seat's `NextGame` lists holes of its own row alone and
+//   the other row gets the default fill. When the seat that chooses is a bot (Ba-awa: the player who won more
+//   than six pits; otherwise the player who starts the next game), only the bot sends it;
 // - `Resign`: either seat, at any time before the match is over; the other seat wins the match.
 // - `Abort`: either seat, until each seat has sown once; the match ends with no result.
 // - `ClaimVictory`: the seat not to move, when the seat to sow (a person's seat) has had no open `WatchMatch`
@@ -55,7 +59,9 @@
 // - ABORTED with google.rpc.ErrorInfo reason "VERSION_MISMATCH", metadata["current_version"]: a stale
 //   `expected_version`.
 // - FAILED_PRECONDITION with google.rpc.ErrorInfo: an illegal move, with exactly the reasons of the Rules service
-//   (`IllegalMoveReason` without its prefix, metadata["pit"]); "MATCH_OVER" for anything after the match ended;
+//   (`IllegalMoveReason` without its prefix, metadata["pit"]); "NOT_YOUR_CHOICE" for a `NextGame` whose `pits`
+//   choose for another seat (metadata["seat"] the sender, ["chooser"] the seat whose choice it is, as `Player`
+//   names, and ["rule"] the clause); "MATCH_OVER" for anything after the match ended;
 //   "OUT_OF_TIME" for a sowing after the mover's time ran out (metadata["flag_at_ms"]); "ABORT_TOO_LATE" for an
 //   `Abort` once each seat has sown; "NOT_ABANDONED" for a `ClaimVictory` the server cannot grant
 //   (metadata["claimable_at_ms"] when it will be, if the seat to move stays away).
