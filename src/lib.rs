@@ -111,6 +111,8 @@ pub mod metrics;
 #[cfg(feature = "server")]
 pub mod pool;
 #[cfg(feature = "server")]
+pub mod rules;
+#[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "server")]
 pub mod service;

@@ -268,7 +268,7 @@ pub async fn run_with_time(
     let matches = InterceptedService::new(
         MatchesService::new(matches)
             .with_lobby(lobby_for_lists)
-            .with_previews(RulesService::new(pool.clone()).with_search(settings.search.clone()))
+            .with_previews(crate::rules::Rules::new(pool.clone()))
             .into_server()
             .max_decoding_message_size(limit),
         gate(Needs::AnyCredential),

@@ -5,7 +5,6 @@ pub mod error;
 pub mod lobby;
 pub mod matches;
 pub mod search;
-pub mod setup_box;
 pub mod wire;
 
 /// The generated messages and services of `proto/mancala/v1`.
