@@ -85,33 +85,24 @@ impl SearchRequest {
     }
 
     /// `SuggestMove`'s request decoded under `caps`, and whether the suggestion is previewed.
-    pub fn suggest_move(
-        request: pb::SuggestMoveRequest,
-        caps: &SearchSettings,
-    ) -> (SearchRequest, bool) {
-        let decoded = SearchRequest::decode(
-            request.state,
-            request.strength.as_ref().map(StrengthField::from),
-            request.seed,
-            request.seat,
-            caps,
-        );
-        (decoded, !request.skip_preview)
+    pub fn suggest_move(r: pb::SuggestMoveRequest, caps: &SearchSettings) -> (SearchRequest, bool) {
+        let strength = r.strength.as_ref().map(StrengthField::from);
+        (
+            Self::decode(r.state, strength, r.seed, r.seat, caps),
+            !r.skip_preview,
+        )
     }
 
     /// `AnalyzePosition`'s request decoded under `caps`, and whether the moves are previewed.
     pub fn analyze_position(
-        request: pb::AnalyzePositionRequest,
+        r: pb::AnalyzePositionRequest,
         caps: &SearchSettings,
     ) -> (SearchRequest, bool) {
-        let decoded = SearchRequest::decode(
-            request.state,
-            request.strength.as_ref().map(StrengthField::from),
-            request.seed,
-            request.seat,
-            caps,
-        );
-        (decoded, !request.skip_previews)
+        let strength = r.strength.as_ref().map(StrengthField::from);
+        (
+            Self::decode(r.state, strength, r.seed, r.seat, caps),
+            !r.skip_previews,
+        )
     }
 
     /// `SuggestMove`'s engine work and answer: the request validated, the search run, its choice encoded.
