@@ -391,7 +391,7 @@ impl<E: Encoder> Inner<E> {
     ) {
         let (seat, action) = (event.player, event.action);
         match action {
-            Action::Move(_) => self.metrics.move_applied(notation::kind_name(slot.kind)),
+            Action::Move(_) => self.metrics.move_applied(slot.kind.slug()),
             Action::Flag | Action::Abort | Action::Claim => {
                 tracing::info!(match_id = %slot.id, seat = %seat, event = notation::event_line(seat, &action), "match ended by the clock or a claim");
             }

@@ -106,7 +106,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             ba_awa_target: 11,
             ..Default::default()
         });
-        let short = mancala::engine::notation::kind_name(game);
+        let short = game.slug();
         add(
             Kind::NewGame,
             short,
