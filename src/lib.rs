@@ -109,6 +109,8 @@ pub mod matches;
 #[cfg(feature = "server")]
 pub mod metrics;
 #[cfg(feature = "server")]
+pub mod middleware;
+#[cfg(feature = "server")]
 pub mod pool;
 #[cfg(feature = "server")]
 pub mod rules;
