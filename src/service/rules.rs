@@ -33,6 +33,19 @@ impl RulesService {
         self
     }
 
+    /// A search call's answer: `answer` of the decoded `request`, its search run under the pool's policy for
+    /// `owner` ([`Rules::search`]).
+    async fn searched<R: Send + 'static>(
+        &self,
+        owner: Owner,
+        request: SearchRequest,
+        answer: impl Fn(&SearchRequest) -> Result<R, Status> + Send + 'static,
+    ) -> Result<Response<R>, Status> {
+        let thinker = request.thinker();
+        let searched = self.rules.search(owner, thinker, move || answer(&request));
+        error::engine_answer(searched.await).map(Response::new)
+    }
+
     /// The tonic server wrapping this service, whose hot calls are read and answered by [`wire`] (same service,
     /// same bytes on the wire as prost's).
     pub fn into_server(self) -> wire::server::rules_server::RulesServer<Self> {
@@ -128,10 +141,8 @@ impl wire::server::rules_server::Rules for RulesService {
         let owner = auth::work_owner(&request);
         let (request, with_preview) =
             SearchRequest::suggest_move(request.into_inner(), &self.search);
-        let searched = self.rules.search(owner, request.thinker(), move || {
-            request.suggestion(with_preview)
-        });
-        error::engine_answer(searched.await).map(Response::new)
+        self.searched(owner, request, move |r| r.suggestion(with_preview))
+            .await
     }
 
     async fn analyze_position(
@@ -141,10 +152,8 @@ impl wire::server::rules_server::Rules for RulesService {
         let owner = auth::work_owner(&request);
         let (request, with_previews) =
             SearchRequest::analyze_position(request.into_inner(), &self.search);
-        let searched = self.rules.search(owner, request.thinker(), move || {
-            request.analysis(with_previews)
-        });
-        error::engine_answer(searched.await).map(Response::new)
+        self.searched(owner, request, move |r| r.analysis(with_previews))
+            .await
     }
 
     async fn describe_game(
