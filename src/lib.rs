@@ -111,7 +111,11 @@ pub mod matches;
 #[cfg(feature = "server")]
 pub mod metrics;
 #[cfg(feature = "server")]
+pub mod middleware;
+#[cfg(feature = "server")]
 pub mod pool;
+#[cfg(feature = "server")]
+pub mod rules;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "server")]

@@ -39,8 +39,8 @@ use crate::service::matches::MatchesService;
 use crate::service::players::PlayersService;
 use crate::store::{StoreError, Stores};
 use crate::sync::TaskGuard;
-use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTraceLayer};
-use drain::DrainLayer;
+use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTrace};
+use drain::Drain;
 
 mod connections;
 mod guessing;
@@ -280,7 +280,7 @@ pub async fn run_with_time(
     let matches = InterceptedService::new(
         MatchesService::new(matches)
             .with_lobby(lobby_for_lists)
-            .with_previews(RulesService::new(pool.clone()).with_search(settings.search.clone()))
+            .with_previews(crate::rules::Rules::new(pool.clone()))
             .into_server()
             .max_decoding_message_size(limit),
         gate(Needs::AnyCredential),
@@ -350,12 +350,12 @@ pub async fn run_with_time(
         .layer(connections.layer())
         // Outside the trace: the page's files are not calls; grpc-web calls are traced as the gRPC they become.
         .layer(web::BrowsersLayer::new(&server.cors_allowed_origins))
-        .layer(GrpcTraceLayer::new(Some(metrics.clone())))
+        .layer(GrpcTrace::layer(Some(metrics.clone())))
         // Inside the trace, so that its refusals are logged and counted as calls.
-        .layer(guessing::GuessingLayer::new(identity.clone(), metrics))
-        .layer(DrainLayer::new(draining.clone()))
+        .layer(guessing::Guessing::layer(identity.clone(), metrics))
+        .layer(Drain::layer(draining.clone()))
         // Innermost, so that the trace layer logs and counts the corrected status.
-        .layer(undecodable::UndecodableLayer)
+        .layer(undecodable::LAYER)
         .add_service(rules)
         .add_service(diagnostics)
         .add_service(matches)

@@ -2,12 +2,13 @@
 //! path, and the engine's own validation ([`AnyGame::from_setup`]) adds the game's invariants.
 
 use super::pb;
-use super::setup_box::SetupBox;
+use super::wire::setup_box::SetupBox;
 use crate::engine::{
-    self, AnyGame, Description, Direction, EndReason, Event, GameKind, IllegalMove, InvalidState,
-    Kichwa, KuuDecision, LapSource, Move, PerSeat, PitSet, Player, Setup, Sow, StarterRule, Status,
-    VariantSetup, Violation,
+    self, AnyGame, Description, Direction, EndReason, Event, GameKind, Kichwa, KuuDecision,
+    LapSource, Move, PerSeat, PitSet, Player, Setup, Sow, StarterRule, Status, VariantSetup,
+    Violation,
 };
+use crate::rules::{ClientState, Decoded, StateAndMove};
 
 /// Why a request could not be turned into engine values.
 #[derive(Debug, Clone)]
@@ -179,103 +180,29 @@ pub fn game_state(
     field: &'static str,
     state: Option<pb::GameState>,
 ) -> Result<AnyGame, DecodeError> {
-    state_setup(field, state)?.validate()
+    state_setup(field, state)
+        .and_then(|state| state.validate())
+        .map_err(DecodeError::Invalid)
 }
 
-/// A state decoded field by field into its [`Setup`], not yet checked by the game's rules (which is engine work:
-/// a state's "can the player to move move?" may have to decide a long relay; see [`DecodedState::validate`]).
-#[derive(Debug, Clone)]
-pub struct DecodedState {
-    field: &'static str,
-    /// Boxed: a `Setup` holds its lists in place, and a decoded state moves into the call's job (see
-    /// [`wire::decode`](super::wire::decode)); the box is kept for the thread's next call ([`SetupBox`]).
-    setup: SetupBox,
-    /// The fields that did not decode; the game's own checks still run, so every violation is reported at once.
-    violations: Vec<Violation>,
-}
-
-impl DecodedState {
-    /// The game, once its rules accept the setup.
-    pub fn validate(&self) -> Result<AnyGame, DecodeError> {
-        match AnyGame::from_setup(&self.setup) {
-            Ok(game) if self.violations.is_empty() => Ok(game),
-            Ok(_) => Err(DecodeError::Invalid(self.violations.clone())),
-            Err(invalid) => Err(self.invalid(invalid)),
-        }
-    }
-
-    /// The game once its rules accept the setup, with `on_move` (a check or a play of a move of the player to
-    /// move) run on it: what [`DecodedState::validate`] then `on_move` answer, with the state's can-move check
-    /// left to the move when it is legal ([`AnyGame::from_setup_then`]).
-    pub fn validate_then<R>(
-        &self,
-        on_move: impl FnOnce(&mut AnyGame) -> Result<R, IllegalMove>,
-    ) -> Result<(AnyGame, Result<R, IllegalMove>), DecodeError> {
-        if self.violations.is_empty() {
-            AnyGame::from_setup_then(&self.setup, on_move).map_err(|invalid| self.invalid(invalid))
-        } else {
-            let mut game = self.validate()?;
-            let answer = on_move(&mut game);
-            Ok((game, answer))
-        }
-    }
-
-    /// The decoding's violations and then the game's, with paths from the request root.
-    fn invalid(&self, invalid: InvalidState) -> DecodeError {
-        let field = self.field;
-        let mut violations = self.violations.clone();
-        // A field already reported as undecodable is not reported again by the game's checks.
-        for v in invalid.0 {
-            let field = format!("{field}.{}", v.field);
-            if !violations.iter().any(|seen| seen.field == field) {
-                violations.push(Violation {
-                    field,
-                    description: v.description,
-                });
-            }
-        }
-        DecodeError::Invalid(violations)
-    }
-
-    /// The game kind, known once a state decodes this far.
-    pub fn kind(&self) -> GameKind {
-        self.setup.kind
-    }
-
-    /// A state whose every field decoded into `setup` (as [`wire::decode`](super::wire::decode) decodes a
-    /// canonical request: the values `state_setup` would find, without a violation).
-    pub fn decoded(field: &'static str, setup: SetupBox) -> DecodedState {
-        DecodedState {
-            field,
-            setup,
-            violations: Vec::new(),
-        }
-    }
-
-    /// The setup, when every field decoded (no violation so far).
-    #[cfg(test)]
-    pub(crate) fn clean_setup(&self) -> Option<&Setup> {
-        self.violations.is_empty().then_some(&self.setup)
-    }
-}
+/// A state decoded field by field into its [`Setup`], not yet checked by the game's rules (which is engine work;
+/// see [`ClientState`]), in the box its thread keeps for the next request ([`SetupBox`]).
+pub type DecodedState = ClientState<SetupBox>;
 
 /// Decodes the fields of a state (see [`DecodedState`]); only a missing state or kind stops it here.
-pub fn state_setup(
-    field: &'static str,
-    state: Option<pb::GameState>,
-) -> Result<DecodedState, DecodeError> {
+pub fn state_setup(field: &'static str, state: Option<pb::GameState>) -> Decoded<SetupBox> {
     let Some(state) = state else {
-        return Err(DecodeError::Invalid(vec![Violation {
+        return Err(vec![Violation {
             field: field.to_string(),
             description: "the game state is required".into(),
-        }]));
+        }]);
     };
     let mut fields = Fields::new(field);
     let kind = match game_kind("kind", state.kind) {
         Ok(kind) => kind,
         Err(mut violations) => {
             violations[0].field = format!("{field}.kind");
-            return Err(DecodeError::Invalid(violations));
+            return Err(violations);
         }
     };
     let status = fields
@@ -352,11 +279,60 @@ pub fn state_setup(
         match_score: state.match_score.into(),
         variant,
     };
-    Ok(DecodedState {
+    Ok(ClientState::new(
         field,
-        setup: SetupBox::new(setup),
-        violations: fields.violations,
+        SetupBox::new(setup),
+        fields.violations,
+    ))
+}
+
+/// A request's `state` and `move` decoded (the move for the state's kind, as soon as it is known).
+pub fn state_and_move(
+    state: Option<pb::GameState>,
+    mv: Option<&pb::Move>,
+) -> StateAndMove<SetupBox> {
+    StateAndMove::new(state_setup("state", state), |kind| {
+        game_move("move", kind, mv)
     })
+}
+
+/// `NewGameRequest`'s game and options; the violations of both at once.
+pub fn new_game_request(
+    request: &pb::NewGameRequest,
+) -> Result<(GameKind, engine::Options), Vec<Violation>> {
+    let kind = game_kind("kind", request.kind);
+    let options = options(kind.as_ref().ok().copied(), request.options.as_ref());
+    match (kind, options) {
+        (Ok(kind), Ok(options)) => Ok((kind, options)),
+        (kind, options) => Err(kind
+            .err()
+            .into_iter()
+            .chain(options.err())
+            .flatten()
+            .collect()),
+    }
+}
+
+/// Every legal move of `game`, each with its label, and with its result and events when `with_previews` (what
+/// `ListLegalMoves` answers, and the previews a watcher of a match asks for).
+pub fn legal_moves_to_pb(game: &AnyGame, with_previews: bool) -> Vec<pb::LegalMove> {
+    let legal_move = |mv: &Move| {
+        let mut legal = pb::LegalMove {
+            r#move: Some(move_to_pb(mv)),
+            result: None,
+            events: Vec::new(),
+            label: engine::notation::move_label(game.kind(), mv),
+        };
+        if with_previews {
+            // Listed moves are legal by construction; a preview can only fail if the engine contradicts itself.
+            if let Ok((next, events)) = game.preview(mv) {
+                legal.result = Some(state_to_pb(&next));
+                legal.events = events_to_pb(&events);
+            }
+        }
+        legal
+    };
+    game.legal_moves().iter().map(legal_move).collect()
 }
 
 /// Encodes a state.

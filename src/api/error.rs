@@ -3,13 +3,12 @@
 //! `google.rpc.ErrorInfo`; a game without rules here yet → UNIMPLEMENTED; and every error of a
 //! server-held match ([`match_error`]).
 
-use super::convert::DecodeError;
 use super::search::SearchRefusal;
 use crate::engine::{IllegalMove, Reason, Unfinished, Violation};
 use crate::identity::{AdminError, AuthError, OverLimit, Throttled};
 use crate::matches::MatchError;
 use crate::pool::WorkError;
-use prost::encoding::{encode_varint, encoded_len_varint};
+use crate::rules::Refusal;
 use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
@@ -63,11 +62,20 @@ fn shortened(mut text: String) -> String {
     text
 }
 
-/// The status for a request that could not be decoded.
-pub fn decode_error(error: DecodeError) -> Status {
-    match error {
-        DecodeError::Invalid(violations) => invalid_argument(violations),
+/// A stateless call's refusal ([`Refusal`]): INVALID_ARGUMENT for a bad request, FAILED_PRECONDITION for an
+/// illegal move ([`illegal_move`]), and the status of engine work that did not finish ([`engine_work`]).
+pub fn refusal(refusal: Refusal) -> Status {
+    match refusal {
+        Refusal::Invalid(violations) => invalid_argument(violations),
+        Refusal::Illegal(illegal) => illegal_move(&illegal),
+        Refusal::Unfinished(unfinished) => engine_work(unfinished),
     }
+}
+
+/// A call's answer from the engine's run of its job: the job's own answer, or the status of work that did not
+/// finish (budget spent, pool busy, shutting down).
+pub fn engine_answer<R>(ran: Result<Result<R, Status>, WorkError>) -> Result<R, Status> {
+    ran.unwrap_or_else(|unfinished| Err(engine_work(unfinished)))
 }
 
 /// FAILED_PRECONDITION with the machine-readable reason in `ErrorInfo` (metadata `pit` when the move names one).
@@ -75,13 +83,13 @@ pub fn decode_error(error: DecodeError) -> Status {
 /// (a test checks it against the proto's `IllegalMoveReason` names).
 ///
 /// A bot's illegal move is the one refusal answered often, so its details are written straight into their bytes
-/// ([`error_info_details`]) rather than built as messages (a map, an `Any`, a `google.rpc.Status`) and encoded: the
+/// ([`wire::error_info_details`](super::wire::error_info_details)) rather than built as messages (a map, an `Any`, a `google.rpc.Status`) and encoded: the
 /// same bytes as tonic-types writes (a test compares them for every reason, with and without a pit).
 pub fn illegal_move(error: &IllegalMove) -> Status {
     let message = format!("illegal move: {error}");
     let mut digits = [0u8; 3];
     let pit = error.pit.map(|p| decimal(p, &mut digits));
-    let details = error_info_details(
+    let details = super::wire::error_info_details(
         Code::FailedPrecondition,
         &message,
         error.reason.code(),
@@ -102,64 +110,6 @@ fn decimal(mut n: u8, buf: &mut [u8; 3]) -> &str {
         }
     }
     std::str::from_utf8(&buf[at..]).expect("ASCII digits")
-}
-
-/// The `grpc-status-details-bin` of a status with one `ErrorInfo` (`reason`, [`ERROR_DOMAIN`], at most one metadata
-/// entry): a `google.rpc.Status { code, message, details: [Any { type_url, value: ErrorInfo }] }` in protobuf's
-/// wire format, fields in order and defaults left out, as prost writes it.
-fn error_info_details(
-    code: Code,
-    message: &str,
-    reason: &str,
-    entry: Option<(&str, &str)>,
-) -> bytes::Bytes {
-    const TYPE_URL: &str = "type.googleapis.com/google.rpc.ErrorInfo";
-    let entry_len = entry.map_or(0, |(k, v)| field_len(k.len()) + field_len(v.len()));
-    let info_len = field_len(reason.len())
-        + field_len(ERROR_DOMAIN.len())
-        + if entry.is_some() {
-            field_len(entry_len)
-        } else {
-            0
-        };
-    let any_len = field_len(TYPE_URL.len()) + field_len(info_len);
-    let mut out = Vec::with_capacity(11 + field_len(message.len()) + field_len(any_len));
-    let code = code as i32;
-    if code != 0 {
-        out.push(1 << 3); // field 1, a varint
-        encode_varint(code as u64, &mut out);
-    }
-    string_field(&mut out, 2, message.as_bytes());
-    key_and_len(&mut out, 3, any_len);
-    string_field(&mut out, 1, TYPE_URL.as_bytes());
-    key_and_len(&mut out, 2, info_len);
-    string_field(&mut out, 1, reason.as_bytes());
-    string_field(&mut out, 2, ERROR_DOMAIN.as_bytes());
-    if let Some((key, value)) = entry {
-        key_and_len(&mut out, 3, entry_len);
-        string_field(&mut out, 1, key.as_bytes());
-        string_field(&mut out, 2, value.as_bytes());
-    }
-    out.into()
-}
-
-/// The bytes a length-delimited field of `len` bytes takes after its one-byte key.
-fn field_len(len: usize) -> usize {
-    1 + encoded_len_varint(len as u64) + len
-}
-
-/// A length-delimited field's key (field numbers below 16 here) and length.
-fn key_and_len(out: &mut Vec<u8>, field: u8, len: usize) {
-    out.push(field << 3 | 2);
-    encode_varint(len as u64, out);
-}
-
-/// A string or bytes field, left out when empty (proto3's default).
-fn string_field(out: &mut Vec<u8>, field: u8, value: &[u8]) {
-    if !value.is_empty() {
-        key_and_len(out, field, value.len());
-        out.extend_from_slice(value);
-    }
 }
 
 /// The status of a `SuggestMove` or `AnalyzePosition` that cannot be searched: INVALID_ARGUMENT listing the

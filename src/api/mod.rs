@@ -6,7 +6,6 @@ pub mod lobby;
 pub mod matches;
 pub mod players;
 pub mod search;
-pub mod setup_box;
 pub mod wire;
 
 /// The generated messages and services of `proto/mancala/v1`.

@@ -2,10 +2,11 @@
 //! ([`crate::engine::search`]): the strength a request asks for, checked against the server's caps
 //! ([`SearchSettings`]), and the suggestion encoded with the protocol's own `Move`, state and events.
 
-use super::convert::{self, DecodeError, DecodedState};
+use super::convert::{self, DecodedState};
+use super::error;
 use super::pb;
 use crate::config::SearchSettings;
-use crate::engine::search::{self, Algorithm, Limits, MoveValue, Suggestion, Thinker, Work};
+use crate::engine::search::{self, Algorithm, Bot, Limits, MoveValue, Suggestion, Thinker, Work};
 use crate::engine::{AnyGame, GameKind, Player, Status, Violation};
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use std::time::Duration;
 /// waits for [`SearchRequest::validate`], which is engine work.
 #[derive(Debug, Clone)]
 pub struct SearchRequest {
-    state: Result<DecodedState, DecodeError>,
+    state: Result<DecodedState, Vec<Violation>>,
     strength: Result<Strength, Vec<Violation>>,
     seat: Result<Option<Player>, Violation>,
     /// The seed of the search's random choices.
@@ -83,6 +84,58 @@ impl SearchRequest {
         }
     }
 
+    /// `SuggestMove`'s request decoded under `caps`, and whether the suggestion is previewed.
+    pub fn suggest_move(r: pb::SuggestMoveRequest, caps: &SearchSettings) -> (SearchRequest, bool) {
+        let strength = r.strength.as_ref().map(StrengthField::from);
+        (
+            Self::decode(r.state, strength, r.seed, r.seat, caps),
+            !r.skip_preview,
+        )
+    }
+
+    /// `AnalyzePosition`'s request decoded under `caps`, and whether the moves are previewed.
+    pub fn analyze_position(
+        r: pb::AnalyzePositionRequest,
+        caps: &SearchSettings,
+    ) -> (SearchRequest, bool) {
+        let strength = r.strength.as_ref().map(StrengthField::from);
+        (
+            Self::decode(r.state, strength, r.seed, r.seat, caps),
+            !r.skip_previews,
+        )
+    }
+
+    /// `SuggestMove`'s engine work and answer: the request validated, the search run, its choice encoded.
+    pub fn suggestion(&self, with_preview: bool) -> Result<pb::SuggestMoveResponse, tonic::Status> {
+        let valid = self.validate().map_err(error::search_refusal)?;
+        let found = Bot::new(valid.strength.thinker, self.seed)
+            .choose(&valid.game, valid.seat)
+            .ok_or_else(|| error::search_refusal(SearchRefusal::MatchOver))?;
+        Ok(suggestion_to_pb(
+            &valid.game,
+            &valid.strength,
+            &found,
+            with_preview,
+        ))
+    }
+
+    /// `AnalyzePosition`'s engine work and answer: the request validated, the search run, every move's value
+    /// encoded.
+    pub fn analysis(
+        &self,
+        with_previews: bool,
+    ) -> Result<pb::AnalyzePositionResponse, tonic::Status> {
+        let valid = self.validate().map_err(error::search_refusal)?;
+        let found = search::analyze(&valid.game, valid.strength.thinker, valid.seat, self.seed)
+            .ok_or_else(|| error::search_refusal(SearchRefusal::MatchOver))?;
+        Ok(analysis_to_pb(
+            &valid.game,
+            &valid.strength,
+            &found,
+            with_previews,
+        ))
+    }
+
     /// The search asked for, when the request's strength decoded (to choose where the work runs).
     pub fn thinker(&self) -> Option<Thinker> {
         self.strength.as_ref().ok().map(|s| s.thinker)
@@ -98,7 +151,7 @@ impl SearchRequest {
             .and_then(|s| s.validate())
         {
             Ok(game) => Some(game),
-            Err(DecodeError::Invalid(v)) => {
+            Err(v) => {
                 violations.extend(v);
                 None
             }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 /// Play whole matches between two built-in opponents, seats alternating, and say which is stronger.
 #[derive(Debug, clap::Args)]
 pub struct ArenaArgs {
-    /// The game: ba_awa, bosh or bao_la_kete.
+    /// The game: ba-awa, bosh or bao-la-kete (or with `_` for `-`).
     #[arg(long, value_name = "GAME")]
     pub game: String,
     /// The first contender: a level (1 to the top level), or random, greedy, mcts:PLAYOUTS or

@@ -57,6 +57,29 @@ impl GameKind {
     /// Every game, in protocol order.
     pub const ALL: [GameKind; 3] = [GameKind::BaoLaKete, GameKind::Bosh, GameKind::BaAwa];
 
+    /// The game's one slug, wherever a game is named in text: the notation's header, the stores' records, the
+    /// metrics' `game` label, the command line's output (`bao-la-kete`, `bosh`, `ba-awa`: the spelling of the
+    /// rules' own pages, docs/ba-awa.md).
+    pub fn slug(self) -> &'static str {
+        match self {
+            GameKind::BaoLaKete => "bao-la-kete",
+            GameKind::Bosh => "bosh",
+            GameKind::BaAwa => "ba-awa",
+        }
+    }
+
+    /// The game a slug names. Read leniently: `_` for `-` (the command line and the load generator's reports
+    /// once wrote `ba_awa`, `bao_la_kete`), in any case.
+    pub fn from_slug(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|kind| {
+            let slug = kind.slug().as_bytes();
+            name.len() == slug.len()
+                && name.bytes().zip(slug).all(|(read, &written)| {
+                    read.to_ascii_lowercase() == written || (read == b'_' && written == b'-')
+                })
+        })
+    }
+
     /// The game's name as players write it.
     pub fn name(self) -> &'static str {
         match self {

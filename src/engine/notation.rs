@@ -14,7 +14,8 @@
 //!
 //! Header: `mancala <rules_version> <game> first=<s|n|e>`, plus `target=<10|11|12>` for Ba-awa, `players=3` for
 //! three-player Ba-awa and `starter=<loser|winner>` for a Bao la Kete match whose later games are not begun
-//! alternately. Games are `bao-la-kete`, `bosh`, `ba-awa`. Each event line is the seat (`S` South, `N` North,
+//! alternately. Games are named by their slug ([`GameKind::slug`]): `bao-la-kete`, `bosh`, `ba-awa`, read as well
+//! with `_` for `-` (`ba_awa`). Each event line is the seat (`S` South, `N` North,
 //! `E` East in three-player Ba-awa) and:
 //! - a sowing: the pit index (as in `GameState.pits`), then Bao la Kete's choices when made:
 //!   `cw`/`acw` (direction), `kl`/`kr` (kichwa left/right), `stop`/`safari` (kuu decision);
@@ -62,22 +63,6 @@ impl Action {
     }
 }
 
-/// The game's name in the notation.
-pub fn kind_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::BaoLaKete => "bao-la-kete",
-        GameKind::Bosh => "bosh",
-        GameKind::BaAwa => "ba-awa",
-    }
-}
-
-/// The game named `name` in the notation.
-pub fn kind_from_name(name: &str) -> Option<GameKind> {
-    GameKind::ALL
-        .into_iter()
-        .find(|&kind| kind_name(kind) == name)
-}
-
 fn seat_letter(player: Player) -> char {
     match player {
         Player::South => 'S',
@@ -93,7 +78,7 @@ pub fn header(kind: GameKind, options: &Options) -> String {
         Player::North => 'n',
         Player::East => 'e',
     };
-    let mut line = format!("mancala {RULES_VERSION} {} first={first}", kind_name(kind));
+    let mut line = format!("mancala {RULES_VERSION} {} first={first}", kind.slug());
     if kind == GameKind::BaAwa {
         let _ = write!(line, " target={}", options.ba_awa_target);
         if options.ba_awa_players == 3 {
@@ -326,7 +311,7 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
         ));
     }
     let name = words.next().ok_or("the game is missing")?;
-    let kind = kind_from_name(name)
+    let kind = GameKind::from_slug(name)
         .ok_or_else(|| format!("{name:?} is not a game (bao-la-kete, bosh, ba-awa)"))?;
     let mut options = Options::default();
     for word in words {
@@ -452,6 +437,27 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_is_written_by_its_one_slug_and_read_with_underscores_too() {
+        for kind in GameKind::ALL {
+            assert_eq!(GameKind::from_slug(kind.slug()), Some(kind));
+            let underscored = kind.slug().replace('-', "_").to_uppercase();
+            assert_eq!(GameKind::from_slug(&underscored), Some(kind));
+        }
+        assert_eq!(GameKind::from_slug("ba-awa-"), None);
+        assert_eq!(GameKind::from_slug("ba awa"), None);
+        // A notation written with the command line's old spelling replays as the one the server writes.
+        let (old, new) = (
+            "mancala 1 ba_awa first=s target=11\nS 2\n",
+            "mancala 1 ba-awa first=s target=11\nS 2\n",
+        );
+        let (old, new) = (replay(old).unwrap(), replay(new).unwrap());
+        assert_eq!(
+            (old.kind, old.game.to_setup()),
+            (new.kind, new.game.to_setup())
+        );
+    }
 
     #[test]
     fn pit_labels_are_describe_games_and_moves_read_as_people_say_them() {

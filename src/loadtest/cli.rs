@@ -66,7 +66,7 @@ pub struct LoadtestArgs {
         value_name = "MIX"
     )]
     pub mix: Mix,
-    /// Games of the corpus (ba_awa, bosh, bao_la_kete) [default: every implemented game].
+    /// Games of the corpus (ba-awa, bosh, bao-la-kete; `_` for `-` too) [default: every implemented game].
     #[arg(long, value_delimiter = ',', value_name = "GAMES")]
     pub games: Vec<String>,
     /// Seed of the corpus and of every random choice.

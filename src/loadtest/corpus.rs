@@ -11,10 +11,9 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::{Config, Error, Rpc};
-use crate::api::{convert, pb};
+use crate::api::{convert, pb, wire};
 use crate::engine::{AnyGame, GameKind, Move, Options, Player, Rng, Sow, Status, Until};
 use crate::service::diagnostics::MAX_RESIZED_ANSWER_BYTES;
-use crate::service::rules::RulesService;
 
 /// The longest playout used to reach a position, in moves (a few games of a match).
 const MAX_PLIES: usize = 240;
@@ -349,13 +348,11 @@ fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
                     (&p.illegal, false, &mut cases.illegal),
                 ] {
                     out.extend(moves.iter().map(|mv| {
-                        let request = validate_request(p, mv);
+                        let body = Bytes::from(validate_request(p, mv).encode_to_vec());
                         Case {
-                            body: request.encode_to_vec().into(),
+                            response_bytes: answer_bytes(Rpc::ValidateMove, &body),
+                            body,
                             expect: Expect::Legal(legal),
-                            response_bytes: answer_bytes(RulesService::validate_move_answer(
-                                request,
-                            )()),
                         }
                     }));
                 }
@@ -365,26 +362,22 @@ fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
                     (&p.legal, Expect::Ok, &mut cases.legal),
                     (&p.illegal, Expect::Refused, &mut cases.illegal),
                 ] {
-                    out.extend(
-                        moves.iter().map(|mv| {
-                            let request = apply_request(p, mv, config.events);
-                            Case {
-                                body: request.encode_to_vec().into(),
-                                expect,
-                                response_bytes: answer_bytes(RulesService::apply_move_answer(
-                                    request,
-                                )()),
-                            }
-                        }),
-                    );
+                    out.extend(moves.iter().map(|mv| {
+                        let body = Bytes::from(apply_request(p, mv, config.events).encode_to_vec());
+                        Case {
+                            response_bytes: answer_bytes(Rpc::ApplyMove, &body),
+                            body,
+                            expect,
+                        }
+                    }));
                 }
             }
             Rpc::ListLegalMoves => {
-                let request = list_request(p, config.previews);
+                let body = Bytes::from(list_request(p, config.previews).encode_to_vec());
                 cases.legal.push(Case {
-                    body: request.encode_to_vec().into(),
+                    response_bytes: answer_bytes(Rpc::ListLegalMoves, &body),
+                    body,
                     expect: Expect::Ok,
-                    response_bytes: answer_bytes(RulesService::list_legal_moves_answer(request)()),
                 })
             }
             Rpc::Echo => {}
@@ -393,9 +386,39 @@ fn game_cases(rpc: Rpc, positions: &[Position], config: &Config) -> GameCases {
     cases
 }
 
-/// The encoded size of an answer; a refusal is a status without a message.
-fn answer_bytes<M: Message>(answer: Result<M, tonic::Status>) -> usize {
-    answer.map_or(0, |m| m.encoded_len())
+/// The encoded size of the server's answer to `body`, a request of `rpc`: decoded as the server decodes it, its
+/// engine work done as the server does it (without a budget: the corpus' positions are ordinary ones), the answer
+/// encoded as the server encodes it. A refusal is a status without a message: 0.
+fn answer_bytes(rpc: Rpc, body: &Bytes) -> usize {
+    let answered = match rpc {
+        Rpc::ValidateMove => wire::ValidateMoveCall::decode(body.clone())
+            .ok()
+            .and_then(|call| call.into_engine().verdict().ok())
+            .map(|verdict| wire::verdict(verdict).as_bytes().len()),
+        Rpc::ApplyMove => wire::ApplyMoveCall::decode(body.clone())
+            .ok()
+            .and_then(|call| {
+                let (request, skip_events) = call.into_engine();
+                request
+                    .played(skip_events, |game, events| {
+                        wire::apply_move(game, events).as_bytes().len()
+                    })
+                    .ok()
+            }),
+        Rpc::ListLegalMoves => wire::ListLegalMovesCall::decode(body.clone())
+            .ok()
+            .and_then(|call| {
+                let (state, with_previews) = call.into_engine();
+                let game = crate::rules::listed(&state).ok()?;
+                Some(
+                    wire::list_legal_moves(&game, with_previews)
+                        .as_bytes()
+                        .len(),
+                )
+            }),
+        Rpc::Echo => None,
+    };
+    answered.unwrap_or(0)
 }
 
 /// `ValidateMove` of `mv` in `p`.

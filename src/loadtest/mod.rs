@@ -153,23 +153,12 @@ impl fmt::Display for Mix {
     }
 }
 
-/// The command-line name of a game (`ba_awa`, `bosh`, `bao_la_kete`).
-pub fn game_label(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::BaoLaKete => "bao_la_kete",
-        GameKind::Bosh => "bosh",
-        GameKind::BaAwa => "ba_awa",
-    }
-}
-
 /// Parses a comma-separated list of games; an empty list means every implemented game.
 pub fn parse_games(s: &str) -> Result<Vec<GameKind>, String> {
     let mut games = Vec::new();
     for name in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let kind = GameKind::ALL
-            .into_iter()
-            .find(|&k| game_label(k) == name.to_ascii_lowercase().replace('-', "_"))
-            .ok_or_else(|| format!("unknown game `{name}` (ba_awa, bosh, bao_la_kete)"))?;
+        let kind = GameKind::from_slug(name)
+            .ok_or_else(|| format!("unknown game `{name}` (ba-awa, bosh, bao-la-kete)"))?;
         if !games.contains(&kind) {
             games.push(kind);
         }

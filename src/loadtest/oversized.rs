@@ -17,7 +17,7 @@ use prost_reflect::{
 use serde::Serialize;
 use tonic::{client::Grpc, codegen::http::uri::PathAndQuery, transport::Endpoint, Code};
 
-use super::{driver::RawCodec, game_label, Error};
+use super::{driver::RawCodec, Error};
 use crate::api::{self, convert, pb};
 use crate::engine::{AnyGame, GameKind, Options};
 
@@ -229,7 +229,7 @@ fn cases(bases: &Bases, method: &MethodDescriptor, limit: usize) -> Vec<Case> {
                 let body = Bytes::from(prost::Message::encode_to_vec(&request));
                 let names: Vec<&str> = path.iter().map(FieldDescriptor::name).collect();
                 let kind = if holds_state {
-                    format!(" [{}]", game_label(GameKind::ALL[game]))
+                    format!(" [{}]", GameKind::ALL[game].slug())
                 } else {
                     String::new()
                 };

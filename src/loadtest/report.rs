@@ -14,7 +14,7 @@ use tonic::Code;
 use super::{
     corpus::{Corpus, Workload},
     driver::{RpcStats, Stats},
-    game_label, Config,
+    Config,
 };
 
 /// The goal of issue 6: the rules RPCs keep at least this share of the baseline's throughput…
@@ -60,7 +60,7 @@ impl CorpusInfo {
     /// Describes `corpus` and the two workloads made of it.
     pub fn new(corpus: &Corpus, rules: &Workload, baseline: &Workload) -> CorpusInfo {
         CorpusInfo {
-            games: corpus.games.iter().map(|(k, _)| game_label(*k)).collect(),
+            games: corpus.games.iter().map(|(k, _)| k.slug()).collect(),
             positions: corpus.positions().count(),
             distinct_requests: rules.distinct_requests(),
             mean_request_bytes: rules.mean_request_bytes(),

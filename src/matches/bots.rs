@@ -36,7 +36,7 @@ use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::config::BotSettings;
 use crate::engine::search::{self, Algorithm, Bot, Judge, Limits, Thinker};
-use crate::engine::{notation, AnyGame, IllegalMove, Player, Reason, Rng, Status};
+use crate::engine::{AnyGame, IllegalMove, Player, Reason, Rng, Status};
 use crate::pool::{self, EnginePool, WorkError};
 use crate::store::{Action, BotSeat, MatchId};
 use std::collections::HashSet;
@@ -193,7 +193,7 @@ async fn drive<E: Encoder>(weak: Weak<Inner<E>>, slot: Arc<Slot<E::Message>>) {
 /// Searches and plays one bot decision; whether to look for the next one (played, or lost to another writer:
 /// the match moved on) rather than stop (the search or the store failed: the sweep tries again later).
 async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, turn: Turn) -> bool {
-    let game_name = notation::kind_name(slot.kind);
+    let game_name = slot.kind.slug();
     let Turn {
         seat,
         bot,

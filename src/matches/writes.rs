@@ -394,7 +394,7 @@ impl<E: Encoder> Inner<E> {
     ) {
         let (seat, action) = (event.player, event.action);
         if let Action::Move(_) = action {
-            self.metrics.move_applied(notation::kind_name(slot.kind));
+            self.metrics.move_applied(slot.kind.slug());
         }
         if event.seq == 1 {
             self.tell(super::Lifecycle::Started(record.clone()));

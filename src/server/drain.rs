@@ -8,6 +8,8 @@ use std::{
     task::{Context, Poll},
 };
 
+use crate::middleware::{Layer, Middleware, OnResponse, Then};
+
 use http_body::{Body, Frame, SizeHint};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
@@ -18,47 +20,25 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 /// handler still reading it lets go: HTTP/2 closes a stream, and so the connection, only once
 /// both halves are released.
 #[derive(Debug, Clone)]
-pub(super) struct DrainLayer {
+pub(super) struct Drain {
     draining: CancellationToken,
 }
 
-impl DrainLayer {
-    /// Streams end once `draining` is cancelled.
-    pub(super) fn new(draining: CancellationToken) -> DrainLayer {
-        DrainLayer { draining }
+impl Drain {
+    /// The layer whose streams end once `draining` is cancelled.
+    pub(super) fn layer(draining: CancellationToken) -> Layer<Drain> {
+        Layer(Drain { draining })
     }
 }
 
-impl<S> tower_layer::Layer<S> for DrainLayer {
-    type Service = Drain<S>;
-
-    fn layer(&self, inner: S) -> Drain<S> {
-        Drain {
-            inner,
-            draining: self.draining.clone(),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct Drain<S> {
-    inner: S,
-    draining: CancellationToken,
-}
-
-impl<S, ResBody> tower_service::Service<http::Request<tonic::body::Body>> for Drain<S>
+impl<S, ResBody> Middleware<S, http::Request<tonic::body::Body>> for Drain
 where
     S: tower_service::Service<http::Request<tonic::body::Body>, Response = http::Response<ResBody>>,
 {
     type Response = http::Response<DrainBody<ResBody>>;
-    type Error = S::Error;
-    type Future = DrainFuture<S::Future>;
+    type Future = Then<S::Future, Cut>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<tonic::body::Body>) -> Self::Future {
+    fn call(&self, inner: &mut S, request: http::Request<tonic::body::Body>) -> Self::Future {
         let cut = CancellationToken::new();
         let request = request.map(|inner| {
             tonic::body::Body::new(DrainRequestBody {
@@ -68,40 +48,30 @@ where
                 ended: false,
             })
         });
-        DrainFuture {
-            inner: self.inner.call(request),
-            tokens: Some((self.draining.clone(), cut)),
-        }
-    }
-}
-
-pin_project_lite::pin_project! {
-    pub(super) struct DrainFuture<F> {
-        #[pin]
-        inner: F,
-        tokens: Option<(CancellationToken, CancellationToken)>,
-    }
-}
-
-impl<F, B, E> Future for DrainFuture<F>
-where
-    F: Future<Output = Result<http::Response<B>, E>>,
-{
-    type Output = Result<http::Response<DrainBody<B>>, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let response = std::task::ready!(this.inner.poll(cx))?;
-        let (draining, cut) = this
-            .tokens
-            .take()
-            .expect("DrainFuture polled after it completed");
-        Poll::Ready(Ok(response.map(|inner| DrainBody {
-            inner,
-            draining,
-            waiting: None,
+        let kept = Cut {
+            draining: self.draining.clone(),
             cut,
-        })))
+        };
+        Then::new(inner.call(request), kept)
+    }
+}
+
+/// A call's two tokens: the server's drain, and the one its response's end cancels to end its request too.
+pub(super) struct Cut {
+    draining: CancellationToken,
+    cut: CancellationToken,
+}
+
+impl<B> OnResponse<http::Response<B>> for Cut {
+    type Output = http::Response<DrainBody<B>>;
+
+    fn on_response(self, response: http::Response<B>) -> Self::Output {
+        response.map(|inner| DrainBody {
+            inner,
+            draining: self.draining,
+            waiting: None,
+            cut: self.cut,
+        })
     }
 }
 

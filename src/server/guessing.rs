@@ -17,6 +17,7 @@
 use crate::api::error;
 use crate::identity::{Address, Identity};
 use crate::metrics::Metrics;
+use crate::middleware::{Layer, Middleware};
 use http_body::{Body, Frame, SizeHint};
 use std::future::Future;
 use std::pin::Pin;
@@ -24,37 +25,18 @@ use std::task::{ready, Context, Poll};
 use std::time::Instant;
 use tonic::transport::server::TcpConnectInfo;
 
-/// The layer (see the module doc).
+/// The middleware (see the module doc).
 #[derive(Debug, Clone)]
-pub(super) struct GuessingLayer {
+pub(super) struct Guessing {
     identity: Identity,
     metrics: Metrics,
 }
 
-impl GuessingLayer {
-    /// Counts failures in `identity`'s table, backoffs in `metrics`.
-    pub(super) fn new(identity: Identity, metrics: Metrics) -> GuessingLayer {
-        GuessingLayer { identity, metrics }
+impl Guessing {
+    /// The layer counting failures in `identity`'s table, backoffs in `metrics`.
+    pub(super) fn layer(identity: Identity, metrics: Metrics) -> Layer<Guessing> {
+        Layer(Guessing { identity, metrics })
     }
-}
-
-impl<S> tower_layer::Layer<S> for GuessingLayer {
-    type Service = Guessing<S>;
-
-    fn layer(&self, inner: S) -> Guessing<S> {
-        Guessing {
-            inner,
-            identity: self.identity.clone(),
-            metrics: self.metrics.clone(),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct Guessing<S> {
-    inner: S,
-    identity: Identity,
-    metrics: Metrics,
 }
 
 /// A credentialed call's address and credential, to count its answer.
@@ -66,19 +48,14 @@ struct Attempt {
     fingerprint: u64,
 }
 
-impl<S, Req, ResBody> tower_service::Service<http::Request<Req>> for Guessing<S>
+impl<S, Req, ResBody> Middleware<S, http::Request<Req>> for Guessing
 where
     S: tower_service::Service<http::Request<Req>, Response = http::Response<ResBody>>,
 {
     type Response = http::Response<GuardedBody<ResBody>>;
-    type Error = S::Error;
     type Future = GuardedFuture<S::Future>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<Req>) -> Self::Future {
+    fn call(&self, inner: &mut S, request: http::Request<Req>) -> Self::Future {
         let address = request
             .extensions()
             .get::<TcpConnectInfo>()
@@ -90,7 +67,7 @@ where
             .map(|value| value.as_bytes());
         let (Some(address), Some(credential)) = (address, credential) else {
             return GuardedFuture::Called {
-                inner: self.inner.call(request),
+                inner: inner.call(request),
                 attempt: None,
             };
         };
@@ -105,7 +82,7 @@ where
             };
         }
         GuardedFuture::Called {
-            inner: self.inner.call(request),
+            inner: inner.call(request),
             attempt: Some(Attempt {
                 identity: self.identity.clone(),
                 metrics: self.metrics.clone(),

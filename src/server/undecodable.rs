@@ -12,9 +12,10 @@
 
 use http::HeaderMap;
 use http_body::{Body, Frame, SizeHint};
-use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
+
+use crate::middleware::{Layer, Middleware, OnResponse, Then};
 
 /// How tonic begins the message of each request-decoding failure it reports as INTERNAL (tonic 0.14,
 /// tonic-prost 0.14: `codec/decode.rs`, `server/grpc.rs`, prost's `DecodeError`; tonic-web 0.14 `call.rs`,
@@ -51,59 +52,31 @@ fn correct(headers: &mut HeaderMap) {
     }
 }
 
-/// The layer (see the module doc).
+/// The middleware (see the module doc).
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct UndecodableLayer;
+pub(super) struct Undecodable;
 
-impl<S> tower_layer::Layer<S> for UndecodableLayer {
-    type Service = Undecodable<S>;
+/// Its layer.
+pub(super) const LAYER: Layer<Undecodable> = Layer(Undecodable);
 
-    fn layer(&self, inner: S) -> Undecodable<S> {
-        Undecodable { inner }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct Undecodable<S> {
-    inner: S,
-}
-
-impl<S, Req, ResBody> tower_service::Service<http::Request<Req>> for Undecodable<S>
+impl<S, Req, ResBody> Middleware<S, http::Request<Req>> for Undecodable
 where
     S: tower_service::Service<http::Request<Req>, Response = http::Response<ResBody>>,
 {
     type Response = http::Response<CorrectedBody<ResBody>>;
-    type Error = S::Error;
-    type Future = CorrectedFuture<S::Future>;
+    type Future = Then<S::Future, Undecodable>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<Req>) -> Self::Future {
-        CorrectedFuture {
-            inner: self.inner.call(request),
-        }
+    fn call(&self, inner: &mut S, request: http::Request<Req>) -> Self::Future {
+        Then::new(inner.call(request), Undecodable)
     }
 }
 
-pin_project_lite::pin_project! {
-    pub(super) struct CorrectedFuture<F> {
-        #[pin]
-        inner: F,
-    }
-}
+impl<B> OnResponse<http::Response<B>> for Undecodable {
+    type Output = http::Response<CorrectedBody<B>>;
 
-impl<F, B, E> Future for CorrectedFuture<F>
-where
-    F: Future<Output = Result<http::Response<B>, E>>,
-{
-    type Output = Result<http::Response<CorrectedBody<B>>, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut response = ready!(self.project().inner.poll(cx))?;
+    fn on_response(self, mut response: http::Response<B>) -> Self::Output {
         correct(response.headers_mut());
-        Poll::Ready(Ok(response.map(|inner| CorrectedBody { inner })))
+        response.map(|inner| CorrectedBody { inner })
     }
 }
 

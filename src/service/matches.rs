@@ -9,7 +9,7 @@ use crate::identity::tokens::player_id_problem;
 use crate::identity::{Address, Caller, Party};
 use crate::lobby::Lobby;
 use crate::matches::{Access, MatchError, Matches, Owner};
-use crate::service::rules::RulesService;
+use crate::rules::Rules;
 use crate::store::{Action, BotSeat, SEATS};
 use std::pin::Pin;
 use tokio_stream::{Stream, StreamExt};
@@ -20,7 +20,7 @@ use tonic::{Request, Response, Status};
 pub struct MatchesService {
     matches: Matches<Wire>,
     lobby: Option<Lobby<Wire>>,
-    rules: Option<RulesService>,
+    rules: Option<Rules>,
 }
 
 impl MatchesService {
@@ -33,9 +33,9 @@ impl MatchesService {
         }
     }
 
-    /// Works out the previews of `WatchMatchRequest.previews` with `rules` (its `ListLegalMoves`, on its engine pool
-    /// and under its budget).
-    pub fn with_previews(mut self, rules: RulesService) -> Self {
+    /// Works out the previews of `WatchMatchRequest.previews` with `rules` (`ListLegalMoves`' engine work, on its
+    /// engine pool and under its budget).
+    pub fn with_previews(mut self, rules: Rules) -> Self {
         self.rules = Some(rules);
         self
     }
@@ -111,7 +111,7 @@ impl MatchesService {
 /// `response` with the previews of the legal moves of the state it carries (a snapshot's or an event's), as the
 /// Rules service's `ListLegalMoves` answers them; other messages as they are.
 async fn with_previews(
-    rules: &RulesService,
+    rules: &Rules,
     mut response: pb::WatchMatchResponse,
 ) -> Result<pb::WatchMatchResponse, Status> {
     use pb::watch_match_response::Kind;
@@ -129,14 +129,14 @@ async fn with_previews(
     if legal {
         return Ok(response);
     }
-    let request = pb::ListLegalMovesRequest {
-        state,
-        skip_previews: false,
-    };
-    *previews = pb::rules_server::Rules::list_legal_moves(rules, Request::new(request))
-        .await?
-        .into_inner()
-        .moves;
+    // Whose work it is, should it turn long: a caller of no credential or address, as an in-process call is.
+    let owner = || super::auth::work_owner(&Request::new(()));
+    let state = convert::state_setup("state", state);
+    *previews = rules
+        .list_legal_moves(state, owner, |game| convert::legal_moves_to_pb(game, true))
+        .settled()
+        .await
+        .map_err(error::refusal)?;
     Ok(response)
 }
 

@@ -254,7 +254,7 @@ pub fn code_player(code: u32) -> Result<Option<Player>, StoreError> {
 /// The header as bytes.
 pub fn encode_match(record: &MatchRecord) -> Vec<u8> {
     StoredHeader {
-        kind: notation::kind_name(record.kind).to_string(),
+        kind: record.kind.slug().to_string(),
         first_player: player_code(Some(record.options.first_player)),
         ba_awa_target: record.options.ba_awa_target as u32,
         created_ms: record.created_ms,
@@ -293,7 +293,7 @@ pub fn encode_match(record: &MatchRecord) -> Vec<u8> {
 pub fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError> {
     let h =
         StoredHeader::decode(bytes).map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?;
-    let kind = notation::kind_from_name(&h.kind)
+    let kind = crate::engine::GameKind::from_slug(&h.kind)
         .ok_or_else(|| StoreError::Failed(format!("match {id}: unknown game {:?}", h.kind)))?;
     let hash = |bytes: &[u8]| -> Result<[u8; 32], StoreError> {
         bytes

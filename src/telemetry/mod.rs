@@ -33,6 +33,7 @@ use tracing_subscriber::EnvFilter;
 
 use crate::config::{LogFormat, LogSettings, TelemetrySettings};
 use crate::metrics::Metrics;
+use crate::middleware::{Layer, Middleware};
 
 pub mod otlp;
 
@@ -113,49 +114,29 @@ pub fn init(
 /// which is what `Outcome`'s `Drop` logs and counts as `CANCELLED` (most `WatchMatch` streams end so). With
 /// it, those calls would vanish from `grpc_server_handled_total` and the log; the span, the status and the
 /// counters would still need this layer's code, in callbacks.
+pub type GrpcTraceLayer = Layer<GrpcTrace>;
+
+/// The middleware of [`GrpcTraceLayer`].
 #[derive(Debug, Clone, Default)]
-pub struct GrpcTraceLayer {
+pub struct GrpcTrace {
     metrics: Option<Metrics>,
 }
 
-impl GrpcTraceLayer {
+impl GrpcTrace {
     /// A layer that logs every call, and counts it in `metrics` if given.
-    pub fn new(metrics: Option<Metrics>) -> Self {
-        GrpcTraceLayer { metrics }
+    pub fn layer(metrics: Option<Metrics>) -> GrpcTraceLayer {
+        Layer(GrpcTrace { metrics })
     }
 }
 
-impl<S> tower_layer::Layer<S> for GrpcTraceLayer {
-    type Service = GrpcTrace<S>;
-
-    fn layer(&self, inner: S) -> GrpcTrace<S> {
-        GrpcTrace {
-            inner,
-            metrics: self.metrics.clone(),
-        }
-    }
-}
-
-/// The service made by [`GrpcTraceLayer`].
-#[derive(Debug, Clone)]
-pub struct GrpcTrace<S> {
-    inner: S,
-    metrics: Option<Metrics>,
-}
-
-impl<S, ReqBody, ResBody> tower_service::Service<http::Request<ReqBody>> for GrpcTrace<S>
+impl<S, ReqBody, ResBody> Middleware<S, http::Request<ReqBody>> for GrpcTrace
 where
     S: tower_service::Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
 {
     type Response = http::Response<TracedBody<ResBody>>;
-    type Error = S::Error;
     type Future = TracedFuture<S::Future>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<ReqBody>) -> Self::Future {
+    fn call(&self, inner: &mut S, request: http::Request<ReqBody>) -> Self::Future {
         let path = request.uri().path();
         let (service, method) = path
             .trim_start_matches('/')
@@ -179,7 +160,7 @@ where
             metrics.call_started(&service, &method);
             (metrics.clone(), service, method)
         });
-        let inner = span.in_scope(|| self.inner.call(request));
+        let inner = span.in_scope(|| inner.call(request));
         TracedFuture {
             inner,
             outcome: Some(Outcome::new(span, counted)),

@@ -144,8 +144,9 @@ async fn whole_match_with_restarts(kind: pb::GameKind, level: u32) {
     assert_eq!(answer.player, pb::Player::North as i32, "the bot's move");
     let (status, text) = server.scrape("/metrics");
     assert!(status.contains("200"), "{status}");
-    let game =
-        notation::kind_name(mancala::api::convert::game_kind("kind", kind as i32).expect("a game"));
+    let game = mancala::api::convert::game_kind("kind", kind as i32)
+        .expect("a game")
+        .slug();
     assert!(
         series(
             &text,

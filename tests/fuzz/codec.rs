@@ -216,7 +216,7 @@ fn time_control() -> impl Strategy<Value = TimeControl> {
 pub fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for kind in GameKind::ALL {
-        let name = mancala::engine::notation::kind_name(kind);
+        let name = kind.slug();
         let record = sample_record(kind);
         out.push((format!("match-{name}.bin"), codec::encode_match(&record)));
         let events = [

@@ -160,7 +160,7 @@ pub fn seeds_after(game: &AnyGame, mv: &Move, before: u64) -> u64 {
 pub fn sample_states() -> Vec<(String, AnyGame)> {
     let mut out = Vec::new();
     for kind in GameKind::ALL {
-        let name = mancala::engine::notation::kind_name(kind);
+        let name = kind.slug();
         for (i, plies) in [0u32, 3, 40, 400].into_iter().enumerate() {
             let first = if i % 2 == 0 {
                 Player::South

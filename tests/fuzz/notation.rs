@@ -49,10 +49,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             ..Options::default()
         };
         let (text, _) = exported(kind, &options, 11 + i as u64, 60);
-        out.push((
-            format!("{}.txt", notation::kind_name(kind)),
-            text.into_bytes(),
-        ));
+        out.push((format!("{}.txt", kind.slug()), text.into_bytes()));
     }
     out.push((
         "comments.txt".into(),

@@ -5,7 +5,7 @@
 
 use crate::state::{enum_value, perturb, perturbation};
 use crate::{any_reachable, budgeted, config, corpus, sample_states};
-use mancala::api::{convert, pb};
+use mancala::api::{convert, error, pb, wire};
 use mancala::config::Settings;
 use mancala::engine::{GameKind, Move, Sow};
 use mancala::lobby::Lobby;
@@ -18,7 +18,6 @@ use mancala::service::matches::MatchesService;
 use mancala::service::rules::RulesService;
 use mancala::store::MemoryStore;
 use pb::matches_server::Matches as _;
-use pb::rules_server::Rules as _;
 use proptest::prelude::*;
 use prost::Message;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -26,6 +25,7 @@ use std::time::Duration;
 use tokio_stream::StreamExt;
 use tonic::service::Interceptor;
 use tonic::{Code, Request, Status};
+use wire::server::rules_server::Rules as _;
 
 /// Every request message the server decodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +106,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             ba_awa_target: 11,
             ..Default::default()
         });
-        let short = mancala::engine::notation::kind_name(game);
+        let short = game.slug();
         add(
             Kind::NewGame,
             short,
@@ -282,12 +282,13 @@ fn harness() -> &'static Harness {
         let mut engine = settings.engine.clone();
         engine.inline_laps = crate::FUZZ_LAPS;
         engine.rules_budget_laps = crate::FUZZ_LAPS;
-        let rules = RulesService::new(EnginePool::new(&engine, Metrics::new()));
+        let pool = EnginePool::new(&engine, Metrics::new());
+        let rules = RulesService::new(pool.clone());
         // As the server has it: `WatchMatch` with `previews` works out each update's legal moves with the
-        // Rules service's engine.
+        // Rules calls' engine work.
         let matches = MatchesService::new(manager)
             .with_lobby(lobby)
-            .with_previews(rules.clone());
+            .with_previews(mancala::rules::Rules::new(pool));
         // No call-rate limit: the fuzzer sends thousands of calls a second.
         let auth = Authenticate::new(identity, Metrics::new(), Needs::AnyCredential);
         let harness = Harness {
@@ -464,13 +465,19 @@ pub fn exercise(kind: Kind, bytes: &[u8], aim: &Aim) -> Result<(), TestCaseError
         Err(status) => check_status(what, &status, &CLIENT_CODES),
     };
     match kind {
+        // The hot calls as the server reads and answers them (`api::wire`), their answers read back by prost.
         Kind::ListLegalMoves => {
-            let Ok(request) = pb::ListLegalMovesRequest::decode(bytes) else {
+            let Ok(call) = wire::ListLegalMovesCall::decode(bytes) else {
                 return Ok(());
             };
-            let previews = !request.skip_previews;
-            let answer = RulesService::list_legal_moves_answer(request);
+            let (state, previews) = call.into_engine();
+            let answer = || {
+                let game = mancala::rules::listed(&state).map_err(error::refusal)?;
+                Ok(wire::list_legal_moves(&game, previews))
+            };
             if let Some(listed) = rules("ListLegalMoves", answer)? {
+                let listed = pb::ListLegalMovesResponse::decode(listed.as_bytes())
+                    .expect("the server's answer decodes");
                 for legal in listed.moves {
                     prop_assert!(legal.r#move.is_some());
                     if previews {
@@ -480,20 +487,30 @@ pub fn exercise(kind: Kind, bytes: &[u8], aim: &Aim) -> Result<(), TestCaseError
             }
         }
         Kind::ValidateMove => {
-            let Ok(request) = pb::ValidateMoveRequest::decode(bytes) else {
+            let Ok(call) = wire::ValidateMoveCall::decode(bytes) else {
                 return Ok(());
             };
-            if let Some(answer) =
-                rules("ValidateMove", RulesService::validate_move_answer(request))?
-            {
+            let request = call.into_engine();
+            let answer = || request.verdict().map(wire::verdict).map_err(error::refusal);
+            if let Some(answer) = rules("ValidateMove", answer)? {
+                let answer = pb::ValidateMoveResponse::decode(answer.as_bytes())
+                    .expect("the server's answer decodes");
                 prop_assert_eq!(answer.legal, answer.reason == 0);
             }
         }
         Kind::ApplyMove => {
-            let Ok(request) = pb::ApplyMoveRequest::decode(bytes) else {
+            let Ok(call) = wire::ApplyMoveCall::decode(bytes) else {
                 return Ok(());
             };
-            if let Some(answer) = rules("ApplyMove", RulesService::apply_move_answer(request))? {
+            let (request, skip_events) = call.into_engine();
+            let answer = || {
+                request
+                    .played(skip_events, wire::apply_move)
+                    .map_err(error::refusal)
+            };
+            if let Some(answer) = rules("ApplyMove", answer)? {
+                let answer = pb::ApplyMoveResponse::decode(answer.as_bytes())
+                    .expect("the server's answer decodes");
                 accepted_back("ApplyMove", answer.state)?;
             }
         }

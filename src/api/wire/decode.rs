@@ -31,8 +31,11 @@ use prost::encoding::{DecodeContext, WireType};
 use self::messages::{game_move, game_state};
 use self::reader::Reader;
 use super::pb;
-use crate::api::setup_box::SetupBox;
+use crate::api::convert;
+use crate::api::wire::setup_box::SetupBox;
 use crate::engine::Move;
+use crate::rules::{ClientState, Decoded, StateAndMove};
+
 /// A prost request that may be decoded straight into engine values.
 pub trait Canonical: prost::Message + Default + PartialEq + fmt::Debug + Sized {
     /// The engine values of the request.
@@ -117,6 +120,49 @@ impl<P: Canonical> Call<P> {
         match self.form.insert(Form::Prost(message)) {
             Form::Prost(message) => message,
             Form::Engine(_) => unreachable!("just made the prost form"),
+        }
+    }
+}
+
+impl ValidateMoveCall {
+    /// The request in the engine's values: its state and move.
+    pub fn into_engine(self) -> StateAndMove<SetupBox> {
+        match self.into_form() {
+            Form::Engine(values) => StateAndMove::decoded(values.state, values.mv),
+            Form::Prost(request) => convert::state_and_move(request.state, request.r#move.as_ref()),
+        }
+    }
+}
+
+impl ApplyMoveCall {
+    /// The request in the engine's values: its state and move, and `skip_events`.
+    pub fn into_engine(self) -> (StateAndMove<SetupBox>, bool) {
+        match self.into_form() {
+            Form::Engine(values) => (
+                StateAndMove::decoded(values.state, values.mv),
+                values.skip_events,
+            ),
+            Form::Prost(request) => (
+                convert::state_and_move(request.state, request.r#move.as_ref()),
+                request.skip_events,
+            ),
+        }
+    }
+}
+
+impl ListLegalMovesCall {
+    /// The request in the engine's values: its state, and whether the moves are previewed (not
+    /// `skip_previews`).
+    pub fn into_engine(self) -> (Decoded<SetupBox>, bool) {
+        match self.into_form() {
+            Form::Engine(values) => (
+                Ok(ClientState::new("state", values.state, Vec::new())),
+                !values.skip_previews,
+            ),
+            Form::Prost(request) => (
+                convert::state_setup("state", request.state),
+                !request.skip_previews,
+            ),
         }
     }
 }

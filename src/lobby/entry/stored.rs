@@ -7,7 +7,7 @@ use super::{
     Origin, RatingChange, SeatChoice, SeatRecord, Seek, SeekStatus,
 };
 use crate::clock::TimeControl;
-use crate::engine::{notation, GameKind, Options, Player};
+use crate::engine::{GameKind, Options, Player};
 use crate::lobby::ratings::Glicko;
 use crate::store::codec::{
     code_player, code_players, code_starter, player_code, players_code, starter_code,
@@ -215,7 +215,7 @@ fn id_of(bytes: &[u8]) -> Result<LobbyId, StoreError> {
 
 fn stored_game(kind: GameKind, options: &Options, control: TimeControl) -> Option<StoredGame> {
     Some(StoredGame {
-        kind: notation::kind_name(kind).to_string(),
+        kind: kind.slug().to_string(),
         first_player: player_code(Some(options.first_player)),
         ba_awa_target: options.ba_awa_target.into(),
         time_control: stored_time_control(control),
@@ -226,7 +226,7 @@ fn stored_game(kind: GameKind, options: &Options, control: TimeControl) -> Optio
 
 fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options, TimeControl), StoreError> {
     let game = game.ok_or_else(|| bad("game (none)"))?;
-    let kind = notation::kind_from_name(&game.kind).ok_or_else(|| bad("game"))?;
+    let kind = GameKind::from_slug(&game.kind).ok_or_else(|| bad("game"))?;
     Ok((
         kind,
         Options {

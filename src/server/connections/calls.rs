@@ -2,12 +2,13 @@
 //! call its connection's TCP info and the client's verified certificates.
 
 use std::{
-    future::Future,
     pin::Pin,
     sync::{atomic::Ordering, Arc},
-    task::{ready, Context, Poll},
+    task::{Context, Poll},
     time::Instant,
 };
+
+use crate::middleware::{Layer, Middleware, OnResponse, Then};
 
 use http_body::{Body, Frame, SizeHint};
 
@@ -19,34 +20,19 @@ use super::connection::{CallCount, ConnectionInfo};
 /// `tonic::Request::remote_addr` looks for it, and the client's verified certificates
 /// ([`PeerCertificates`]) when it presented some.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct CallsLayer;
+pub(crate) struct Calls;
 
-impl<S> tower_layer::Layer<S> for CallsLayer {
-    type Service = Calls<S>;
+/// The layer of [`Calls`].
+pub(crate) type CallsLayer = Layer<Calls>;
 
-    fn layer(&self, inner: S) -> Calls<S> {
-        Calls { inner }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct Calls<S> {
-    inner: S,
-}
-
-impl<S, ReqBody, ResBody> tower_service::Service<http::Request<ReqBody>> for Calls<S>
+impl<S, ReqBody, ResBody> Middleware<S, http::Request<ReqBody>> for Calls
 where
     S: tower_service::Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
 {
     type Response = http::Response<CallBody<ResBody>>;
-    type Error = S::Error;
-    type Future = CallFuture<S::Future>;
+    type Future = Then<S::Future, Call>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, mut request: http::Request<ReqBody>) -> Self::Future {
+    fn call(&self, inner: &mut S, mut request: http::Request<ReqBody>) -> Self::Future {
         let info = request.extensions().get::<ConnectionInfo>().cloned();
         let call = info.map(|info| {
             if let Some(peer) = info.peer.get() {
@@ -55,10 +41,22 @@ where
             request.extensions_mut().insert(info.tcp);
             InFlight::new(info.calls)
         });
-        CallFuture {
-            inner: self.inner.call(request),
-            call,
-        }
+        Then::new(inner.call(request), Call(call))
+    }
+}
+
+/// A call counted while it is in flight (none when the connection is not one of ours).
+pub(crate) struct Call(Option<InFlight>);
+
+impl<B> OnResponse<http::Response<B>> for Call {
+    type Output = http::Response<CallBody<B>>;
+
+    fn on_response(self, response: http::Response<B>) -> Self::Output {
+        // The call lasts as long as its response body: a stream is in flight until it ends.
+        response.map(|inner| CallBody {
+            inner,
+            _call: self.0,
+        })
     }
 }
 
@@ -79,29 +77,6 @@ impl Drop for InFlight {
         // calls with an old idle time.
         self.0.mark_idle(Instant::now());
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-pin_project_lite::pin_project! {
-    pub(crate) struct CallFuture<F> {
-        #[pin]
-        inner: F,
-        call: Option<InFlight>,
-    }
-}
-
-impl<F, B, E> Future for CallFuture<F>
-where
-    F: Future<Output = Result<http::Response<B>, E>>,
-{
-    type Output = Result<http::Response<CallBody<B>>, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let response = ready!(this.inner.poll(cx))?;
-        // The call lasts as long as its response body: a stream is in flight until it ends.
-        let call = this.call.take();
-        Poll::Ready(Ok(response.map(|inner| CallBody { inner, _call: call })))
     }
 }
 
@@ -181,7 +156,7 @@ mod tests {
             }),
             peer: Arc::new(OnceLock::new()),
         };
-        let mut service = CallsLayer.layer(Extensions);
+        let mut service = crate::middleware::Layer(Calls).layer(Extensions);
         let request = || {
             let mut request = http::Request::new(());
             request.extensions_mut().insert(info.clone());

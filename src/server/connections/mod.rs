@@ -136,6 +136,6 @@ impl Connections {
 
     /// The layer that counts each connection's calls in flight, for the idle timeout.
     pub(crate) fn layer(&self) -> CallsLayer {
-        CallsLayer
+        crate::middleware::Layer(calls::Calls)
     }
 }

@@ -2,7 +2,7 @@
 //! fields and its game's variant) and the `Move`, each as `convert` reads it when it finds nothing wrong.
 
 use super::reader::{player, Reader, LEN, VARINT};
-use crate::api::setup_box::SetupBox;
+use crate::api::wire::setup_box::SetupBox;
 use crate::engine::{
     Direction, GameKind, Kichwa, KuuDecision, Move, PitSet, Player, Repeated, Setup, Sow,
     StarterRule, Status, VariantSetup,
