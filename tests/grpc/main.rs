@@ -15,6 +15,7 @@ mod config;
 mod connections;
 mod descriptors;
 mod diagnostics;
+mod endless;
 mod engine_work;
 mod examples;
 mod fair_engine;
