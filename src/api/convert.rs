@@ -524,6 +524,8 @@ pub(super) fn end_reason_to_pb(reason: EndReason) -> i32 {
         EndReason::NoLegalMove => pb::EndReason::NoLegalMove,
         EndReason::OwnFrontRowEmptied => pb::EndReason::OwnFrontRowEmptied,
         EndReason::Resignation => pb::EndReason::Resignation,
+        EndReason::Repetition => pb::EndReason::Repetition,
+        EndReason::Agreement => pb::EndReason::Agreement,
     }) as i32
 }
 
@@ -608,7 +610,7 @@ pub fn events_to_pb(events: &[Event]) -> Vec<pb::Event> {
                 totals,
             } => Kind::RoundEnd(pb::RoundEnd {
                 reason: end_reason_to_pb(reason),
-                collector: player_to_pb(Some(collector)),
+                collector: player_to_pb(collector),
                 collected: collected as u32,
                 totals: totals.iter().map(|&s| s as u32).collect(),
             }),
@@ -792,6 +794,18 @@ pub fn options(
                 );
             }
         }
+        decoded.repetition = o.repetition.unwrap_or(true);
+        match o.max_games {
+            None => {}
+            Some(n @ 1..=engine::across_turns::MAX_GAMES_LIMIT) => decoded.max_games = Some(n),
+            Some(n) => fields.fail(
+                "max_games",
+                format!(
+                    "a match has 1 to {} games (Bosh: rounds), not {n}; leave it unset for the game's default (§1 \"Match length\")",
+                    engine::across_turns::MAX_GAMES_LIMIT
+                ),
+            ),
+        }
         if decoded.first_player == Player::East && decoded.ba_awa_players != 3 {
             fields.fail(
                 "first_player",
@@ -814,6 +828,11 @@ pub fn options_to_pb(options: &engine::Options) -> pb::GameOptions {
         // Defaults are written as unset, so that options without them encode as before they existed.
         ba_awa_players: if options.ba_awa_players == 3 { 3 } else { 0 },
         bao_la_kete_starter: starter_rule_to_pb(options.bao_la_kete_starter) as i32,
+        repetition: (!options.repetition).then_some(false),
+        // A match recorded before the match length existed has none to show.
+        max_games: options
+            .max_games
+            .filter(|&n| n <= engine::across_turns::MAX_GAMES_LIMIT),
     }
 }
 

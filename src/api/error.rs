@@ -220,6 +220,7 @@ pub fn match_error(error: MatchError) -> Status {
                 .into_iter()
                 .map(|(key, value)| (key.to_string(), value.to_string())),
         ),
+        MatchError::Agreement(refusal) => refused(refusal.code(), refusal.detail().to_string(), []),
         e @ MatchError::OutOfRange { .. } => Status::out_of_range(e.to_string()),
         MatchError::ResourceExhausted(message) => Status::resource_exhausted(message),
         MatchError::Throttled(throttled) => rate_limited(&throttled),

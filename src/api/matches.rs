@@ -4,6 +4,7 @@
 use super::convert;
 use super::pb;
 use crate::clock::{Clocks, Due, TimeControl};
+use crate::engine::across_turns::{Agreement, AgreementAction};
 use crate::engine::{Move, PerSeat};
 use crate::matches::{Encoder, MatchEvent, MatchSummary, MatchView, SnapshotReason, Update};
 use crate::store::{Action, EndReason, Finished};
@@ -55,6 +56,9 @@ pub fn result_pb(finished: &Finished, placing: PerSeat) -> pb::MatchResult {
             EndReason::TimeForfeit => pb::MatchEndReason::TimeForfeit,
             EndReason::Aborted => pb::MatchEndReason::Aborted,
             EndReason::Abandoned => pb::MatchEndReason::Abandoned,
+            EndReason::Repetition => pb::MatchEndReason::Repetition,
+            EndReason::Agreement => pb::MatchEndReason::Agreement,
+            EndReason::MatchLength => pb::MatchEndReason::MatchLength,
         } as i32,
         resigned: convert::player_to_pb(finished.resigned),
         finished_at_ms: finished.at_ms,
@@ -103,6 +107,37 @@ pub fn match_pb(view: &MatchView) -> pb::Match {
         previews: Vec::new(),
         time_control: time_control_pb(view.clocks.control),
         clocks: clocks_pb(&view.clocks, view.as_of_ms),
+        agreeing: agreeing_pb(view.agreement),
+        position_occurrences: view.occurrences,
+    }
+}
+
+/// The seats agreeing to end the game, as the protocol lists them.
+fn agreeing_pb(agreement: Agreement) -> Vec<i32> {
+    agreement
+        .seats()
+        .map(|seat| convert::player_to_pb(Some(seat)))
+        .collect()
+}
+
+/// An agreement action on the wire.
+fn agreement_action_pb(action: AgreementAction) -> pb::AgreementAction {
+    match action {
+        AgreementAction::Offer => pb::AgreementAction::Offer,
+        AgreementAction::Accept => pb::AgreementAction::Accept,
+        AgreementAction::Decline => pb::AgreementAction::Decline,
+        AgreementAction::Withdraw => pb::AgreementAction::Withdraw,
+    }
+}
+
+/// The agreement action a request asks for; `None` for an unset or unknown value.
+pub fn agreement_action(value: i32) -> Option<AgreementAction> {
+    match pb::AgreementAction::try_from(value).ok()? {
+        pb::AgreementAction::Unspecified => None,
+        pb::AgreementAction::Offer => Some(AgreementAction::Offer),
+        pb::AgreementAction::Accept => Some(AgreementAction::Accept),
+        pb::AgreementAction::Decline => Some(AgreementAction::Decline),
+        pb::AgreementAction::Withdraw => Some(AgreementAction::Withdraw),
     }
 }
 
@@ -188,6 +223,9 @@ pub fn event_pb(event: &MatchEvent) -> pb::MatchEvent {
             Action::Flag => pb::match_event::Action::Flag(pb::Flag {}),
             Action::Abort => pb::match_event::Action::Abort(pb::Abort {}),
             Action::Claim => pb::match_event::Action::Claim(pb::Claim {}),
+            Action::Agreement(a) => pb::match_event::Action::EndAgreement(pb::EndAgreement {
+                action: agreement_action_pb(*a) as i32,
+            }),
         }),
         events: convert::events_to_pb(&event.trace),
         state: Some(convert::state_to_pb(&event.game)),
@@ -195,6 +233,8 @@ pub fn event_pb(event: &MatchEvent) -> pb::MatchEvent {
         accepted_at_ms: event.at_ms,
         previews: Vec::new(),
         clocks: clocks_pb(&event.clocks, event.at_ms),
+        agreeing: agreeing_pb(event.agreement),
+        position_occurrences: event.occurrences,
     }
 }
 

@@ -1,6 +1,6 @@
 //! `mancala arena`: the command line of the arena.
 
-use super::{play_match, quantile, Contender, Played, Tally};
+use super::{play_match, quantile, Contender, MatchEnd, Played, Tally};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -73,6 +73,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     let mut tally = Tally::default();
     let mut think: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
     let mut plies = 0u64;
+    let mut ends = Ends::default();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
@@ -93,6 +94,7 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         drop(sender);
         for played in receiver {
             tally.add(played.result);
+            ends.add(&played);
             plies += played.plies as u64;
             for (all, mine) in think.iter_mut().zip(played.think) {
                 all.extend(mine);
@@ -108,7 +110,15 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
         }
     });
     bar.finish_and_clear();
-    let report = Report::new(kind, &a, &b, tally, &mut think, plies, started.elapsed());
+    let report = Report::new(
+        kind,
+        &a,
+        &b,
+        (tally, ends),
+        &mut think,
+        plies,
+        started.elapsed(),
+    );
     if args.json {
         println!("{}", report.json());
     } else {
@@ -117,11 +127,29 @@ pub fn run(args: ArenaArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// How the matches ended: a count per kind, each match's kind by index, and the games ended by repetition.
+#[derive(Default)]
+struct Ends {
+    counts: [u64; MatchEnd::ALL.len()],
+    by_match: Vec<(u64, MatchEnd)>,
+    repetitions: u64,
+}
+
+impl Ends {
+    fn add(&mut self, played: &Played) {
+        let at = MatchEnd::ALL.iter().position(|&e| e == played.end);
+        self.counts[at.unwrap_or(0)] += 1;
+        self.by_match.push((played.index, played.end));
+        self.repetitions += u64::from(played.repetitions);
+    }
+}
+
 /// What the arena found.
 struct Report {
     game: &'static str,
     names: [String; 2],
     tally: Tally,
+    ends: Ends,
     /// p50 and p99 of each contender's thinking time per decision.
     times: [(Duration, Duration); 2],
     decisions: [usize; 2],
@@ -134,16 +162,18 @@ impl Report {
         kind: crate::engine::GameKind,
         a: &Contender,
         b: &Contender,
-        tally: Tally,
+        (tally, mut ends): (Tally, Ends),
         think: &mut [Vec<Duration>; 2],
         plies: u64,
         elapsed: Duration,
     ) -> Report {
+        ends.by_match.sort_unstable_by_key(|&(index, _)| index);
         let times = [0, 1].map(|i| (quantile(&mut think[i], 0.5), quantile(&mut think[i], 0.99)));
         Report {
             game: kind.name(),
             names: [a.name.clone(), b.name.clone()],
             tally,
+            ends,
             times,
             decisions: [think[0].len(), think[1].len()],
             plies,
@@ -179,6 +209,16 @@ impl Report {
             elo(t.score()),
             elo(low),
             elo(high)
+        );
+        out += &format!(
+            "  ended by {}; {} games ended by repetition\n",
+            MatchEnd::ALL
+                .iter()
+                .zip(self.ends.counts)
+                .map(|(end, n)| format!("{} {n}", end.name()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.ends.repetitions
         );
         for i in 0..2 {
             out += &format!(
@@ -224,6 +264,13 @@ impl Report {
             "elo_95": [finite(Tally::elo(low)), finite(Tally::elo(high))],
             "moves": self.plies,
             "elapsed_s": self.elapsed.as_secs_f64(),
+            "ended_by": MatchEnd::ALL
+                .iter()
+                .zip(self.ends.counts)
+                .map(|(end, n)| (end.name().to_string(), serde_json::json!(n)))
+                .collect::<serde_json::Map<_, _>>(),
+            "match_ends": self.ends.by_match.iter().map(|(_, end)| end.name()).collect::<Vec<_>>(),
+            "games_ended_by_repetition": self.ends.repetitions,
         })
         .to_string()
     }

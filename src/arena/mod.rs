@@ -7,14 +7,15 @@
 
 pub mod cli;
 
+use crate::engine::across_turns::{AcrossTurns, Ending};
 use crate::engine::search::{self, Bot, Thinker};
-use crate::engine::{AnyGame, GameKind, Move, NoTrace, Options, PitSet, Player, Status};
+use crate::engine::{AnyGame, EndReason, Event, GameKind, Move, Options, PitSet, Player, Status};
 use std::time::{Duration, Instant};
 
 /// A match longer than this many moves (the `NextGame` steps included) is stopped and adjudicated by the match
-/// standing ([`adjudicate`]). Ba-awa needs it: a player who keeps three pits can hold off one who has nine
-/// for ever (the target is 10, §4.4), and two strong players reach that standing often.
-pub const MAX_MATCH_PLIES: u32 = 2_000;
+/// standing ([`adjudicate`]). The rules of endless play (§1: repetition, the match length) end every match long
+/// before it; the cap stays as a guard, and the arena counts the matches it stopped ([`MatchEnd::Cap`]).
+pub const MAX_MATCH_PLIES: u32 = 20_000;
 
 /// Every match opens with this many random moves, the same for both matches of a pair (matches 2k and 2k + 1,
 /// seats swapped): the searching levels play the same move in the same position, so without it every match
@@ -88,6 +89,39 @@ pub enum Outcome {
     Loss,
 }
 
+/// What ended a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchEnd {
+    /// The game's own rules (a target reached, a player out of stones, two games won).
+    Rules,
+    /// A game ended by repetition (§1) decided the match.
+    Repetition,
+    /// The match reached its most games (Bosh: rounds) and its leader won, or it was level (§1 "Match length").
+    MatchLength,
+    /// Stopped at [`MAX_MATCH_PLIES`] and adjudicated: a sign that the rules of endless play did not end it.
+    Cap,
+}
+
+impl MatchEnd {
+    /// Every kind, in report order.
+    pub const ALL: [MatchEnd; 4] = [
+        MatchEnd::Rules,
+        MatchEnd::Repetition,
+        MatchEnd::MatchLength,
+        MatchEnd::Cap,
+    ];
+
+    /// The name in reports (`rules`, `repetition`, `match_length`, `cap`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchEnd::Rules => "rules",
+            MatchEnd::Repetition => "repetition",
+            MatchEnd::MatchLength => "match_length",
+            MatchEnd::Cap => "cap",
+        }
+    }
+}
+
 /// One match played.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -95,6 +129,10 @@ pub struct Played {
     pub index: u64,
     /// The result for the first contender.
     pub result: Outcome,
+    /// What ended it.
+    pub end: MatchEnd,
+    /// Games (Bosh: rounds) of it that ended by repetition.
+    pub repetitions: u32,
     /// Moves played.
     pub plies: u32,
     /// Each contender's thinking time per decision, `[first, second]`.
@@ -123,28 +161,41 @@ pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index
         Bot::new(b.thinker, bot_seed(seed, index, 1)),
     ];
     let contender_of = |seat: Player| usize::from(seat != a_seat);
-    let mut game = AnyGame::new_match(kind, &Options::default());
+    let options = Options::default();
+    let mut game = AnyGame::new_match(kind, &options);
+    // §1's rules of endless play, as a server-held match applies them.
+    let mut across = AcrossTurns::start(kind, &options, &game);
+    let mut trace = Vec::new();
+    let mut ending = None;
+    let mut repetitions = 0;
     let mut opening = crate::engine::Rng::new(bot_seed(seed, index / 2, 2));
     for _ in 0..OPENING_PLIES {
         let moves = game.legal_moves();
-        if game.status() != Status::InProgress || moves.is_empty() {
+        let Some(mover) = game.to_move().filter(|_| !moves.is_empty()) else {
             break;
-        }
+        };
         let mv = moves[opening.below(moves.len())];
-        if game.play(&mv, &mut NoTrace).is_err() {
+        trace.clear();
+        if game.play(&mv, &mut trace).is_err() {
             break;
         }
+        across.after_move(&mut game, mover, &mut trace);
     }
     let mut think = [Vec::new(), Vec::new()];
     let mut plies = 0;
-    while game.status() != Status::MatchOver && plies < MAX_MATCH_PLIES {
+    while game.status() != Status::MatchOver
+        && ending != Some(Ending::MatchLength)
+        && plies < MAX_MATCH_PLIES
+    {
+        let mover = game.to_move().unwrap_or(Player::South);
         let mv = if game.status() == Status::InProgress {
             let Some(mover) = game.to_move() else { break };
             let c = contender_of(mover);
             let started = Instant::now();
-            let Some(suggestion) = bots[c].choose(&game, None) else {
+            let Some(mut suggestion) = bots[c].choose(&game, None) else {
                 break;
             };
+            search::steer(&mut suggestion, &game, &across);
             think[c].push(started.elapsed());
             suggestion.best
         } else {
@@ -163,16 +214,23 @@ pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index
             }
             Move::NextGame(chosen)
         };
-        if game.play(&mv, &mut NoTrace).is_err() {
+        trace.clear();
+        if game.play(&mv, &mut trace).is_err() {
             // A bot's move is always legal (the tests hold it to that); stopping keeps a bug visible as a
             // draw rather than a panic across threads.
             break;
         }
+        ending = across.after_move(&mut game, mover, &mut trace);
+        if ended_by_repetition(&trace) {
+            repetitions += 1;
+        }
         plies += 1;
     }
-    let winner = match game.status() {
-        Status::MatchOver => game.winner(),
-        _ => adjudicate(&game),
+    let (winner, end) = match (game.status(), ending) {
+        (_, Some(Ending::MatchLength)) => (game.match_leader(), MatchEnd::MatchLength),
+        (Status::MatchOver, Some(Ending::Game(_))) => (game.winner(), MatchEnd::Repetition),
+        (Status::MatchOver, _) => (game.winner(), MatchEnd::Rules),
+        _ => (adjudicate(&game), MatchEnd::Cap),
     };
     let result = match winner {
         Some(w) if w == a_seat => Outcome::Win,
@@ -182,9 +240,28 @@ pub fn play_match(kind: GameKind, a: &Contender, b: &Contender, seed: u64, index
     Played {
         index,
         result,
+        end,
+        repetitions,
         plies,
         think,
     }
+}
+
+/// Whether a move's events end a game or round by repetition (the move that also reached the match length, whose
+/// ending reports only the length).
+fn ended_by_repetition(trace: &[Event]) -> bool {
+    trace.iter().any(|event| {
+        matches!(
+            event,
+            Event::GameEnd {
+                reason: EndReason::Repetition,
+                ..
+            } | Event::RoundEnd {
+                reason: EndReason::Repetition,
+                ..
+            }
+        )
+    })
 }
 
 /// The winner of a match stopped at the move cap: the player ahead in the match standing (games won in Bao la

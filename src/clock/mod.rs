@@ -244,6 +244,14 @@ impl Clocks {
                 self.sown[seat.index()] = true;
             }
             Action::Move(Move::NextGame(_)) => {}
+            // An offer or its answer changes no clock, unless it ended the game: then the clock stops as after the
+            // game's last sowing, charged to the moment the game ended.
+            Action::Agreement(_) if game.status() == Status::InProgress => return,
+            Action::Agreement(_) => {
+                if let Some(running) = self.running {
+                    self.charge(running, at_ms);
+                }
+            }
             Action::Flag => {
                 self.remaining_ms[seat.index()] = 0;
                 self.stop();

@@ -711,6 +711,29 @@ impl Game for BaAwa {
     // Ba-awa keeps the default `play_listing`: its end-of-move check (`finish_move`) stops at the opponent's
     // first move and lists nothing; its moves are cheap enough that `play_and_list` listing after it costs
     // little (BENCHMARKS.md).
+    /// §1 "How such a game ends", Ba-awa: as §4.3, the starter takes every seed left.
+    fn end_across_turns<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
+        if self.status == Status::InProgress {
+            self.end_game(reason, trace);
+        }
+    }
+
+    /// §1 "Match length", Ba-awa: more pits; with three players the seats still in come first (§4.7 placing),
+    /// then more pits. Level leaders: no winner.
+    fn match_leader(&self) -> Option<Player> {
+        let pits = |seat: Player| self.stores[seat.index()] / FOUR;
+        let contenders = Player::seated(self.seats as usize)
+            .iter()
+            .copied()
+            .filter(|&seat| self.still_in(seat));
+        let best = contenders.clone().map(pits).max()?;
+        let mut leaders = contenders.filter(|&seat| pits(seat) == best);
+        match (leaders.next(), leaders.next()) {
+            (Some(leader), None) => Some(leader),
+            _ => None,
+        }
+    }
+
     fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
         match *mv {
             Move::Sow(sow) => self.play_sow(sow, trace),
@@ -719,6 +742,8 @@ impl Game for BaAwa {
     }
 }
 
+#[cfg(test)]
+mod endless_tests;
 #[cfg(test)]
 mod tests;
 mod validate;

@@ -52,8 +52,6 @@ const TAX: u8 = 2;
 const MAX_CAPTURE_HAND: u8 = 15;
 /// Games won to win the match (§2.9).
 const WINS_FOR_MATCH: u8 = 2;
-/// Games in a match at most.
-const MAX_GAMES: u32 = 3;
 /// Each player's front row at the start; back rows are empty (§2.2).
 const OPENING_FRONT: [u8; ROW as usize] = [0, 0, 0, 0, 6, 2, 2, 0];
 
@@ -429,6 +427,34 @@ impl BaoLaKete {
         }
     }
 
+    /// §1 "How such a game ends", Bao la Kete: the player with more seeds (his 16 holes and his reserve) wins the
+    /// game; with equal seeds it is drawn and counts for neither.
+    fn end_by_seeds<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
+        let seeds = |player: Player| -> u32 {
+            let holes: u32 = circuit(player)
+                .map(|pit| self.pits[pit as usize] as u32)
+                .sum();
+            holes + self.reserves[player.index()] as u32
+        };
+        match seeds(Player::South).cmp(&seeds(Player::North)) {
+            std::cmp::Ordering::Greater => self.end_game(Player::South, reason, trace),
+            std::cmp::Ordering::Less => self.end_game(Player::North, reason, trace),
+            std::cmp::Ordering::Equal => {
+                self.clear_mark(trace);
+                self.to_move = None;
+                self.winner = None;
+                self.status = Status::GameOver;
+                trace.record(Event::GameEnd {
+                    reason,
+                    winner: None,
+                    collector: None,
+                    collected: 0,
+                    stores: self.stores.into(),
+                });
+            }
+        }
+    }
+
     /// §2.9, R-2.12: the next game of the match starts from the opening position, begun by the player the
     /// match's starter rule names: the other player than last time (the default), the loser or the winner.
     fn start_next_game(&mut self, choice: PitSet) -> Result<(), IllegalMove> {
@@ -442,12 +468,13 @@ impl BaoLaKete {
                 "a Bao la Kete game always starts from the opening position; NextGame takes no pits",
             ));
         }
-        // A finished game of Bao la Kete always has a winner (§2.9: no draws).
-        let winner = self.winner.unwrap_or(self.game_starter);
-        let starter = match self.starter_rule {
-            StarterRule::Alternate => self.game_starter.opponent(),
-            StarterRule::LoserStarts => winner.opponent(),
-            StarterRule::WinnerStarts => winner,
+        // A game ends with a winner (§2.9) but for one drawn by repetition or agreement (§1), after which the
+        // other player than last time begins whatever the starter rule: names a loser or a winner, and a
+        // drawn game has neither.
+        let starter = match (self.starter_rule, self.winner) {
+            (StarterRule::LoserStarts, Some(winner)) => winner.opponent(),
+            (StarterRule::WinnerStarts, Some(winner)) => winner,
+            _ => self.game_starter.opponent(),
         };
         *self = BaoLaKete::opening(
             starter,
@@ -566,6 +593,22 @@ impl Game for BaoLaKete {
             (Status::InProgress, Some(mover)) => self.collect_legal_moves(mover, out),
             (Status::GameOver, _) => out.push(Move::NextGame(PitSet::EMPTY)),
             _ => {}
+        }
+    }
+
+    fn end_across_turns<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
+        if self.status == Status::InProgress {
+            self.end_by_seeds(reason, trace);
+        }
+    }
+
+    /// §1 "Match length", Bao la Kete: more games won.
+    fn match_leader(&self) -> Option<Player> {
+        let [south, north] = self.match_score;
+        match south.cmp(&north) {
+            std::cmp::Ordering::Greater => Some(Player::South),
+            std::cmp::Ordering::Less => Some(Player::North),
+            std::cmp::Ordering::Equal => None,
         }
     }
 

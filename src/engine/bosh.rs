@@ -293,19 +293,55 @@ impl Bosh {
         }
     }
 
-    /// §3.3: the stuck player forfeits every stone left on the board to his opponent, and the round ends; then
-    /// §3.4 step 5 decides whether the match is over.
+    /// §3.3: the stuck player forfeits every stone left on the board to his opponent, and the round ends.
     fn forfeit_to_opponent<T: Trace>(&mut self, stuck: Player, trace: &mut T) {
         let collector = stuck.opponent();
         let collected = self.stones_on_board();
         self.pits = [0; HOLES];
         self.stores[collector.index()] += collected;
+        self.end_round(EndReason::PlayerEmpty, Some(collector), collected, trace);
+    }
+
+    /// §1 "How such a game ends", Bosh: on a repetition or an agreement each player takes the stones in the open
+    /// holes of his own row (one capture per hole), and the round ends.
+    fn take_own_rows<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
+        for hole in 0..HOLES {
+            let seeds = self.pits[hole];
+            if seeds == 0 || self.is_closed(hole) {
+                continue;
+            }
+            let owner = if row(Player::South) >> hole & 1 == 1 {
+                Player::South
+            } else {
+                Player::North
+            };
+            self.pits[hole] = 0;
+            self.stores[owner.index()] += seeds;
+            trace.record(Event::Capture {
+                pit: hole as u8,
+                seeds,
+                beneficiary: owner,
+                kichwa: None,
+                direction: None,
+            });
+        }
+        self.end_round(reason, None, 0, trace);
+    }
+
+    /// The board emptied, the round ends; then §3.4 step 5 decides whether the match is over.
+    fn end_round<T: Trace>(
+        &mut self,
+        reason: EndReason,
+        collector: Option<Player>,
+        collected: u8,
+        trace: &mut T,
+    ) {
         self.to_move = None;
         let (status, winner) = outcome_of_round(self.stores, self.reserves);
         self.status = status;
         self.winner = winner;
         trace.record(Event::RoundEnd {
-            reason: EndReason::PlayerEmpty,
+            reason,
             collector,
             collected,
             totals: totals(self.stores, self.reserves),
@@ -754,6 +790,22 @@ impl Game for Bosh {
             (Status::InProgress, Some(mover)) => self.list_sows(mover, out),
             (Status::RoundOver, _) => out.push(Move::NextGame(PitSet::EMPTY)),
             _ => {}
+        }
+    }
+
+    fn end_across_turns<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
+        if self.status == Status::InProgress {
+            self.take_own_rows(reason, trace);
+        }
+    }
+
+    /// §1 "Match length", Bosh: more stones in store and reserve.
+    fn match_leader(&self) -> Option<Player> {
+        let [south, north] = totals(self.stores, self.reserves);
+        match south.cmp(&north) {
+            std::cmp::Ordering::Greater => Some(Player::South),
+            std::cmp::Ordering::Less => Some(Player::North),
+            std::cmp::Ordering::Equal => None,
         }
     }
 

@@ -72,8 +72,38 @@ fn first_player(values: &'static [&'static str], clause: &'static str) -> Option
     }
 }
 
+/// The options of match play every game has (§1 "Endless play across turns"), with `kind`'s match length.
+fn across_turns(kind: GameKind) -> [OptionInfo; 2] {
+    [
+        OptionInfo {
+            name: "repetition",
+            values: &["true", "false"],
+            default_value: "true",
+            clause: "docs/common.md#endless-play-across-turns",
+            description: "match play: the third occurrence of a position in a game (Bosh: a round) ends it",
+        },
+        OptionInfo {
+            name: "max_games",
+            values: &["1", "1000"],
+            default_value: match kind {
+                GameKind::BaoLaKete => "5",
+                GameKind::Bosh | GameKind::BaAwa => "60",
+            },
+            clause: "docs/common.md#endless-play-across-turns",
+            description: "match play: the most games (Bosh: rounds), 1 to 1000; then the leader wins the match",
+        },
+    ]
+}
+
 /// The options of a new match of `kind`.
 fn options(kind: GameKind) -> Vec<OptionInfo> {
+    let mut options = game_options(kind);
+    options.extend(across_turns(kind));
+    options
+}
+
+/// The options of a new match that belong to `kind`'s own rules.
+fn game_options(kind: GameKind) -> Vec<OptionInfo> {
     match kind {
         GameKind::BaAwa => vec![
             first_player(

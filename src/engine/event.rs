@@ -30,6 +30,10 @@ pub enum EndReason {
     OwnFrontRowEmptied,
     /// The loser resigned.
     Resignation,
+    /// The same position occurred for the third time in the game (§1 "Repetition").
+    Repetition,
+    /// The seats still in the game agreed to end it (§1 "By agreement").
+    Agreement,
 }
 
 /// One step of a move. A [`Event::Lap`] is followed by one [`Event::Drop`] per seed sown.
@@ -93,8 +97,9 @@ pub enum Event {
     RoundEnd {
         /// Why the round ended.
         reason: EndReason,
-        /// The opponent of the player who could not move, who took the stones left.
-        collector: Player,
+        /// The opponent of the player who could not move, who took the stones left; `None` when each player took
+        /// his own row's stones (repetition, agreement: one [`Event::Capture`] per hole before this event).
+        collector: Option<Player>,
         /// How many stones he took.
         collected: u8,
         /// Each player's stones for the match, store + reserve, `[South, North]` (§3.4 step 1).

@@ -7,6 +7,7 @@
 //! Section numbers (§4.2 …) refer to the rules pages in docs/ (docs/README.md): §1 docs/common.md, §2
 //! docs/bao-la-kete.md, §3 docs/bosh.md, §4 docs/ba-awa.md.
 
+pub mod across_turns;
 mod ba_awa;
 mod bao_la_kete;
 mod bosh;
@@ -336,6 +337,11 @@ pub struct Options {
     pub ba_awa_players: u8,
     /// Bao la Kete: who begins games 2 and 3.
     pub bao_la_kete_starter: StarterRule,
+    /// Match play: whether a position's third occurrence in a game ends it (§1 "Repetition"; on by default).
+    pub repetition: bool,
+    /// Match play: games (Bosh: rounds) the match has at most; `None` for the game's default
+    /// ([`across_turns::default_max_games`], §1 "Match length").
+    pub max_games: Option<u32>,
 }
 
 impl Default for Options {
@@ -345,11 +351,29 @@ impl Default for Options {
             ba_awa_target: ba_awa::DEFAULT_TARGET,
             ba_awa_players: 2,
             bao_la_kete_starter: StarterRule::Alternate,
+            repetition: true,
+            max_games: None,
         }
     }
 }
 
 impl Options {
+    /// The options a match recorded before §1's rules of endless play existed was played under: no repetition,
+    /// no match length. Stored logs and notations that do not name them replay under these.
+    pub fn without_across_turns(self) -> Options {
+        Options {
+            repetition: false,
+            max_games: Some(u32::MAX),
+            ..self
+        }
+    }
+
+    /// Games (Bosh: rounds) a match of `kind` has at most (§1 "Match length").
+    pub fn max_games_for(&self, kind: GameKind) -> u32 {
+        self.max_games
+            .unwrap_or_else(|| across_turns::default_max_games(kind))
+    }
+
     /// How many seats a match of `kind` with these options has.
     pub fn seats(&self, kind: GameKind) -> usize {
         match kind {
@@ -440,6 +464,14 @@ pub trait Game: Clone + Sized {
     fn in_match(&self, seat: Player) -> bool {
         seat.index() < self.seats()
     }
+
+    /// Ends the game (Bosh: the round) being played by repetition or agreement, as §1 "How such a game ends"
+    /// says for this game, recording the ending's events. Nothing happens unless a game is in progress.
+    fn end_across_turns<T: Trace>(&mut self, reason: EndReason, trace: &mut T);
+
+    /// The match's leader once its last allowed game (round) is over (§1 "Match length"): the winner of a match
+    /// ended by its length, `None` when the leaders are level.
+    fn match_leader(&self) -> Option<Player>;
 
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: &Move) -> bool {
@@ -589,6 +621,21 @@ impl AnyGame {
     /// Whose turn it is.
     pub fn to_move(&self) -> Option<Player> {
         dispatch!(self, g => g.to_move())
+    }
+
+    /// The 1-based number of the game (Bosh: round) being played or just over.
+    pub fn game_number(&self) -> u32 {
+        self.view().game_number
+    }
+
+    /// Ends the game being played by repetition or agreement (see [`Game::end_across_turns`]).
+    pub fn end_across_turns<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
+        dispatch!(self, g => g.end_across_turns(reason, trace))
+    }
+
+    /// The winner of a match ended by its length (see [`Game::match_leader`]).
+    pub fn match_leader(&self) -> Option<Player> {
+        dispatch!(self, g => g.match_leader())
     }
 
     /// The winner of the finished game, round or match.

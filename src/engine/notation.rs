@@ -24,12 +24,18 @@
 //! - `expire`: written by the server, not a seat: the match ended unplayed (no winner);
 //! - `flag`: the seat's time ran out (written by the server): it lost on time;
 //! - `abort`: the match was called off before each seat had sown once (no result);
-//! - `claim`: the seat claimed the match, its opponent having abandoned it.
+//! - `claim`: the seat claimed the match, its opponent having abandoned it;
+//! - `offer`, `accept`, `decline`, `withdraw`: the seat's part in ending the game by agreement (§1).
+//!
+//! The header also says the match's rules of endless play (§1): `games=<N>`, the most games (Bosh: rounds) it may
+//! have, and `repetition=off` when a position's third occurrence does not end a game. A header without `games=`
+//! was written before those rules, and replays without them (no repetition, no length).
 //!
 //! Blank lines and lines starting with `#` are ignored. [`replay`] plays a notation through the
 //! engine from the header's initial state, checking every move, so an export replays to the same
 //! final state as the match it came from.
 
+use super::across_turns::{AcrossTurns, AgreementAction, Ending};
 use super::{
     AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow,
     StarterRule, Status, RULES_VERSION,
@@ -54,12 +60,24 @@ pub enum Action {
     Abort,
     /// The seat claimed the match: the seat to move had had no open stream for the abandonment time. It wins.
     Claim,
+    /// The seat's part in ending the game by agreement (§1 "By agreement").
+    Agreement(AgreementAction),
 }
 
 impl Action {
-    /// Whether it ends the match whatever the position (everything but a move).
+    /// Whether it ends the match whatever the position (everything but a move or an agreement action).
     pub fn ends_match(&self) -> bool {
-        !matches!(self, Action::Move(_))
+        !matches!(self, Action::Move(_) | Action::Agreement(_))
+    }
+}
+
+/// An agreement action's word in the notation.
+fn agreement_word(action: AgreementAction) -> &'static str {
+    match action {
+        AgreementAction::Offer => "offer",
+        AgreementAction::Accept => "accept",
+        AgreementAction::Decline => "decline",
+        AgreementAction::Withdraw => "withdraw",
     }
 }
 
@@ -92,6 +110,13 @@ pub fn header(kind: GameKind, options: &Options) -> String {
             StarterRule::WinnerStarts => line.push_str(" starter=winner"),
         }
     }
+    // A match recorded before §1's rules of endless play names none, and replays without them.
+    if options.max_games != Some(u32::MAX) {
+        let _ = write!(line, " games={}", options.max_games_for(kind));
+        if !options.repetition {
+            line.push_str(" repetition=off");
+        }
+    }
     line
 }
 
@@ -105,6 +130,10 @@ pub fn event_line(player: Player, action: &Action) -> String {
         Action::Flag => line.push_str(" flag"),
         Action::Abort => line.push_str(" abort"),
         Action::Claim => line.push_str(" claim"),
+        Action::Agreement(a) => {
+            line.push(' ');
+            line.push_str(agreement_word(*a));
+        }
         Action::Move(Move::NextGame(pits)) => {
             line.push_str(" next");
             for pit in pits.iter() {
@@ -232,6 +261,10 @@ pub fn parse_event_line(kind: GameKind, line: &str) -> Result<(Player, Action), 
         Some("flag") => Action::Flag,
         Some("abort") => Action::Abort,
         Some("claim") => Action::Claim,
+        Some("offer") => Action::Agreement(AgreementAction::Offer),
+        Some("accept") => Action::Agreement(AgreementAction::Accept),
+        Some("decline") => Action::Agreement(AgreementAction::Decline),
+        Some("withdraw") => Action::Agreement(AgreementAction::Withdraw),
         Some("next") => {
             let mut set = PitSet::EMPTY;
             for word in words.by_ref() {
@@ -297,6 +330,8 @@ pub struct Replay {
     /// The event that ended the match whatever the position (a resignation, an expiry, a flag, an abort or a
     /// claim), if one did.
     pub ended: Option<(Player, Action)>,
+    /// Whether the match ended by its length (§1 "Match length"): its leader won, if it had one.
+    pub length_reached: bool,
 }
 
 fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
@@ -314,8 +349,20 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
     let kind = GameKind::from_slug(name)
         .ok_or_else(|| format!("{name:?} is not a game (bao-la-kete, bosh, ba-awa)"))?;
     let mut options = Options::default();
+    let mut games_named = false;
     for word in words {
         match word.split_once('=') {
+            Some(("games", n)) => {
+                options.max_games = Some(
+                    n.parse()
+                        .ok()
+                        .filter(|n| (1..=super::across_turns::MAX_GAMES_LIMIT).contains(n))
+                        .ok_or_else(|| format!("{n:?} is not a number of games (1 to 1000)"))?,
+                );
+                games_named = true;
+            }
+            Some(("repetition", "off")) => options.repetition = false,
+            Some(("repetition", "on")) => options.repetition = true,
             Some(("first", "s")) => options.first_player = Player::South,
             Some(("first", "n")) => options.first_player = Player::North,
             Some(("first", "e")) => options.first_player = Player::East,
@@ -339,6 +386,12 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
     if options.first_player.index() >= options.seats(kind) {
         return Err("first=e: East sits only in three-player Ba-awa (players=3)".into());
     }
+    if !games_named {
+        if !options.repetition {
+            return Err("repetition=off needs games=<N>: a header without games= has no rules of endless play".into());
+        }
+        options = options.without_across_turns();
+    }
     Ok((kind, options))
 }
 
@@ -352,16 +405,19 @@ pub(crate) enum Choices {
     AsLogged,
 }
 
-/// Plays one event on `game`, as the match does: a sowing must come from the seat to move; `next`
-/// from any seat, with a choice only its chooser's (unless `choices` reads the log as it was accepted); nothing
-/// after the match is over. Returns the engine's error text otherwise.
+/// Plays one event on `game`, as the match does: a sowing must come from the seat to move; `next` from any seat,
+/// with a choice only its chooser's (unless `choices` reads the log as it was accepted); an agreement action when
+/// the rules of endless play allow it (§1); nothing after the match is over. What follows a move or an agreement
+/// under those rules is applied through `across` (a repetition, an agreement, the match's length), its events
+/// appended to `trace`. Returns how the move ended the game or match that way, or the engine's error text.
 pub(crate) fn play_event(
     game: &mut AnyGame,
+    across: &mut AcrossTurns,
     player: Player,
     action: &Action,
     choices: Choices,
     trace: &mut Vec<super::Event>,
-) -> Result<(), String> {
+) -> Result<Option<Ending>, String> {
     if player.index() >= game.seats() {
         return Err(format!(
             "{player} has no seat in a {}-player game",
@@ -369,7 +425,13 @@ pub(crate) fn play_event(
         ));
     }
     match action {
-        Action::Resign | Action::Expire | Action::Flag | Action::Abort | Action::Claim => Ok(()),
+        Action::Resign | Action::Expire | Action::Flag | Action::Abort | Action::Claim => Ok(None),
+        Action::Agreement(a) => {
+            across
+                .check_agreement(game, player, *a)
+                .map_err(|refusal| refusal.detail().to_string())?;
+            Ok(across.agree(game, player, *a, trace))
+        }
         Action::Move(mv) => {
             if let (Move::Sow(_), Some(to_move)) = (mv, game.to_move()) {
                 if to_move != player {
@@ -381,7 +443,8 @@ pub(crate) fn play_event(
                     .map_err(|refusal| format!("not {player}'s choice: {refusal}"))?;
             }
             game.play(mv, trace)
-                .map_err(|e| format!("illegal move: {e}"))
+                .map_err(|e| format!("illegal move: {e}"))?;
+            Ok(across.after_move(game, player, trace))
         }
     }
 }
@@ -400,19 +463,29 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
     let fail = |line: usize| move |message: String| NotationError { line, message };
     let (kind, options) = parse_header(first).map_err(fail(number))?;
     let mut game = AnyGame::new_match(kind, &options);
+    let mut across = AcrossTurns::start(kind, &options, &game);
     let mut events = Vec::new();
+    let mut length_reached = false;
     let mut resigned = None;
     let mut expired = false;
     let mut ended = None;
     let mut trace = Vec::new();
     for (number, line) in lines {
-        if ended.is_some() || game.status() == Status::MatchOver {
+        if ended.is_some() || length_reached || game.status() == Status::MatchOver {
             return Err(fail(number)("the match is already over".into()));
         }
         let (player, action) = parse_event_line(kind, line).map_err(fail(number))?;
         trace.clear();
-        play_event(&mut game, player, &action, Choices::Checked, &mut trace)
-            .map_err(fail(number))?;
+        let ending = play_event(
+            &mut game,
+            &mut across,
+            player,
+            &action,
+            Choices::Checked,
+            &mut trace,
+        )
+        .map_err(fail(number))?;
+        length_reached |= ending == Some(Ending::MatchLength);
         match action {
             Action::Resign => resigned = Some(player),
             Action::Expire => expired = true,
@@ -431,6 +504,7 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
         resigned,
         expired,
         ended,
+        length_reached,
     })
 }
 
@@ -543,10 +617,18 @@ mod tests {
     #[test]
     fn a_choice_from_the_wrong_seat_is_refused_unless_replayed_as_logged() {
         let game = crate::engine::choice::tests::ba_awa_over(8);
+        let across = || {
+            crate::engine::across_turns::AcrossTurns::start(
+                GameKind::BaAwa,
+                &Options::default(),
+                &game,
+            )
+        };
         let choice = Action::Move(Move::NextGame(PitSet::EMPTY.with(10).with(11)));
         let mut refused = game.clone();
         let error = play_event(
             &mut refused,
+            &mut across(),
             Player::North,
             &choice,
             Choices::Checked,
@@ -558,6 +640,7 @@ mod tests {
         let mut logged = game.clone();
         play_event(
             &mut logged,
+            &mut across(),
             Player::North,
             &choice,
             Choices::AsLogged,
@@ -567,6 +650,7 @@ mod tests {
         let mut chosen = game.clone();
         play_event(
             &mut chosen,
+            &mut across(),
             Player::South,
             &choice,
             Choices::Checked,

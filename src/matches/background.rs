@@ -204,7 +204,10 @@ impl<E: Encoder> Inner<E> {
                 };
                 let (position, version) = {
                     let live = lock(&slot.live);
-                    ((live.game.clone(), live.clocks), live.version)
+                    (
+                        (live.game.clone(), live.clocks, live.across.clone()),
+                        live.version,
+                    )
                 };
                 if event.seq <= version {
                     // Applied already (this server's own append, or a catch-up got there first).

@@ -35,6 +35,7 @@ use super::slots::{detached, lock, Inner, Slot};
 use super::view::Encoder;
 use super::{Fresh, Matches};
 use crate::config::BotSettings;
+use crate::engine::across_turns::AcrossTurns;
 use crate::engine::search::{self, Algorithm, Bot, Judge, Limits, Thinker};
 use crate::engine::{AnyGame, IllegalMove, Player, Reason, Rng, Status};
 use crate::pool::{self, EnginePool, WorkError};
@@ -85,6 +86,8 @@ struct Turn {
     seat: Player,
     bot: BotSeat,
     game: AnyGame,
+    /// The positions of the game so far, which its choice may repeat (§1 "Repetition").
+    across: AcrossTurns,
     /// The version the decision answers (and is appended at, plus one).
     version: u64,
     /// When the event it answers was accepted: the think delay counts from it.
@@ -103,9 +106,23 @@ fn turn_of<M>(slot: &Slot<M>) -> Option<Turn> {
         seat,
         bot,
         game: live.game.clone(),
+        across: live.across.clone(),
         version: live.version,
         active_ms: live.active_ms,
     })
+}
+
+/// `bot`'s move for `seat` in `game`, steered for or away from a repetition by the positions the match has seen
+/// (the search sees one position; the match knows which moves would repeat one a third time).
+fn choose_in_match(
+    mut bot: Bot,
+    game: &AnyGame,
+    seat: Player,
+    across: &AcrossTurns,
+) -> Option<search::Suggestion> {
+    let mut found = bot.choose(game, Some(seat))?;
+    search::steer(&mut found, game, across);
+    Some(found)
 }
 
 /// The seed of the bot's search for the move after `version`: a function of the seat's seed (or the match id)
@@ -198,6 +215,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
         seat,
         bot,
         game,
+        across,
         version,
         active_ms,
     } = turn;
@@ -237,6 +255,7 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
     let deadline = left.map(|left| started + think_share(left));
     let owner = pool::bot_owner(deadline.is_some(), &slot.id.to_string());
     let position = game.clone();
+    let hurried_across = across.clone();
     let searched = pool
         .run_bot(owner, deadline, move |time_left| {
             let mut thinker = thinker;
@@ -245,16 +264,17 @@ async fn play<E: Encoder>(weak: &Weak<Inner<E>>, slot: &Arc<Slot<E::Message>>, t
                 thinker.limits.time =
                     Some(thinker.limits.time.map_or(time_left, |t| t.min(time_left)));
             }
-            Bot::new(thinker, seed).choose(&position, Some(seat))
+            choose_in_match(Bot::new(thinker, seed), &position, seat, &across)
         })
         .await;
     let found = match searched {
         Err(WorkError::Late) => {
             metrics.bot_hurried();
             let budget = pool.match_budget();
+            let across = hurried_across;
             tokio::task::spawn_blocking(move || {
                 budget
-                    .run(|| Bot::new(HURRIED, seed).choose(&game, Some(seat)))
+                    .run(|| choose_in_match(Bot::new(HURRIED, seed), &game, seat, &across))
                     .map(|(found, _)| found)
                     .map_err(WorkError::from)
             })

@@ -1,6 +1,7 @@
 //! Why a match request failed, in the rules' and the match's terms. The codes are the domain's own
 //! ([`MatchError::code`]); `crate::api::error` maps each variant to its gRPC status in one table.
 
+use crate::engine::across_turns::AgreementRefusal;
 use crate::engine::{IllegalMove, NotYourChoice, Reason, Unfinished, Violation};
 use crate::identity::{OverLimit, Throttled};
 use crate::store::MatchId;
@@ -46,6 +47,9 @@ pub enum MatchError {
         /// Moments the client can act on (`flag_at_ms`, `claimable_at_ms`), ms since the epoch.
         metadata: Vec<(&'static str, u64)>,
     },
+    /// An offer, acceptance, refusal or withdrawal of an end by agreement that the match does not take now (§1).
+    #[error("{0}")]
+    Agreement(AgreementRefusal),
     /// `from_seq` is past the end of the log.
     #[error("from_seq {from_seq} is beyond the match's version {version}")]
     OutOfRange {
@@ -87,6 +91,7 @@ impl MatchError {
             MatchError::Illegal(illegal) => illegal.reason.code(),
             MatchError::NotYourChoice(_) => "NOT_YOUR_CHOICE",
             MatchError::Timing { reason, .. } => reason,
+            MatchError::Agreement(refusal) => refusal.code(),
             MatchError::OutOfRange { .. } => "OUT_OF_RANGE",
             MatchError::ResourceExhausted(_) => "RESOURCE_EXHAUSTED",
             MatchError::Throttled(_) => "RATE_LIMITED",

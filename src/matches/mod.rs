@@ -578,7 +578,7 @@ impl<E: Encoder> Matches<E> {
             created_ms,
         )
         .map_err(MatchError::Internal)?;
-        let view = slot.view_of((game, clocks), 0, None, [0; SEATS], created_ms);
+        let view = slot.view(created_ms);
         let inner = self.inner.clone();
         let tenant = record.tenant.clone();
         let slot = Arc::new(slot);
@@ -812,13 +812,13 @@ impl<E: Encoder> Matches<E> {
             &slot.options,
             stored.events.iter().map(|e| (e.player, &e.action)),
         );
-        let (events, game, clocks) = replay_all(&stored, inner.abort_after_ms())
+        let (events, (game, clocks, across)) = replay_all(&stored, inner.abort_after_ms())
             .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
         let presence = lock(&slot.live).presence;
         let record = &stored.record;
         let now = inner.time.now_ms();
         let view = slot.view_of(
-            (game, clocks),
+            (game, clocks, &across),
             record.version,
             record.finished,
             presence,

@@ -4,12 +4,18 @@
 
 use super::view::{Encoder, MatchEvent, Update};
 use crate::clock::Clocks;
+use crate::engine::across_turns::{AcrossTurns, Ending};
 use crate::engine::{notation, AnyGame, Event, Status};
 use crate::store::{Action, EndReason, EventRecord, Finished, MatchRecord, StoredMatch};
 
-/// How `event` leaves the match, `game` being the state after it: a resignation ends it, a move
-/// ends it when the rules say the match is over.
-pub(super) fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finished> {
+/// How `event` leaves the match, `game` being the state after it and `ending` what the rules of endless play made
+/// of it (§1): a resignation ends it, a move ends it when the rules say the match is over (by the game's own
+/// rules, or a game ended by repetition or agreement that decided it) or when it was the match's last game.
+pub(super) fn finished_by(
+    event: &EventRecord,
+    game: &AnyGame,
+    ending: Option<Ending>,
+) -> Option<Finished> {
     let end = |winner, reason| Finished {
         at_ms: event.at_ms,
         winner,
@@ -36,8 +42,15 @@ pub(super) fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finishe
             },
             EndReason::Abandoned,
         )),
-        Action::Move(_) => (game.status() == Status::MatchOver)
-            .then(|| end(game.to_setup().winner, EndReason::PlayedOut)),
+        Action::Move(_) | Action::Agreement(_) => match ending {
+            Some(Ending::MatchLength) => Some(end(game.match_leader(), EndReason::MatchLength)),
+            _ if game.status() != Status::MatchOver => None,
+            Some(Ending::Game(crate::engine::EndReason::Agreement)) => {
+                Some(end(game.winner(), EndReason::Agreement))
+            }
+            Some(Ending::Game(_)) => Some(end(game.winner(), EndReason::Repetition)),
+            None => Some(end(game.winner(), EndReason::PlayedOut)),
+        },
     }
 }
 
@@ -46,11 +59,10 @@ pub(super) fn finished_by(event: &EventRecord, game: &AnyGame) -> Option<Finishe
 /// The one replay of a log: loading a match, catching up with the store, `GetHistory` and a
 /// resumed watcher all go through it.
 pub(super) fn replay<'a>(
-    game: &mut AnyGame,
-    clocks: &mut Clocks,
+    (game, clocks, across): (&mut AnyGame, &mut Clocks, &mut AcrossTurns),
     version: u64,
     events: impl IntoIterator<Item = &'a EventRecord>,
-    mut each: impl FnMut(&EventRecord, &[Event], &AnyGame, &Clocks, Option<Finished>),
+    mut each: impl FnMut(&EventRecord, &[Event], (&AnyGame, &Clocks, &AcrossTurns), Option<Finished>),
 ) -> Result<Option<Finished>, String> {
     let mut trace = Vec::new();
     let mut finished = None;
@@ -59,8 +71,9 @@ pub(super) fn replay<'a>(
             return Err(format!("event {} where {seq} was expected", event.seq));
         }
         trace.clear();
-        notation::play_event(
+        let ending = notation::play_event(
             game,
+            across,
             event.player,
             &event.action,
             notation::Choices::AsLogged,
@@ -68,8 +81,8 @@ pub(super) fn replay<'a>(
         )
         .map_err(|e| format!("event {seq} does not replay: {e}"))?;
         clocks.after(event.player, &event.action, event.at_ms, game);
-        finished = finished_by(event, game);
-        each(event, &trace, game, clocks, finished);
+        finished = finished_by(event, game, ending);
+        each(event, &trace, (game, clocks, across), finished);
     }
     Ok(finished)
 }
@@ -78,11 +91,12 @@ pub(super) fn replay<'a>(
 pub(super) fn match_event(
     event: &EventRecord,
     trace: &[Event],
-    game: &AnyGame,
-    clocks: &Clocks,
+    (game, clocks, across): (&AnyGame, &Clocks, &AcrossTurns),
     finished: Option<Finished>,
 ) -> MatchEvent {
     MatchEvent {
+        agreement: across.agreement(),
+        occurrences: across.occurrences(game) as u32,
         seq: event.seq,
         player: event.player,
         action: event.action,
@@ -94,8 +108,11 @@ pub(super) fn match_event(
     }
 }
 
-/// A new match's position and clocks, before its first event.
-pub(super) fn beginning(record: &MatchRecord, abort_after_ms: u64) -> (AnyGame, Clocks) {
+/// Where a match stands after some events: the game, the clocks, and what the rules of endless play keep.
+pub(super) type Position = (AnyGame, Clocks, AcrossTurns);
+
+/// A new match's position, clocks and rules of endless play, before its first event.
+pub(super) fn beginning(record: &MatchRecord, abort_after_ms: u64) -> Position {
     let game = AnyGame::new_match(record.kind, &record.options);
     let clocks = Clocks::new(
         record.time_control,
@@ -103,26 +120,24 @@ pub(super) fn beginning(record: &MatchRecord, abort_after_ms: u64) -> (AnyGame, 
         record.created_ms,
         &game,
     );
-    (game, clocks)
+    let across = AcrossTurns::start(record.kind, &record.options, &game);
+    (game, clocks, across)
 }
 
 /// Every event of a stored match, replayed, and the state and clocks the log leads to.
 pub(super) fn replay_all(
     stored: &StoredMatch,
     abort_after_ms: u64,
-) -> Result<(Vec<MatchEvent>, AnyGame, Clocks), String> {
-    let (mut game, mut clocks) = beginning(&stored.record, abort_after_ms);
+) -> Result<(Vec<MatchEvent>, Position), String> {
+    let (mut game, mut clocks, mut across) = beginning(&stored.record, abort_after_ms);
     let mut out = Vec::with_capacity(stored.events.len());
     replay(
-        &mut game,
-        &mut clocks,
+        (&mut game, &mut clocks, &mut across),
         0,
         &stored.events,
-        |event, trace, game, clocks, finished| {
-            out.push(match_event(event, trace, game, clocks, finished))
-        },
+        |event, trace, position, finished| out.push(match_event(event, trace, position, finished)),
     )?;
-    Ok((out, game, clocks))
+    Ok((out, (game, clocks, across)))
 }
 
 /// A match moved on from some version: the new events, each with its message for watchers, and
@@ -131,6 +146,7 @@ pub(super) struct Advance<M> {
     pub(super) events: Vec<(EventRecord, M)>,
     pub(super) game: AnyGame,
     pub(super) clocks: Clocks,
+    pub(super) across: AcrossTurns,
     pub(super) version: u64,
     pub(super) finished: Option<Finished>,
 }
@@ -139,18 +155,17 @@ impl<M> Advance<M> {
     /// Plays `events` (which follow `version`) on `game` and `clocks`, encoding each for the watchers.
     pub(super) fn replay<E: Encoder<Message = M>>(
         encoder: &E,
-        (mut game, mut clocks): (AnyGame, Clocks),
+        (mut game, mut clocks, mut across): Position,
         version: u64,
         events: Vec<EventRecord>,
     ) -> Result<Advance<M>, String> {
         let mut encoded = Vec::with_capacity(events.len());
         let finished = replay(
-            &mut game,
-            &mut clocks,
+            (&mut game, &mut clocks, &mut across),
             version,
             &events,
-            |event, trace, game, clocks, finished| {
-                let event = match_event(event, trace, game, clocks, finished);
+            |event, trace, position, finished| {
+                let event = match_event(event, trace, position, finished);
                 encoded.push(encoder.encode(Update::Event(&event)));
             },
         )?;
@@ -159,6 +174,7 @@ impl<M> Advance<M> {
             events: events.into_iter().zip(encoded).collect(),
             game,
             clocks,
+            across,
             finished,
         })
     }

@@ -9,6 +9,7 @@ use super::view::{Encoder, MatchView, Update};
 use super::Access;
 use crate::clock::{Clocks, Time, TimeControl};
 use crate::config::{ClockSettings, MatchSettings};
+use crate::engine::across_turns::AcrossTurns;
 use crate::engine::{AnyGame, Budget, GameKind, Options, Player};
 use crate::identity::keys;
 use crate::metrics::Metrics;
@@ -75,6 +76,8 @@ pub(super) struct Live {
     pub(super) game: AnyGame,
     /// The clocks after the last event.
     pub(super) clocks: Clocks,
+    /// The positions of the game being played and the seats agreeing to end it (§1).
+    pub(super) across: AcrossTurns,
     pub(super) version: u64,
     pub(super) finished: Option<Finished>,
     /// `request_id` → the event it produced, for idempotent retries.
@@ -89,19 +92,25 @@ impl Live {
     /// The state at the end of a stored log, replayed through the engine.
     fn replayed(stored: &StoredMatch, abort_after_ms: u64) -> Result<Live, String> {
         let StoredMatch { record, events } = stored;
-        let (mut game, mut clocks) = beginning(record, abort_after_ms);
+        let (mut game, mut clocks, mut across) = beginning(record, abort_after_ms);
         let mut requests = HashMap::new();
-        replay(&mut game, &mut clocks, 0, events, |event, _, _, _, _| {
-            if !event.request_id.is_empty() {
-                requests.insert(
-                    event.request_id.clone(),
-                    (event.seq, event.player, event.action),
-                );
-            }
-        })?;
+        replay(
+            (&mut game, &mut clocks, &mut across),
+            0,
+            events,
+            |event, _, _, _| {
+                if !event.request_id.is_empty() {
+                    requests.insert(
+                        event.request_id.clone(),
+                        (event.seq, event.player, event.action),
+                    );
+                }
+            },
+        )?;
         Ok(Live {
             game,
             clocks,
+            across,
             version: record.version,
             finished: record.finished,
             requests,
@@ -222,13 +231,15 @@ impl<M> Slot<M> {
     /// The match at `version` in `game`, with the seats' presence.
     pub(super) fn view_of(
         &self,
-        (game, clocks): (AnyGame, Clocks),
+        (game, clocks, across): (AnyGame, Clocks, &AcrossTurns),
         version: u64,
         finished: Option<Finished>,
         presence: [usize; SEATS],
         now_ms: u64,
     ) -> MatchView {
         MatchView {
+            agreement: across.agreement(),
+            occurrences: across.occurrences(&game) as u32,
             id: self.id,
             kind: self.kind,
             options: self.options,
@@ -246,16 +257,14 @@ impl<M> Slot<M> {
 
     /// The match as it stands at `now_ms`, read in one short critical section.
     pub(super) fn view(&self, now_ms: u64) -> MatchView {
-        let (position, version, finished, presence) = {
-            let live = lock(&self.live);
-            (
-                (live.game.clone(), live.clocks),
-                live.version,
-                live.finished,
-                live.presence,
-            )
-        };
-        self.view_of(position, version, finished, presence, now_ms)
+        let live = lock(&self.live);
+        self.view_of(
+            (live.game.clone(), live.clocks, &live.across),
+            live.version,
+            live.finished,
+            live.presence,
+            now_ms,
+        )
     }
 }
 
@@ -345,7 +354,10 @@ impl<E: Encoder> Inner<E> {
     pub(super) async fn catch_up(&self, slot: &Slot<E::Message>) -> Result<u64, MatchError> {
         let (position, version) = {
             let live = lock(&slot.live);
-            ((live.game.clone(), live.clocks), live.version)
+            (
+                (live.game.clone(), live.clocks, live.across.clone()),
+                live.version,
+            )
         };
         let Some(stored) = self
             .store
@@ -401,6 +413,7 @@ impl<E: Encoder> Inner<E> {
         }
         live.game = advance.game;
         live.clocks = advance.clocks;
+        live.across = advance.across;
         live.version = advance.version;
         live.finished = advance.finished;
         // The clocks' next deadline is this server's to watch, whoever wrote the event: over a shared store the

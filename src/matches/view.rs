@@ -3,6 +3,7 @@
 //! sent into the wire's messages once, for all of them.
 
 use crate::clock::Clocks;
+use crate::engine::across_turns::Agreement;
 use crate::engine::{AnyGame, Event, GameKind, MoveList, Options, PerSeat, Player};
 use crate::store::EndReason;
 use crate::store::{Action, BotSeat, Finished, MatchId, SEATS};
@@ -34,6 +35,11 @@ pub struct MatchView {
     pub players: [Option<String>; SEATS],
     /// The seats the server plays itself, `[South, North]`.
     pub bots: [Option<BotSeat>; SEATS],
+    /// The seats that have offered or accepted to end the game being played (§1 "By agreement").
+    pub agreement: Agreement,
+    /// How many times the current position has occurred in this game (0 between games): a third occurrence
+    /// ends it when the match's repetition rule is on (§1 "Repetition").
+    pub occurrences: u32,
 }
 
 impl MatchView {
@@ -76,6 +82,30 @@ pub fn winner_without(game: &AnyGame, forfeiter: Player) -> Option<Player> {
     }
 }
 
+/// Three-player Ba-awa ended by its length (§1 "Match length", §4.7 placing): the seats still in above those out,
+/// the later out above the earlier, and among the seats still in more pits first; equals share a place.
+fn placing_by_standing(game: &AnyGame) -> PerSeat {
+    let setup = game.to_setup();
+    let eliminated_in = match &setup.variant {
+        crate::engine::VariantSetup::BaAwa { eliminated_in, .. } => eliminated_in.to_vec(),
+        _ => Vec::new(),
+    };
+    let standing = Player::ALL.map(|seat| {
+        let pits = setup.stores.get(seat.index()).copied().unwrap_or(0) / 4;
+        match eliminated_in.get(seat.index()).copied().unwrap_or(0) {
+            0 => 1_000_000 + pits,
+            game => game,
+        }
+    });
+    let place = |seat: Player| {
+        1 + standing
+            .iter()
+            .filter(|&&other| other > standing[seat.index()])
+            .count() as u8
+    };
+    PerSeat::of(Player::ALL.map(place), 3)
+}
+
 /// Each seat's place in a finished three-player match: the rules' placing when it was played out (§4.7); when a
 /// seat forfeited it (resigned, lost on time, was found absent), that seat last and the other two as
 /// [`winner_without`] ranks them, sharing first place when level. Empty for two-player matches and for matches
@@ -85,7 +115,10 @@ pub fn placing(game: &AnyGame, finished: &Finished) -> PerSeat {
         return PerSeat::NONE;
     }
     let forfeiter = match finished.reason {
-        EndReason::PlayedOut => return game.placing(),
+        EndReason::PlayedOut | EndReason::Repetition | EndReason::Agreement => {
+            return game.placing()
+        }
+        EndReason::MatchLength => return placing_by_standing(game),
         EndReason::Resignation => finished.resigned,
         // A flag falls on, and a claim is made against, the seat to move; neither changes the board.
         EndReason::TimeForfeit | EndReason::Abandoned => game.to_move(),
@@ -121,6 +154,10 @@ pub struct MatchEvent {
     pub finished: Option<Finished>,
     /// When it was accepted, milliseconds since the Unix epoch.
     pub at_ms: u64,
+    /// The seats agreeing to end the game after it (§1 "By agreement").
+    pub agreement: Agreement,
+    /// How many times the position after it has occurred in its game (0 between games).
+    pub occurrences: u32,
 }
 
 impl MatchEvent {

@@ -276,7 +276,7 @@ impl<E: Encoder> Watcher<E> {
         let missed: Result<Vec<_>, MatchError> = if from_seq < version {
             async {
                 let stored = inner.history(slot).await?;
-                let (mut events, _, _) = replay_all(&stored, inner.abort_after_ms())
+                let (mut events, _) = replay_all(&stored, inner.abort_after_ms())
                     .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
                 events.truncate(version as usize);
                 let missed = events.split_off(from_seq as usize);

@@ -4,10 +4,11 @@
 //! a write (turns, versions, clocks, claims, the engine's budget), where `slots.rs` holds the match in memory.
 
 use super::error::{store_failed, MatchError};
-use super::replay::{finished_by, match_event, replay_all, Advance};
+use super::replay::{finished_by, match_event, replay_all, Advance, Position};
 use super::slots::{lock, next_deadline, Inner, Slot};
 use super::view::{Encoder, MatchEvent, Update};
 use crate::clock::{Clocks, Due};
+use crate::engine::across_turns::AcrossTurns;
 use crate::engine::{self, notation, AnyGame, Budget, Event, Player, Status};
 use crate::store::{Action, EndReason, EventRecord, Finished, MatchRecord, StoreError};
 use std::future::Future;
@@ -39,7 +40,7 @@ impl<E: Encoder> Inner<E> {
         seq: u64,
     ) -> Result<MatchEvent, MatchError> {
         let stored = self.history(slot).await?;
-        let (mut events, _, _) = replay_all(&stored, self.abort_after_ms())
+        let (mut events, _) = replay_all(&stored, self.abort_after_ms())
             .map_err(|e| store_failed("replaying a stored match", Some(slot.id), e))?;
         events.truncate(seq as usize);
         events
@@ -234,11 +235,17 @@ impl<E: Encoder> Inner<E> {
         request_id: &str,
         at_ms: u64,
     ) -> Result<Result<MatchEvent, u64>, MatchError> {
-        let (earlier, (game, mut clocks, version, finished)) = {
+        let (earlier, (game, mut clocks, mut across, version, finished)) = {
             let live = lock(&slot.live);
             (
                 live.requests.get(request_id).copied(),
-                (live.game.clone(), live.clocks, live.version, live.finished),
+                (
+                    live.game.clone(),
+                    live.clocks,
+                    live.across.clone(),
+                    live.version,
+                    live.finished,
+                ),
             )
         };
         if let Some((seq, player, earlier)) = earlier {
@@ -262,13 +269,19 @@ impl<E: Encoder> Inner<E> {
                 return self.due_first(slot, due, seat, action, at_ms).await;
             }
         }
-        let Some((game, trace)) = self
-            .carry_out(slot, seat, action, game, &clocks, at_ms)
+        let Some((mut game, mut trace)) = self
+            .carry_out(slot, seat, action, game, (&clocks, &across), at_ms)
             .await?
         else {
             // Only the server writes a flag, from clocks it has just read: another server's event moved the
             // match on meanwhile (the store's feed applies it without this lock). Read again and decide again.
             return Ok(Err(version + 1));
+        };
+        // §1's rules of endless play, exactly as the log's replay applies them (`notation::play_event`).
+        let ending = match action {
+            Action::Move(_) => across.after_move(&mut game, seat, &mut trace),
+            Action::Agreement(agreement) => across.agree(&mut game, seat, agreement, &mut trace),
+            _ => None,
         };
         clocks.after(seat, &action, at_ms, &game);
         let event = EventRecord {
@@ -278,7 +291,7 @@ impl<E: Encoder> Inner<E> {
             request_id: request_id.to_string(),
             at_ms,
         };
-        let finished = finished_by(&event, &game);
+        let finished = finished_by(&event, &game, ending);
         let record = match self.append_checked(slot, &event, &clocks, finished).await? {
             Ok(record) => record,
             // Another server sharing the store got there first.
@@ -289,7 +302,7 @@ impl<E: Encoder> Inner<E> {
             slot,
             event,
             &trace,
-            (game, clocks),
+            (game, clocks, across),
             finished,
         )))
     }
@@ -331,10 +344,16 @@ impl<E: Encoder> Inner<E> {
         seat: Player,
         action: Action,
         game: AnyGame,
-        clocks: &Clocks,
+        (clocks, across): (&Clocks, &AcrossTurns),
         at_ms: u64,
     ) -> Result<Option<(AnyGame, Vec<Event>)>, MatchError> {
         match action {
+            Action::Agreement(agreement) => {
+                across
+                    .check_agreement(&game, seat, agreement)
+                    .map_err(MatchError::Agreement)?;
+                Ok(Some((game, Vec::new())))
+            }
             Action::Expire if !self.idle_at(slot, at_ms) => {
                 // Played on meanwhile (here or on another replica): nothing to expire.
                 Err(MatchError::invalid("action", "the match is not idle"))
@@ -415,10 +434,10 @@ impl<E: Encoder> Inner<E> {
         slot: &Slot<E::Message>,
         event: EventRecord,
         trace: &[Event],
-        (game, clocks): (AnyGame, Clocks),
+        (game, clocks, across): Position,
         finished: Option<Finished>,
     ) -> MatchEvent {
-        let answer = match_event(&event, trace, &game, &clocks, finished);
+        let answer = match_event(&event, trace, (&game, &clocks, &across), finished);
         let message = self.encoder.encode(Update::Event(&answer));
         self.advance(
             slot,
@@ -426,6 +445,7 @@ impl<E: Encoder> Inner<E> {
                 events: vec![(event, message)],
                 game,
                 clocks,
+                across,
                 version: answer.seq,
                 finished,
             },
@@ -549,7 +569,7 @@ fn check_still_open(
     }
     let by_a_seat = matches!(
         action,
-        Action::Move(_) | Action::Resign | Action::Abort | Action::Claim
+        Action::Move(_) | Action::Resign | Action::Abort | Action::Claim | Action::Agreement(_)
     );
     if by_a_seat && !game.in_match(seat) {
         // An eliminated player of three-player Ba-awa neither plays nor ends the others' match.

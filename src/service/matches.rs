@@ -327,7 +327,7 @@ fn record_match(id: &str) {
 }
 
 impl MatchesService {
-    /// The body of `Resign`, `Abort` and `ClaimVictory`: `action` for the caller's seat, from the match id,
+    /// The body of `Resign`, `Abort`, `ClaimVictory` and `AgreeToEnd`: `action` for the caller's seat, from the match id,
     /// expected version and request id that `parts` takes out of the request; the event answered.
     async fn end_for_seat<R>(
         &self,
@@ -559,6 +559,28 @@ impl pb::matches_server::Matches for MatchesService {
             })
             .await?;
         Ok(Response::new(pb::ClaimVictoryResponse { event }))
+    }
+
+    async fn agree_to_end(
+        &self,
+        request: Request<pb::AgreeToEndRequest>,
+    ) -> Result<Response<pb::AgreeToEndResponse>, Status> {
+        let Some(agreement) = crate::api::matches::agreement_action(request.get_ref().action)
+        else {
+            return Err(error::invalid_argument(vec![Violation {
+                field: "action".into(),
+                description: format!(
+                    "AgreementAction {} is not an action: OFFER, ACCEPT, DECLINE or WITHDRAW",
+                    request.get_ref().action
+                ),
+            }]));
+        };
+        let event = self
+            .end_for_seat(request, Action::Agreement(agreement), |r| {
+                (r.match_id, r.expected_version, r.request_id)
+            })
+            .await?;
+        Ok(Response::new(pb::AgreeToEndResponse { event }))
     }
 
     type WatchMatchStream = WatchMatchStream;

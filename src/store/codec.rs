@@ -74,6 +74,32 @@ struct StoredHeader {
     east_player: Option<String>,
     #[prost(message, optional, tag = "26")]
     east_bot: Option<StoredBot>,
+    /// §1's rules of endless play ([`across_turns_code`]); 0 in records written before them, which replay
+    /// without them.
+    #[prost(uint32, tag = "27")]
+    max_games: u32,
+    /// Whether repetition was switched off for the match (only read when `max_games` is set).
+    #[prost(bool, tag = "28")]
+    repetition_off: bool,
+}
+
+/// The match length a header stores: the match's limit (1 to 1000), never 0, which marks a record written before
+/// §1's rules of endless play.
+fn across_turns_code(kind: crate::engine::GameKind, options: &Options) -> u32 {
+    options.max_games_for(kind)
+}
+
+/// The options' rules of endless play from a header's fields: those it stored, or none for an older record.
+fn code_across_turns(options: Options, max_games: u32, repetition_off: bool) -> Options {
+    if max_games == 0 {
+        options.without_across_turns()
+    } else {
+        Options {
+            repetition: !repetition_off,
+            max_games: Some(max_games),
+            ..options
+        }
+    }
 }
 
 /// A time control as stored (the lobby's entries keep it too).
@@ -285,6 +311,8 @@ pub fn encode_match(record: &MatchRecord) -> Vec<u8> {
         },
         east_player: record.players[2].clone(),
         east_bot: stored_bot(&record.bots[2]),
+        max_games: across_turns_code(record.kind, &record.options),
+        repetition_off: !record.options.repetition,
     }
     .encode_to_vec()
 }
@@ -303,13 +331,18 @@ pub fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError
     Ok(MatchRecord {
         id,
         kind,
-        options: Options {
-            first_player: code_player(h.first_player)?.unwrap_or(Player::South),
-            ba_awa_target: u8::try_from(h.ba_awa_target)
-                .map_err(|_| StoreError::Failed(format!("match {id}: bad target")))?,
-            ba_awa_players: code_players(h.ba_awa_players)?,
-            bao_la_kete_starter: code_starter(h.bao_la_kete_starter)?,
-        },
+        options: code_across_turns(
+            Options {
+                first_player: code_player(h.first_player)?.unwrap_or(Player::South),
+                ba_awa_target: u8::try_from(h.ba_awa_target)
+                    .map_err(|_| StoreError::Failed(format!("match {id}: bad target")))?,
+                ba_awa_players: code_players(h.ba_awa_players)?,
+                bao_la_kete_starter: code_starter(h.bao_la_kete_starter)?,
+                ..Options::default()
+            },
+            h.max_games,
+            h.repetition_off,
+        ),
         created_ms: h.created_ms,
         token_hashes: [
             hash(&h.south_token_hash)?,

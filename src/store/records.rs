@@ -80,17 +80,27 @@ pub enum EndReason {
     Aborted,
     /// The seat to move had left (no open stream for the abandonment time) and its opponent claimed the win.
     Abandoned,
+    /// A game ended by repetition (§1) and that decided the match.
+    Repetition,
+    /// A game ended by agreement (§1) and that decided the match.
+    Agreement,
+    /// The match reached its most games (Bosh: rounds) without a winner by the rules: the leader won, or it was
+    /// drawn (§1 "Match length").
+    MatchLength,
 }
 
 impl EndReason {
     /// Every reason, in the order of their stored codes (1, 2, …).
-    pub const ALL: [EndReason; 6] = [
+    pub const ALL: [EndReason; 9] = [
         EndReason::PlayedOut,
         EndReason::Resignation,
         EndReason::Expired,
         EndReason::TimeForfeit,
         EndReason::Aborted,
         EndReason::Abandoned,
+        EndReason::Repetition,
+        EndReason::Agreement,
+        EndReason::MatchLength,
     ];
 
     /// The reason's name in metrics and logs (`time_forfeit` …).
@@ -102,6 +112,9 @@ impl EndReason {
             EndReason::TimeForfeit => "time_forfeit",
             EndReason::Aborted => "aborted",
             EndReason::Abandoned => "abandoned",
+            EndReason::Repetition => "repetition",
+            EndReason::Agreement => "agreement",
+            EndReason::MatchLength => "match_length",
         }
     }
 

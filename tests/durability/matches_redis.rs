@@ -56,7 +56,7 @@ impl Prefix {
     }
 
     /// Two replicas over this prefix, with metrics.
-    async fn replicas(&self) -> (Replica, Replica) {
+    pub(crate) async fn replicas(&self) -> (Replica, Replica) {
         self.replicas_with(&[]).await
     }
 

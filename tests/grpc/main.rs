@@ -17,6 +17,7 @@ mod conformance;
 mod connections;
 mod descriptors;
 mod diagnostics;
+mod endless;
 mod engine_work;
 mod examples;
 mod fair_engine;

@@ -150,7 +150,7 @@ fn round_end(events: &[Event]) -> Option<(Player, u8, [u8; 2])> {
             collected,
             totals,
             ..
-        } => Some((collector, collected, totals)),
+        } => collector.map(|c| (c, collected, totals)),
         _ => None,
     })
 }

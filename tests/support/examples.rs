@@ -966,7 +966,7 @@ impl Ev {
                     totals,
                 } => Ev::RoundEnd {
                     reason: snake(&format!("{reason:?}")),
-                    collector: letter(Some(collector)),
+                    collector: letter(collector),
                     collected: collected as u32,
                     totals: totals.iter().map(|&t| t as u32).collect(),
                 },

@@ -163,7 +163,7 @@ impl Writer {
                 totals,
             } => self.message(15, |w| {
                 w.int32(1, end_reason(reason));
-                w.int32(2, player(Some(collector)));
+                w.int32(2, player(collector));
                 w.uint32(3, u32::from(collected));
                 w.packed_bytes(4, &totals);
             }),

@@ -248,7 +248,7 @@ fn any_event(rng: &mut Rng, which: usize) -> Event {
         },
         6 => Event::RoundEnd {
             reason: reasons[rng.below(reasons.len())],
-            collector: any_player(rng),
+            collector: Some(any_player(rng)),
             collected: byte(rng),
             totals: [byte(rng), byte(rng)],
         },

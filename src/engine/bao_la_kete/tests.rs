@@ -7,6 +7,7 @@ use super::*;
 use crate::engine::{Direction, KuuDecision, LapSource, NoTrace, Repeated, Sow};
 
 mod agreement;
+mod endless;
 mod examples;
 mod execution;
 mod hizi_zetu;

@@ -2,6 +2,7 @@
 //! mark, the kuus, the turn, the reserves, the end of a game and the match, every violation reported at once.
 
 use super::*;
+use crate::engine::across_turns::MAX_GAMES_LIMIT;
 
 /// Bao la Kete's own fields of a [`Setup`], as read by [`Validate::check_own_fields`].
 pub(crate) struct OwnFields {
@@ -18,7 +19,7 @@ impl Validate<PITS> for BaoLaKete {
     const SEED_TOTAL: u32 = SEEDS as u32;
     type OwnFields = OwnFields;
 
-    /// §2.2, §2.9: a reserve never grows past its first 12 seeds, a match is played in games (at most three),
+    /// §2.2, §2.9: a reserve never grows past its first 12 seeds, a match is played in games (at most `MAX_GAMES_LIMIT`),
     /// not rounds.
     fn check_shared_fields(check: &mut Checker, setup: &Setup) {
         for (i, &reserve) in setup.reserves.iter().enumerate() {
@@ -29,9 +30,9 @@ impl Validate<PITS> for BaoLaKete {
         check.require(setup.status != Some(Status::RoundOver), "status", || {
             "Bao la Kete has games, not rounds; use GAME_OVER".into()
         });
-        check.require(setup.game_number <= MAX_GAMES, "game_number", || {
+        check.require(setup.game_number <= MAX_GAMES_LIMIT, "game_number", || {
             format!(
-                "a match has at most {MAX_GAMES} games, so there is no game {}",
+                "a match has at most {MAX_GAMES_LIMIT} games (§1 \"Match length\"), so there is no game {}",
                 setup.game_number
             )
         });
@@ -249,30 +250,37 @@ impl BaoLaKete {
         }
     }
 
-    /// §2.9: best of three games, no draws.
+    /// §2.9: two won games win the match; §1: a game drawn by repetition or agreement counts for neither, so a
+    /// game's number is at least one more than the games won before it.
     fn check_match(&self, check: &mut Checker) {
         let [south, north] = self.match_score;
         let played = south as u32 + north as u32;
-        match self.status {
-            Status::InProgress => {
+        let decided = |check: &mut Checker, before: u32| {
+            check.require(self.game_number > before, "game_number", || {
+                format!(
+                    "{played} games have been won, so this is game {} at least (drawn games count for neither, §1)",
+                    before + 1
+                )
+            });
+        };
+        match (self.status, self.winner) {
+            (Status::InProgress, _) => {
                 check.require(south <= 1 && north <= 1, "match_score", || {
                     "while a game is played neither player has won two games yet".into()
                 });
-                check.require(self.game_number == played + 1, "game_number", || {
-                    format!(
-                        "games end with a winner, so after {played} finished games this is game {}",
-                        played + 1
-                    )
-                });
+                decided(check, played);
             }
-            Status::GameOver | Status::MatchOver | Status::RoundOver => {
-                let Some(winner) = self.winner else {
-                    check.fail(
-                        "winner",
-                        "Bao la Kete has no draws: a finished game has a winner (§2.9)",
-                    );
-                    return;
-                };
+            (Status::GameOver, None) => {
+                check.require(south <= 1 && north <= 1, "match_score", || {
+                    "after a drawn game neither player has won two games yet".into()
+                });
+                decided(check, played);
+            }
+            (Status::MatchOver | Status::RoundOver, None) => check.fail(
+                "winner",
+                "a Bao la Kete match ends with a winner: the player who won two games (§2.9)",
+            ),
+            (Status::GameOver | Status::MatchOver | Status::RoundOver, Some(winner)) => {
                 let (mine, theirs) = (
                     self.match_score[winner.index()],
                     self.match_score[winner.opponent().index()],
@@ -289,9 +297,7 @@ impl BaoLaKete {
                         format!("after a game won by {winner} the score is 1 game for him, and the match goes on")
                     }
                 });
-                check.require(self.game_number == played, "game_number", || {
-                    format!("{played} games have been won, so this is game {played}")
-                });
+                decided(check, played.saturating_sub(1));
             }
         }
     }

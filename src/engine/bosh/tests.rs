@@ -5,6 +5,7 @@ use super::*;
 use crate::engine::PerSeat;
 
 mod clauses;
+mod endless;
 mod examples;
 mod validation;
 

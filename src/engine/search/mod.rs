@@ -16,8 +16,10 @@
 mod alphabeta;
 mod judge;
 mod mcts;
+mod repetition;
 
 pub use judge::Judge;
+pub use repetition::steer;
 
 use super::{AnyGame, BaAwa, BaoLaKete, Bosh, Move, MoveList, NoTrace, Player, Rng, Status};
 use std::time::{Duration, Instant};

@@ -83,6 +83,12 @@ struct StoredGame {
     /// Ba-awa's players (`players_code`): a three-player match made with `CreateMatch` is recorded too.
     #[prost(uint32, tag = "6")]
     ba_awa_players: u32,
+    /// The match's most games (§1 "Match length"); 0 for the game's default (and in older entries).
+    #[prost(uint32, tag = "7")]
+    max_games: u32,
+    /// Whether repetition is switched off (§1 "Repetition"); false in older entries.
+    #[prost(bool, tag = "8")]
+    repetition_off: bool,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -221,6 +227,8 @@ fn stored_game(kind: GameKind, options: &Options, control: TimeControl) -> Optio
         time_control: stored_time_control(control),
         bao_la_kete_starter: starter_code(options.bao_la_kete_starter),
         ba_awa_players: players_code(options),
+        max_games: options.max_games.unwrap_or(0),
+        repetition_off: !options.repetition,
     })
 }
 
@@ -234,6 +242,8 @@ fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options, TimeControl),
             ba_awa_target: u8::try_from(game.ba_awa_target).map_err(|_| bad("target"))?,
             ba_awa_players: code_players(game.ba_awa_players)?,
             bao_la_kete_starter: code_starter(game.bao_la_kete_starter)?,
+            repetition: !game.repetition_off,
+            max_games: (game.max_games != 0).then_some(game.max_games),
         },
         time_control(game.time_control)?,
     ))

@@ -150,7 +150,7 @@ fn a_player_without_stones_forfeits_the_board_to_his_opponent() {
         events.last(),
         Some(&Event::RoundEnd {
             reason: EndReason::PlayerEmpty,
-            collector: N,
+            collector: Some(N),
             collected: 6,
             totals: [13, 27]
         })
@@ -181,7 +181,7 @@ fn a_round_can_end_with_an_empty_board() {
         events.last(),
         Some(&Event::RoundEnd {
             reason: EndReason::PlayerEmpty,
-            collector: S,
+            collector: Some(S),
             collected: 0,
             totals: [20, 20]
         })
@@ -371,7 +371,7 @@ fn a_player_whose_every_move_never_ends_ends_the_round() {
         events,
         vec![Event::RoundEnd {
             reason: EndReason::PlayerEmpty,
-            collector: S,
+            collector: Some(S),
             collected: on_board,
             totals: [10 + on_board, 20]
         }]

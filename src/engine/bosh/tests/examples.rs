@@ -92,7 +92,7 @@ fn b_5_end_of_round_and_refill() {
         events,
         vec![Event::RoundEnd {
             reason: EndReason::PlayerEmpty,
-            collector: S,
+            collector: Some(S),
             collected: 4,
             totals: [28, 12]
         }]
@@ -154,7 +154,7 @@ fn b_5_a_total_below_four_loses_the_match() {
         vec![
             Event::RoundEnd {
                 reason: EndReason::PlayerEmpty,
-                collector: S,
+                collector: Some(S),
                 collected: 4,
                 totals: [37, 3]
             },

@@ -1,0 +1,101 @@
+//! The position key: a stable 64-bit hash of exactly what repetition compares (§1 "Repetition"): the board, the
+//! stores and reserves, who is to move, and each game's own state. Left out: the move and game counters, the
+//! match score, the status and the winner, and the match's options (none of them changes within a game, or they
+//! say nothing of what the rest of the game can be).
+//!
+//! The key is FNV-1a (64-bit) over these bytes, so any client can compute it (docs/guide/endless-play.md):
+//! 1. the game's `GameKind` number (1 Bao la Kete, 2 Bosh, 3 Ba-awa);
+//! 2. for each of `pits`, `stores`, `reserves`: its length, then each count as one byte;
+//! 3. `to_move` as its `Player` number (0 none, 1 South, 2 North, 3 East);
+//! 4. Bosh: each hole's closed flag (0/1), then `round_starter`; Ba-awa: each pit's owner, `starter`, then the
+//!    number of `eliminated_in_game` entries and each as 4 little-endian bytes; Bao la Kete: the stage (1 mtaji,
+//!    0 nemo), both kuu flags, the mark as 0 or 1 followed by blockee, pit, setter, then `game_starter`.
+//!
+//! Player numbers are the protocol's.
+
+use crate::engine::{AnyGame, GameKind, Player, VariantView};
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a, fed byte by byte.
+struct Fnv(u64);
+
+impl Fnv {
+    fn byte(&mut self, byte: u8) {
+        self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(FNV_PRIME);
+    }
+
+    fn list(&mut self, bytes: &[u8]) {
+        self.byte(bytes.len() as u8);
+        bytes.iter().for_each(|&b| self.byte(b));
+    }
+
+    fn seat(&mut self, seat: Option<Player>) {
+        // The protocol's numbers: South 1, North 2, East 3 (index + 1).
+        self.byte(seat.map_or(0, |s| s.index() as u8 + 1));
+    }
+}
+
+/// The protocol's number of a game.
+fn kind_number(kind: GameKind) -> u8 {
+    match kind {
+        GameKind::BaoLaKete => 1,
+        GameKind::Bosh => 2,
+        GameKind::BaAwa => 3,
+    }
+}
+
+/// The position key of the state `game` stands in (see the module's documentation).
+pub fn position_key(game: &AnyGame) -> u64 {
+    let view = game.view();
+    let mut h = Fnv(FNV_OFFSET);
+    h.byte(kind_number(view.kind));
+    h.list(view.pits);
+    h.list(view.stores);
+    h.list(view.reserves);
+    h.seat(view.to_move);
+    match view.variant {
+        VariantView::Bosh {
+            closed,
+            round_starter,
+        } => {
+            closed.iter().for_each(|&c| h.byte(u8::from(c)));
+            h.seat(Some(round_starter));
+        }
+        VariantView::BaAwa {
+            owners,
+            starter,
+            eliminated_in,
+            ..
+        } => {
+            owners.iter().for_each(|&o| h.seat(Some(o)));
+            h.seat(Some(starter));
+            h.byte(eliminated_in.len() as u8);
+            for game in eliminated_in {
+                game.to_le_bytes().iter().for_each(|&b| h.byte(b));
+            }
+        }
+        VariantView::BaoLaKete {
+            mtaji,
+            kuu_alive,
+            mark,
+            game_starter,
+            ..
+        } => {
+            h.byte(u8::from(mtaji));
+            kuu_alive.iter().for_each(|&k| h.byte(u8::from(k)));
+            match mark {
+                None => h.byte(0),
+                Some((blockee, pit, setter)) => {
+                    h.byte(1);
+                    h.seat(Some(blockee));
+                    h.byte(pit as u8);
+                    h.seat(Some(setter));
+                }
+            }
+            h.seat(Some(game_starter));
+        }
+    }
+    h.0
+}
