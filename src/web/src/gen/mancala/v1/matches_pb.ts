@@ -64,7 +64,9 @@
 //   names, and ["rule"] the clause); "MATCH_OVER" for anything after the match ended;
 //   "OUT_OF_TIME" for a sowing after the mover's time ran out (metadata["flag_at_ms"]); "ABORT_TOO_LATE" for an
 //   `Abort` once each seat has sown; "NOT_ABANDONED" for a `ClaimVictory` the server cannot grant
-//   (metadata["claimable_at_ms"] when it will be, if the seat to move stays away).
+//   (metadata["claimable_at_ms"] when it will be, if the seat to move stays away); for `AgreeToEnd`:
+//   "NO_GAME_IN_PLAY" (between games), "NOT_IN_GAME" (an eliminated seat), "NO_OFFER_STANDING" (accept or decline
+//   with no offer of another seat), "ALREADY_AGREED", "NO_OFFER_TO_WITHDRAW".
 // - OUT_OF_RANGE: `WatchMatch.from_seq` beyond the match's version.
 // - RESOURCE_EXHAUSTED: too many watchers on the match or on the server (and the tenant's limits above).
 // - UNIMPLEMENTED: a game whose rules this server does not have yet.
@@ -86,7 +88,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mancala/v1/matches.proto.
  */
 export const file_mancala_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChhtYW5jYWxhL3YxL21hdGNoZXMucHJvdG8SCm1hbmNhbGEudjEipgEKC1RpbWVDb250cm9sEioKB2Zpc2NoZXIYASABKAsyFy5tYW5jYWxhLnYxLkZpc2NoZXJUaW1lSAASJgoFZGVsYXkYAiABKAsyFS5tYW5jYWxhLnYxLkRlbGF5VGltZUgAEjgKDmNvcnJlc3BvbmRlbmNlGAMgASgLMh4ubWFuY2FsYS52MS5Db3JyZXNwb25kZW5jZVRpbWVIAEIJCgdjb250cm9sIjcKC0Zpc2NoZXJUaW1lEhIKCmluaXRpYWxfbXMYASABKAQSFAoMaW5jcmVtZW50X21zGAIgASgEIjEKCURlbGF5VGltZRISCgppbml0aWFsX21zGAEgASgEEhAKCGRlbGF5X21zGAIgASgEIisKEkNvcnJlc3BvbmRlbmNlVGltZRIVCg1kYXlzX3Blcl9tb3ZlGAEgASgNIo8BCgZDbG9ja3MSFAoMcmVtYWluaW5nX21zGAEgAygEEiMKB3J1bm5pbmcYAiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIQCghhc19vZl9tcxgDIAEoBBISCgpmbGFnX2F0X21zGAQgASgEEg8KB3N0YXJ0ZWQYBSABKAgSEwoLYWJvcnRfYXRfbXMYBiABKAQihwEKBFNlYXQSIgoGcGxheWVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEQoJY29ubmVjdGVkGAIgASgIEhEKCXBsYXllcl9pZBgDIAEoCRIRCglib3RfbGV2ZWwYBCABKA0SFQoIYm90X3NlZWQYBSABKARIAIgBAUILCglfYm90X3NlZWQirAEKC01hdGNoUmVzdWx0EiIKBndpbm5lchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEioKBnJlYXNvbhgCIAEoDjIaLm1hbmNhbGEudjEuTWF0Y2hFbmRSZWFzb24SJAoIcmVzaWduZWQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIWCg5maW5pc2hlZF9hdF9tcxgEIAEoBBIPCgdwbGFjaW5nGAUgAygNIssDCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRIiCgRraW5kGAIgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAMgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxIkCgVzdGF0ZRgEIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEg8KB3ZlcnNpb24YBSABKAQSJwoGc3RhdHVzGAYgASgOMhcubWFuY2FsYS52MS5NYXRjaFN0YXR1cxIfCgVzZWF0cxgHIAMoCzIQLm1hbmNhbGEudjEuU2VhdBIlCgtsZWdhbF9tb3ZlcxgIIAMoCzIQLm1hbmNhbGEudjEuTW92ZRInCgZyZXN1bHQYCSABKAsyFy5tYW5jYWxhLnYxLk1hdGNoUmVzdWx0EhUKDWNyZWF0ZWRfYXRfbXMYCiABKAQSJwoIcHJldmlld3MYCyADKAsyFS5tYW5jYWxhLnYxLkxlZ2FsTW92ZRItCgx0aW1lX2NvbnRyb2wYDCABKAsyFy5tYW5jYWxhLnYxLlRpbWVDb250cm9sEiIKBmNsb2NrcxgNIAEoCzISLm1hbmNhbGEudjEuQ2xvY2tzIr4BCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSJwoGc3RhdHVzGAMgASgOMhcubWFuY2FsYS52MS5NYXRjaFN0YXR1cxIPCgd2ZXJzaW9uGAQgASgEEhUKDWNyZWF0ZWRfYXRfbXMYBSABKAQSJwoGcmVzdWx0GAYgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdCLdAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEicKB3BsYXllcnMYAyADKAsyFi5tYW5jYWxhLnYxLlNlYXRQbGF5ZXISIQoEYm90cxgEIAMoCzITLm1hbmNhbGEudjEuU2VhdEJvdBItCgx0aW1lX2NvbnRyb2wYBSABKAsyFy5tYW5jYWxhLnYxLlRpbWVDb250cm9sIlgKB1NlYXRCb3QSIgoGcGxheWVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISDQoFbGV2ZWwYAiABKA0SEQoEc2VlZBgDIAEoBEgAiAEBQgcKBV9zZWVkIkMKClNlYXRQbGF5ZXISIgoGcGxheWVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEQoJcGxheWVyX2lkGAIgASgJIj4KCVNlYXRUb2tlbhIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchINCgV0b2tlbhgCIAEoCSJeChNDcmVhdGVNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEubWFuY2FsYS52MS5NYXRjaBIlCgZ0b2tlbnMYAiADKAsyFS5tYW5jYWxhLnYxLlNlYXRUb2tlbiIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiNAoQR2V0TWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLm1hbmNhbGEudjEuTWF0Y2gimwEKEkxpc3RNYXRjaGVzUmVxdWVzdBIiCgRraW5kGAEgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBInCgZzdGF0dXMYAiABKA4yFy5tYW5jYWxhLnYxLk1hdGNoU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgDIAEoDRISCgpwYWdlX3Rva2VuGAQgASgJEhEKCXBsYXllcl9pZBgFIAEoCSJZChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEikKB21hdGNoZXMYASADKAsyGC5tYW5jYWxhLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkijQEKEVN1Ym1pdE1vdmVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEh4KBG1vdmUYAiABKAsyEC5tYW5jYWxhLnYxLk1vdmUSHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iOwoSU3VibWl0TW92ZVJlc3BvbnNlEiUKBWV2ZW50GAEgASgLMhYubWFuY2FsYS52MS5NYXRjaEV2ZW50ImkKDVJlc2lnblJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iNwoOUmVzaWduUmVzcG9uc2USJQoFZXZlbnQYASABKAsyFi5tYW5jYWxhLnYxLk1hdGNoRXZlbnQiWwoRV2F0Y2hNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSFQoIZnJvbV9zZXEYAiABKARIAIgBARIQCghwcmV2aWV3cxgDIAEoCEILCglfZnJvbV9zZXEi/gMKCk1hdGNoRXZlbnQSCwoDc2VxGAEgASgEEiIKBnBsYXllchgCIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEiAKBG1vdmUYAyABKAsyEC5tYW5jYWxhLnYxLk1vdmVIABIuCgtyZXNpZ25hdGlvbhgEIAEoCzIXLm1hbmNhbGEudjEuUmVzaWduYXRpb25IABIkCgZleHBpcnkYCSABKAsyEi5tYW5jYWxhLnYxLkV4cGlyeUgAEiAKBGZsYWcYDCABKAsyEC5tYW5jYWxhLnYxLkZsYWdIABIiCgVhYm9ydBgNIAEoCzIRLm1hbmNhbGEudjEuQWJvcnRIABIiCgVjbGFpbRgOIAEoCzIRLm1hbmNhbGEudjEuQ2xhaW1IABIhCgZldmVudHMYBSADKAsyES5tYW5jYWxhLnYxLkV2ZW50EiQKBXN0YXRlGAYgASgLMhUubWFuY2FsYS52MS5HYW1lU3RhdGUSJQoLbGVnYWxfbW92ZXMYByADKAsyEC5tYW5jYWxhLnYxLk1vdmUSFgoOYWNjZXB0ZWRfYXRfbXMYCCABKAQSJwoIcHJldmlld3MYCiADKAsyFS5tYW5jYWxhLnYxLkxlZ2FsTW92ZRIiCgZjbG9ja3MYCyABKAsyEi5tYW5jYWxhLnYxLkNsb2Nrc0IICgZhY3Rpb24iDQoLUmVzaWduYXRpb24iCAoGRXhwaXJ5IgYKBEZsYWciBwoFQWJvcnQiBwoFQ2xhaW0iaAoMQWJvcnRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEh0KEGV4cGVjdGVkX3ZlcnNpb24YAiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAMgASgJQhMKEV9leHBlY3RlZF92ZXJzaW9uIjYKDUFib3J0UmVzcG9uc2USJQoFZXZlbnQYASABKAsyFi5tYW5jYWxhLnYxLk1hdGNoRXZlbnQibwoTQ2xhaW1WaWN0b3J5UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgESACIAQESEgoKcmVxdWVzdF9pZBgDIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiI9ChRDbGFpbVZpY3RvcnlSZXNwb25zZRIlCgVldmVudBgBIAEoCzIWLm1hbmNhbGEudjEuTWF0Y2hFdmVudCJdCg1NYXRjaFNuYXBzaG90EiAKBW1hdGNoGAEgASgLMhEubWFuY2FsYS52MS5NYXRjaBIqCgZyZWFzb24YAiABKA4yGi5tYW5jYWxhLnYxLlNuYXBzaG90UmVhc29uIhwKCUhlYXJ0YmVhdBIPCgd2ZXJzaW9uGAEgASgEIkEKCFByZXNlbmNlEiIKBnBsYXllchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhEKCWNvbm5lY3RlZBgCIAEoCCJJCg1NYXRjaEZpbmlzaGVkEg8KB3ZlcnNpb24YASABKAQSJwoGcmVzdWx0GAIgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdCL5AQoSV2F0Y2hNYXRjaFJlc3BvbnNlEi0KCHNuYXBzaG90GAEgASgLMhkubWFuY2FsYS52MS5NYXRjaFNuYXBzaG90SAASJwoFZXZlbnQYAiABKAsyFi5tYW5jYWxhLnYxLk1hdGNoRXZlbnRIABIqCgloZWFydGJlYXQYAyABKAsyFS5tYW5jYWxhLnYxLkhlYXJ0YmVhdEgAEigKCHByZXNlbmNlGAQgASgLMhQubWFuY2FsYS52MS5QcmVzZW5jZUgAEi0KCGZpbmlzaGVkGAUgASgLMhkubWFuY2FsYS52MS5NYXRjaEZpbmlzaGVkSABCBgoEa2luZCIlChFHZXRIaXN0b3J5UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJwChJHZXRIaXN0b3J5UmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5tYW5jYWxhLnYxLk1hdGNoEiYKBmV2ZW50cxgCIAMoCzIWLm1hbmNhbGEudjEuTWF0Y2hFdmVudBIQCghub3RhdGlvbhgDIAEoCSpfCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9TVEFUVVNfQUNUSVZFEAESGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAIq9AEKDk1hdGNoRW5kUmVhc29uEiAKHE1BVENIX0VORF9SRUFTT05fVU5TUEVDSUZJRUQQABIfChtNQVRDSF9FTkRfUkVBU09OX1BMQVlFRF9PVVQQARIgChxNQVRDSF9FTkRfUkVBU09OX1JFU0lHTkFUSU9OEAISHAoYTUFUQ0hfRU5EX1JFQVNPTl9FWFBJUkVEEAMSIQodTUFUQ0hfRU5EX1JFQVNPTl9USU1FX0ZPUkZFSVQQBBIcChhNQVRDSF9FTkRfUkVBU09OX0FCT1JURUQQBRIeChpNQVRDSF9FTkRfUkVBU09OX0FCQU5ET05FRBAGKmoKDlNuYXBzaG90UmVhc29uEh8KG1NOQVBTSE9UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhsKF1NOQVBTSE9UX1JFQVNPTl9JTklUSUFMEAESGgoWU05BUFNIT1RfUkVBU09OX1JFU1lOQxACMqsFCgdNYXRjaGVzEk4KC0NyZWF0ZU1hdGNoEh4ubWFuY2FsYS52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHy5tYW5jYWxhLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRQoIR2V0TWF0Y2gSGy5tYW5jYWxhLnYxLkdldE1hdGNoUmVxdWVzdBocLm1hbmNhbGEudjEuR2V0TWF0Y2hSZXNwb25zZRJOCgtMaXN0TWF0Y2hlcxIeLm1hbmNhbGEudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh8ubWFuY2FsYS52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEksKClN1Ym1pdE1vdmUSHS5tYW5jYWxhLnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh4ubWFuY2FsYS52MS5TdWJtaXRNb3ZlUmVzcG9uc2USPwoGUmVzaWduEhkubWFuY2FsYS52MS5SZXNpZ25SZXF1ZXN0GhoubWFuY2FsYS52MS5SZXNpZ25SZXNwb25zZRJNCgpXYXRjaE1hdGNoEh0ubWFuY2FsYS52MS5XYXRjaE1hdGNoUmVxdWVzdBoeLm1hbmNhbGEudjEuV2F0Y2hNYXRjaFJlc3BvbnNlMAESSwoKR2V0SGlzdG9yeRIdLm1hbmNhbGEudjEuR2V0SGlzdG9yeVJlcXVlc3QaHi5tYW5jYWxhLnYxLkdldEhpc3RvcnlSZXNwb25zZRI8CgVBYm9ydBIYLm1hbmNhbGEudjEuQWJvcnRSZXF1ZXN0GhkubWFuY2FsYS52MS5BYm9ydFJlc3BvbnNlElEKDENsYWltVmljdG9yeRIfLm1hbmNhbGEudjEuQ2xhaW1WaWN0b3J5UmVxdWVzdBogLm1hbmNhbGEudjEuQ2xhaW1WaWN0b3J5UmVzcG9uc2VCgQEKDmNvbS5tYW5jYWxhLnYxQgxNYXRjaGVzUHJvdG9QAVojbWFuY2FsYS9nZW4vZ28vbWFuY2FsYS92MTttYW5jYWxhdjGiAgNNWFiqAgpNYW5jYWxhLlYxugILTWFuY2FsYV9WMV/KAgpNYW5jYWxhXFYx6gILTWFuY2FsYTo6VjFiBnByb3RvMw", [file_mancala_v1_game, file_mancala_v1_rules]);
+  fileDesc("ChhtYW5jYWxhL3YxL21hdGNoZXMucHJvdG8SCm1hbmNhbGEudjEipgEKC1RpbWVDb250cm9sEioKB2Zpc2NoZXIYASABKAsyFy5tYW5jYWxhLnYxLkZpc2NoZXJUaW1lSAASJgoFZGVsYXkYAiABKAsyFS5tYW5jYWxhLnYxLkRlbGF5VGltZUgAEjgKDmNvcnJlc3BvbmRlbmNlGAMgASgLMh4ubWFuY2FsYS52MS5Db3JyZXNwb25kZW5jZVRpbWVIAEIJCgdjb250cm9sIjcKC0Zpc2NoZXJUaW1lEhIKCmluaXRpYWxfbXMYASABKAQSFAoMaW5jcmVtZW50X21zGAIgASgEIjEKCURlbGF5VGltZRISCgppbml0aWFsX21zGAEgASgEEhAKCGRlbGF5X21zGAIgASgEIisKEkNvcnJlc3BvbmRlbmNlVGltZRIVCg1kYXlzX3Blcl9tb3ZlGAEgASgNIo8BCgZDbG9ja3MSFAoMcmVtYWluaW5nX21zGAEgAygEEiMKB3J1bm5pbmcYAiABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIQCghhc19vZl9tcxgDIAEoBBISCgpmbGFnX2F0X21zGAQgASgEEg8KB3N0YXJ0ZWQYBSABKAgSEwoLYWJvcnRfYXRfbXMYBiABKAQihwEKBFNlYXQSIgoGcGxheWVyGAEgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISEQoJY29ubmVjdGVkGAIgASgIEhEKCXBsYXllcl9pZBgDIAEoCRIRCglib3RfbGV2ZWwYBCABKA0SFQoIYm90X3NlZWQYBSABKARIAIgBAUILCglfYm90X3NlZWQirAEKC01hdGNoUmVzdWx0EiIKBndpbm5lchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEioKBnJlYXNvbhgCIAEoDjIaLm1hbmNhbGEudjEuTWF0Y2hFbmRSZWFzb24SJAoIcmVzaWduZWQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIWCg5maW5pc2hlZF9hdF9tcxgEIAEoBBIPCgdwbGFjaW5nGAUgAygNIo8ECgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRIiCgRraW5kGAIgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAMgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxIkCgVzdGF0ZRgEIAEoCzIVLm1hbmNhbGEudjEuR2FtZVN0YXRlEg8KB3ZlcnNpb24YBSABKAQSJwoGc3RhdHVzGAYgASgOMhcubWFuY2FsYS52MS5NYXRjaFN0YXR1cxIfCgVzZWF0cxgHIAMoCzIQLm1hbmNhbGEudjEuU2VhdBIlCgtsZWdhbF9tb3ZlcxgIIAMoCzIQLm1hbmNhbGEudjEuTW92ZRInCgZyZXN1bHQYCSABKAsyFy5tYW5jYWxhLnYxLk1hdGNoUmVzdWx0EhUKDWNyZWF0ZWRfYXRfbXMYCiABKAQSJwoIcHJldmlld3MYCyADKAsyFS5tYW5jYWxhLnYxLkxlZ2FsTW92ZRItCgx0aW1lX2NvbnRyb2wYDCABKAsyFy5tYW5jYWxhLnYxLlRpbWVDb250cm9sEiIKBmNsb2NrcxgNIAEoCzISLm1hbmNhbGEudjEuQ2xvY2tzEiQKCGFncmVlaW5nGA4gAygOMhIubWFuY2FsYS52MS5QbGF5ZXISHAoUcG9zaXRpb25fb2NjdXJyZW5jZXMYDyABKA0ivgEKDE1hdGNoU3VtbWFyeRIQCghtYXRjaF9pZBgBIAEoCRIiCgRraW5kGAIgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBInCgZzdGF0dXMYAyABKA4yFy5tYW5jYWxhLnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBCABKAQSFQoNY3JlYXRlZF9hdF9tcxgFIAEoBBInCgZyZXN1bHQYBiABKAsyFy5tYW5jYWxhLnYxLk1hdGNoUmVzdWx0It0BChJDcmVhdGVNYXRjaFJlcXVlc3QSIgoEa2luZBgBIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgCIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSJwoHcGxheWVycxgDIAMoCzIWLm1hbmNhbGEudjEuU2VhdFBsYXllchIhCgRib3RzGAQgAygLMhMubWFuY2FsYS52MS5TZWF0Qm90Ei0KDHRpbWVfY29udHJvbBgFIAEoCzIXLm1hbmNhbGEudjEuVGltZUNvbnRyb2wiWAoHU2VhdEJvdBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchINCgVsZXZlbBgCIAEoDRIRCgRzZWVkGAMgASgESACIAQFCBwoFX3NlZWQiQwoKU2VhdFBsYXllchIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCglwbGF5ZXJfaWQYAiABKAkiPgoJU2VhdFRva2VuEiIKBnBsYXllchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEg0KBXRva2VuGAIgASgJIl4KE0NyZWF0ZU1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5tYW5jYWxhLnYxLk1hdGNoEiUKBnRva2VucxgCIAMoCzIVLm1hbmNhbGEudjEuU2VhdFRva2VuIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI0ChBHZXRNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEubWFuY2FsYS52MS5NYXRjaCKbAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEicKBnN0YXR1cxgCIAEoDjIXLm1hbmNhbGEudjEuTWF0Y2hTdGF0dXMSEQoJcGFnZV9zaXplGAMgASgNEhIKCnBhZ2VfdG9rZW4YBCABKAkSEQoJcGxheWVyX2lkGAUgASgJIlkKE0xpc3RNYXRjaGVzUmVzcG9uc2USKQoHbWF0Y2hlcxgBIAMoCzIYLm1hbmNhbGEudjEuTWF0Y2hTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKNAQoRU3VibWl0TW92ZVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLm1hbmNhbGEudjEuTW92ZRIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiI7ChJTdWJtaXRNb3ZlUmVzcG9uc2USJQoFZXZlbnQYASABKAsyFi5tYW5jYWxhLnYxLk1hdGNoRXZlbnQiaQoNUmVzaWduUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgESACIAQESEgoKcmVxdWVzdF9pZBgDIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiI3Cg5SZXNpZ25SZXNwb25zZRIlCgVldmVudBgBIAEoCzIWLm1hbmNhbGEudjEuTWF0Y2hFdmVudCJbChFXYXRjaE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoBEgAiAEBEhAKCHByZXZpZXdzGAMgASgIQgsKCV9mcm9tX3NlcSL1BAoKTWF0Y2hFdmVudBILCgNzZXEYASABKAQSIgoGcGxheWVyGAIgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISIAoEbW92ZRgDIAEoCzIQLm1hbmNhbGEudjEuTW92ZUgAEi4KC3Jlc2lnbmF0aW9uGAQgASgLMhcubWFuY2FsYS52MS5SZXNpZ25hdGlvbkgAEiQKBmV4cGlyeRgJIAEoCzISLm1hbmNhbGEudjEuRXhwaXJ5SAASIAoEZmxhZxgMIAEoCzIQLm1hbmNhbGEudjEuRmxhZ0gAEiIKBWFib3J0GA0gASgLMhEubWFuY2FsYS52MS5BYm9ydEgAEiIKBWNsYWltGA4gASgLMhEubWFuY2FsYS52MS5DbGFpbUgAEjEKDWVuZF9hZ3JlZW1lbnQYECABKAsyGC5tYW5jYWxhLnYxLkVuZEFncmVlbWVudEgAEiEKBmV2ZW50cxgFIAMoCzIRLm1hbmNhbGEudjEuRXZlbnQSJAoFc3RhdGUYBiABKAsyFS5tYW5jYWxhLnYxLkdhbWVTdGF0ZRIlCgtsZWdhbF9tb3ZlcxgHIAMoCzIQLm1hbmNhbGEudjEuTW92ZRIWCg5hY2NlcHRlZF9hdF9tcxgIIAEoBBInCghwcmV2aWV3cxgKIAMoCzIVLm1hbmNhbGEudjEuTGVnYWxNb3ZlEiIKBmNsb2NrcxgLIAEoCzISLm1hbmNhbGEudjEuQ2xvY2tzEiQKCGFncmVlaW5nGBEgAygOMhIubWFuY2FsYS52MS5QbGF5ZXISHAoUcG9zaXRpb25fb2NjdXJyZW5jZXMYEiABKA1CCAoGYWN0aW9uIg0KC1Jlc2lnbmF0aW9uIggKBkV4cGlyeSIGCgRGbGFnIgcKBUFib3J0IgcKBUNsYWltIjsKDEVuZEFncmVlbWVudBIrCgZhY3Rpb24YASABKA4yGy5tYW5jYWxhLnYxLkFncmVlbWVudEFjdGlvbiKaAQoRQWdyZWVUb0VuZFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSKwoGYWN0aW9uGAIgASgOMhsubWFuY2FsYS52MS5BZ3JlZW1lbnRBY3Rpb24SHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iOwoSQWdyZWVUb0VuZFJlc3BvbnNlEiUKBWV2ZW50GAEgASgLMhYubWFuY2FsYS52MS5NYXRjaEV2ZW50ImgKDEFib3J0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgESACIAQESEgoKcmVxdWVzdF9pZBgDIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiI2Cg1BYm9ydFJlc3BvbnNlEiUKBWV2ZW50GAEgASgLMhYubWFuY2FsYS52MS5NYXRjaEV2ZW50Im8KE0NsYWltVmljdG9yeVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iPQoUQ2xhaW1WaWN0b3J5UmVzcG9uc2USJQoFZXZlbnQYASABKAsyFi5tYW5jYWxhLnYxLk1hdGNoRXZlbnQiXQoNTWF0Y2hTbmFwc2hvdBIgCgVtYXRjaBgBIAEoCzIRLm1hbmNhbGEudjEuTWF0Y2gSKgoGcmVhc29uGAIgASgOMhoubWFuY2FsYS52MS5TbmFwc2hvdFJlYXNvbiIcCglIZWFydGJlYXQSDwoHdmVyc2lvbhgBIAEoBCJBCghQcmVzZW5jZRIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCgljb25uZWN0ZWQYAiABKAgiSQoNTWF0Y2hGaW5pc2hlZBIPCgd2ZXJzaW9uGAEgASgEEicKBnJlc3VsdBgCIAEoCzIXLm1hbmNhbGEudjEuTWF0Y2hSZXN1bHQi+QEKEldhdGNoTWF0Y2hSZXNwb25zZRItCghzbmFwc2hvdBgBIAEoCzIZLm1hbmNhbGEudjEuTWF0Y2hTbmFwc2hvdEgAEicKBWV2ZW50GAIgASgLMhYubWFuY2FsYS52MS5NYXRjaEV2ZW50SAASKgoJaGVhcnRiZWF0GAMgASgLMhUubWFuY2FsYS52MS5IZWFydGJlYXRIABIoCghwcmVzZW5jZRgEIAEoCzIULm1hbmNhbGEudjEuUHJlc2VuY2VIABItCghmaW5pc2hlZBgFIAEoCzIZLm1hbmNhbGEudjEuTWF0Y2hGaW5pc2hlZEgAQgYKBGtpbmQiJQoRR2V0SGlzdG9yeVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkicAoSR2V0SGlzdG9yeVJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEubWFuY2FsYS52MS5NYXRjaBImCgZldmVudHMYAiADKAsyFi5tYW5jYWxhLnYxLk1hdGNoRXZlbnQSEAoIbm90YXRpb24YAyABKAkqXwoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRABEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBACKtgCCg5NYXRjaEVuZFJlYXNvbhIgChxNQVRDSF9FTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASHwobTUFUQ0hfRU5EX1JFQVNPTl9QTEFZRURfT1VUEAESIAocTUFUQ0hfRU5EX1JFQVNPTl9SRVNJR05BVElPThACEhwKGE1BVENIX0VORF9SRUFTT05fRVhQSVJFRBADEiEKHU1BVENIX0VORF9SRUFTT05fVElNRV9GT1JGRUlUEAQSHAoYTUFUQ0hfRU5EX1JFQVNPTl9BQk9SVEVEEAUSHgoaTUFUQ0hfRU5EX1JFQVNPTl9BQkFORE9ORUQQBhIfChtNQVRDSF9FTkRfUkVBU09OX1JFUEVUSVRJT04QBxIeChpNQVRDSF9FTkRfUkVBU09OX0FHUkVFTUVOVBAIEiEKHU1BVENIX0VORF9SRUFTT05fTUFUQ0hfTEVOR1RIEAkqqQEKD0FncmVlbWVudEFjdGlvbhIgChxBR1JFRU1FTlRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASGgoWQUdSRUVNRU5UX0FDVElPTl9PRkZFUhABEhsKF0FHUkVFTUVOVF9BQ1RJT05fQUNDRVBUEAISHAoYQUdSRUVNRU5UX0FDVElPTl9ERUNMSU5FEAMSHQoZQUdSRUVNRU5UX0FDVElPTl9XSVRIRFJBVxAEKmoKDlNuYXBzaG90UmVhc29uEh8KG1NOQVBTSE9UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhsKF1NOQVBTSE9UX1JFQVNPTl9JTklUSUFMEAESGgoWU05BUFNIT1RfUkVBU09OX1JFU1lOQxACMvgFCgdNYXRjaGVzEk4KC0NyZWF0ZU1hdGNoEh4ubWFuY2FsYS52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHy5tYW5jYWxhLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRQoIR2V0TWF0Y2gSGy5tYW5jYWxhLnYxLkdldE1hdGNoUmVxdWVzdBocLm1hbmNhbGEudjEuR2V0TWF0Y2hSZXNwb25zZRJOCgtMaXN0TWF0Y2hlcxIeLm1hbmNhbGEudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh8ubWFuY2FsYS52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEksKClN1Ym1pdE1vdmUSHS5tYW5jYWxhLnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh4ubWFuY2FsYS52MS5TdWJtaXRNb3ZlUmVzcG9uc2USPwoGUmVzaWduEhkubWFuY2FsYS52MS5SZXNpZ25SZXF1ZXN0GhoubWFuY2FsYS52MS5SZXNpZ25SZXNwb25zZRJNCgpXYXRjaE1hdGNoEh0ubWFuY2FsYS52MS5XYXRjaE1hdGNoUmVxdWVzdBoeLm1hbmNhbGEudjEuV2F0Y2hNYXRjaFJlc3BvbnNlMAESSwoKR2V0SGlzdG9yeRIdLm1hbmNhbGEudjEuR2V0SGlzdG9yeVJlcXVlc3QaHi5tYW5jYWxhLnYxLkdldEhpc3RvcnlSZXNwb25zZRI8CgVBYm9ydBIYLm1hbmNhbGEudjEuQWJvcnRSZXF1ZXN0GhkubWFuY2FsYS52MS5BYm9ydFJlc3BvbnNlElEKDENsYWltVmljdG9yeRIfLm1hbmNhbGEudjEuQ2xhaW1WaWN0b3J5UmVxdWVzdBogLm1hbmNhbGEudjEuQ2xhaW1WaWN0b3J5UmVzcG9uc2USSwoKQWdyZWVUb0VuZBIdLm1hbmNhbGEudjEuQWdyZWVUb0VuZFJlcXVlc3QaHi5tYW5jYWxhLnYxLkFncmVlVG9FbmRSZXNwb25zZUKBAQoOY29tLm1hbmNhbGEudjFCDE1hdGNoZXNQcm90b1ABWiNtYW5jYWxhL2dlbi9nby9tYW5jYWxhL3YxO21hbmNhbGF2MaICA01YWKoCCk1hbmNhbGEuVjG6AgtNYW5jYWxhX1YxX8oCCk1hbmNhbGFcVjHqAgtNYW5jYWxhOjpWMWIGcHJvdG8z", [file_mancala_v1_game, file_mancala_v1_rules]);
 
 /**
  * How a match is timed, chosen at creation. The server keeps the time; clients only show it (`Clocks`). None of
@@ -475,6 +477,21 @@ export type Match = Message<"mancala.v1.Match"> & {
    * @generated from field: mancala.v1.Clocks clocks = 13;
    */
   clocks?: Clocks | undefined;
+
+  /**
+   * The seats that have offered or accepted to end the game being played by agreement (`AgreeToEnd`).
+   *
+   * @generated from field: repeated mancala.v1.Player agreeing = 14;
+   */
+  agreeing: Player[];
+
+  /**
+   * How many times the current position has occurred in this game (0 between games); its third occurrence ends
+   * the game when `options.repetition` is on (§1 "Repetition").
+   *
+   * @generated from field: uint32 position_occurrences = 15;
+   */
+  positionOccurrences: number;
 };
 
 /**
@@ -1051,6 +1068,15 @@ export type MatchEvent = Message<"mancala.v1.MatchEvent"> & {
      */
     value: Claim;
     case: "claim";
+  } | {
+    /**
+     * A seat's part in ending the game by agreement (`AgreeToEnd`); when it completes the agreement, `events`
+     * holds the game's end.
+     *
+     * @generated from field: mancala.v1.EndAgreement end_agreement = 16;
+     */
+    value: EndAgreement;
+    case: "endAgreement";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -1094,6 +1120,21 @@ export type MatchEvent = Message<"mancala.v1.MatchEvent"> & {
    * @generated from field: mancala.v1.Clocks clocks = 11;
    */
   clocks?: Clocks | undefined;
+
+  /**
+   * The seats agreeing to end the game after the event (`AgreeToEnd`; a seat's agreement lapses when it sows).
+   *
+   * @generated from field: repeated mancala.v1.Player agreeing = 17;
+   */
+  agreeing: Player[];
+
+  /**
+   * How many times the position after the event has occurred in its game (0 between games): a third occurrence
+   * ended it when the match's repetition rule is on.
+   *
+   * @generated from field: uint32 position_occurrences = 18;
+   */
+  positionOccurrences: number;
 };
 
 /**
@@ -1179,6 +1220,82 @@ export const ClaimSchema: GenMessage<Claim> = /*@__PURE__*/
   messageDesc(file_mancala_v1_matches, 28);
 
 /**
+ * A seat's part in ending the game by agreement.
+ *
+ * @generated from message mancala.v1.EndAgreement
+ */
+export type EndAgreement = Message<"mancala.v1.EndAgreement"> & {
+  /**
+   * @generated from field: mancala.v1.AgreementAction action = 1;
+   */
+  action: AgreementAction;
+};
+
+/**
+ * Describes the message mancala.v1.EndAgreement.
+ * Use `create(EndAgreementSchema)` to create a new message.
+ */
+export const EndAgreementSchema: GenMessage<EndAgreement> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_matches, 29);
+
+/**
+ * @generated from message mancala.v1.AgreeToEndRequest
+ */
+export type AgreeToEndRequest = Message<"mancala.v1.AgreeToEndRequest"> & {
+  /**
+   * The match (required).
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * What the caller's seat does (required).
+   *
+   * @generated from field: mancala.v1.AgreementAction action = 2;
+   */
+  action: AgreementAction;
+
+  /**
+   * If set, refused unless the match is at this version (ABORTED, "VERSION_MISMATCH").
+   *
+   * @generated from field: optional uint64 expected_version = 3;
+   */
+  expectedVersion?: bigint | undefined;
+
+  /**
+   * A retry of the same request with the same id is answered with the same event instead of being applied twice.
+   *
+   * @generated from field: string request_id = 4;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message mancala.v1.AgreeToEndRequest.
+ * Use `create(AgreeToEndRequestSchema)` to create a new message.
+ */
+export const AgreeToEndRequestSchema: GenMessage<AgreeToEndRequest> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_matches, 30);
+
+/**
+ * @generated from message mancala.v1.AgreeToEndResponse
+ */
+export type AgreeToEndResponse = Message<"mancala.v1.AgreeToEndResponse"> & {
+  /**
+   * @generated from field: mancala.v1.MatchEvent event = 1;
+   */
+  event?: MatchEvent | undefined;
+};
+
+/**
+ * Describes the message mancala.v1.AgreeToEndResponse.
+ * Use `create(AgreeToEndResponseSchema)` to create a new message.
+ */
+export const AgreeToEndResponseSchema: GenMessage<AgreeToEndResponse> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_matches, 31);
+
+/**
  * @generated from message mancala.v1.AbortRequest
  */
 export type AbortRequest = Message<"mancala.v1.AbortRequest"> & {
@@ -1209,7 +1326,7 @@ export type AbortRequest = Message<"mancala.v1.AbortRequest"> & {
  * Use `create(AbortRequestSchema)` to create a new message.
  */
 export const AbortRequestSchema: GenMessage<AbortRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 29);
+  messageDesc(file_mancala_v1_matches, 32);
 
 /**
  * @generated from message mancala.v1.AbortResponse
@@ -1228,7 +1345,7 @@ export type AbortResponse = Message<"mancala.v1.AbortResponse"> & {
  * Use `create(AbortResponseSchema)` to create a new message.
  */
 export const AbortResponseSchema: GenMessage<AbortResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 30);
+  messageDesc(file_mancala_v1_matches, 33);
 
 /**
  * @generated from message mancala.v1.ClaimVictoryRequest
@@ -1261,7 +1378,7 @@ export type ClaimVictoryRequest = Message<"mancala.v1.ClaimVictoryRequest"> & {
  * Use `create(ClaimVictoryRequestSchema)` to create a new message.
  */
 export const ClaimVictoryRequestSchema: GenMessage<ClaimVictoryRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 31);
+  messageDesc(file_mancala_v1_matches, 34);
 
 /**
  * @generated from message mancala.v1.ClaimVictoryResponse
@@ -1280,7 +1397,7 @@ export type ClaimVictoryResponse = Message<"mancala.v1.ClaimVictoryResponse"> & 
  * Use `create(ClaimVictoryResponseSchema)` to create a new message.
  */
 export const ClaimVictoryResponseSchema: GenMessage<ClaimVictoryResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 32);
+  messageDesc(file_mancala_v1_matches, 35);
 
 /**
  * The whole match at one version; the events that follow have `seq` greater than `match.version`.
@@ -1308,7 +1425,7 @@ export type MatchSnapshot = Message<"mancala.v1.MatchSnapshot"> & {
  * Use `create(MatchSnapshotSchema)` to create a new message.
  */
 export const MatchSnapshotSchema: GenMessage<MatchSnapshot> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 33);
+  messageDesc(file_mancala_v1_matches, 36);
 
 /**
  * Sent on an idle stream every heartbeat interval, so that proxies keep it open and the client can tell the
@@ -1330,7 +1447,7 @@ export type Heartbeat = Message<"mancala.v1.Heartbeat"> & {
  * Use `create(HeartbeatSchema)` to create a new message.
  */
 export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 34);
+  messageDesc(file_mancala_v1_matches, 37);
 
 /**
  * A seated player's first stream opened, or his last one closed. Not part of the log (no `seq`).
@@ -1358,7 +1475,7 @@ export type Presence = Message<"mancala.v1.Presence"> & {
  * Use `create(PresenceSchema)` to create a new message.
  */
 export const PresenceSchema: GenMessage<Presence> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 35);
+  messageDesc(file_mancala_v1_matches, 38);
 
 /**
  * The last message of a stream: the match is over. The stream then ends with OK.
@@ -1386,7 +1503,7 @@ export type MatchFinished = Message<"mancala.v1.MatchFinished"> & {
  * Use `create(MatchFinishedSchema)` to create a new message.
  */
 export const MatchFinishedSchema: GenMessage<MatchFinished> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 36);
+  messageDesc(file_mancala_v1_matches, 39);
 
 /**
  * One message of a `WatchMatch` stream.
@@ -1445,7 +1562,7 @@ export type WatchMatchResponse = Message<"mancala.v1.WatchMatchResponse"> & {
  * Use `create(WatchMatchResponseSchema)` to create a new message.
  */
 export const WatchMatchResponseSchema: GenMessage<WatchMatchResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 37);
+  messageDesc(file_mancala_v1_matches, 40);
 
 /**
  * @generated from message mancala.v1.GetHistoryRequest
@@ -1464,7 +1581,7 @@ export type GetHistoryRequest = Message<"mancala.v1.GetHistoryRequest"> & {
  * Use `create(GetHistoryRequestSchema)` to create a new message.
  */
 export const GetHistoryRequestSchema: GenMessage<GetHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 38);
+  messageDesc(file_mancala_v1_matches, 41);
 
 /**
  * @generated from message mancala.v1.GetHistoryResponse
@@ -1500,7 +1617,7 @@ export type GetHistoryResponse = Message<"mancala.v1.GetHistoryResponse"> & {
  * Use `create(GetHistoryResponseSchema)` to create a new message.
  */
 export const GetHistoryResponseSchema: GenMessage<GetHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_matches, 39);
+  messageDesc(file_mancala_v1_matches, 42);
 
 /**
  * Where a match stands, as a whole.
@@ -1595,6 +1712,29 @@ export enum MatchEndReason {
    * @generated from enum value: MATCH_END_REASON_ABANDONED = 6;
    */
   ABANDONED = 6,
+
+  /**
+   * A game ended by repetition (§1 "Repetition") and that decided the match (`GameState.status` is MATCH_OVER).
+   *
+   * @generated from enum value: MATCH_END_REASON_REPETITION = 7;
+   */
+  REPETITION = 7,
+
+  /**
+   * A game ended by agreement (`AgreeToEnd`) and that decided the match.
+   *
+   * @generated from enum value: MATCH_END_REASON_AGREEMENT = 8;
+   */
+  AGREEMENT = 8,
+
+  /**
+   * The match reached its most games (Bosh: rounds; `GameOptions.max_games`) with no winner by the rules: the
+   * leader won it (more games won, Bosh stones, Ba-awa pits), or it is drawn when the leaders are level. The
+   * state stays as the last game left it (GAME_OVER or ROUND_OVER).
+   *
+   * @generated from enum value: MATCH_END_REASON_MATCH_LENGTH = 9;
+   */
+  MATCH_LENGTH = 9,
 }
 
 /**
@@ -1602,6 +1742,52 @@ export enum MatchEndReason {
  */
 export const MatchEndReasonSchema: GenEnum<MatchEndReason> = /*@__PURE__*/
   enumDesc(file_mancala_v1_matches, 1);
+
+/**
+ * What a seat does about ending the game by agreement.
+ *
+ * @generated from enum mancala.v1.AgreementAction
+ */
+export enum AgreementAction {
+  /**
+   * @generated from enum value: AGREEMENT_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Propose to end the game (or accept the standing proposal).
+   *
+   * @generated from enum value: AGREEMENT_ACTION_OFFER = 1;
+   */
+  OFFER = 1,
+
+  /**
+   * Agree to another seat's standing proposal.
+   *
+   * @generated from enum value: AGREEMENT_ACTION_ACCEPT = 2;
+   */
+  ACCEPT = 2,
+
+  /**
+   * Refuse it: the proposal is gone for every seat.
+   *
+   * @generated from enum value: AGREEMENT_ACTION_DECLINE = 3;
+   */
+  DECLINE = 3,
+
+  /**
+   * Take back this seat's own offer or acceptance.
+   *
+   * @generated from enum value: AGREEMENT_ACTION_WITHDRAW = 4;
+   */
+  WITHDRAW = 4,
+}
+
+/**
+ * Describes the enum mancala.v1.AgreementAction.
+ */
+export const AgreementActionSchema: GenEnum<AgreementAction> = /*@__PURE__*/
+  enumDesc(file_mancala_v1_matches, 2);
 
 /**
  * Why a snapshot was sent.
@@ -1633,7 +1819,7 @@ export enum SnapshotReason {
  * Describes the enum mancala.v1.SnapshotReason.
  */
 export const SnapshotReasonSchema: GenEnum<SnapshotReason> = /*@__PURE__*/
-  enumDesc(file_mancala_v1_matches, 2);
+  enumDesc(file_mancala_v1_matches, 3);
 
 /**
  * @generated from service mancala.v1.Matches
@@ -1729,6 +1915,18 @@ export const Matches: GenService<{
     methodKind: "unary";
     input: typeof ClaimVictoryRequestSchema;
     output: typeof ClaimVictoryResponseSchema;
+  },
+  /**
+   * Offer, accept, decline or withdraw an end of the game being played by agreement (§1 "By agreement"; token in
+   * metadata). When every seat still in the game agrees, it ends as by repetition (`END_REASON_AGREEMENT`). An
+   * offer lapses when its maker sows; an offer made while another stands accepts it.
+   *
+   * @generated from rpc mancala.v1.Matches.AgreeToEnd
+   */
+  agreeToEnd: {
+    methodKind: "unary";
+    input: typeof AgreeToEndRequestSchema;
+    output: typeof AgreeToEndResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_mancala_v1_matches, 0);
