@@ -9,7 +9,7 @@
 //! enum values, a move that fits the board, no pit listed twice). Anything else, malformed or merely unusual,
 //! falls back to prost's decoding and `convert`, so that every error, status and violation is theirs by
 //! construction; for the input it accepts, the values are those `convert` gives (`tests`, over a corpus
-//! of real requests and their mutations, and `service::rules::tests` for whole calls).
+//! of real requests and their mutations, and `wire::reference` for whole calls).
 //!
 //! The server's Rules service (build.rs) takes these three requests as [`Call`]s: a `prost::Message` whose
 //! `merge` tries the canonical decoding first and keeps prost's message when it does not apply.
