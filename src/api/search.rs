@@ -419,11 +419,13 @@ pub fn move_value_to_pb(game: &AnyGame, mv: &MoveValue, with_preview: bool) -> p
 
 /// What a proven value proves (scores are exact binary fractions here: 0, ½ and 1 compare exactly).
 fn proof(mv: &MoveValue) -> pb::Proof {
+    if !mv.proven {
+        return pb::Proof::Unspecified;
+    }
     match mv.value {
-        _ if !mv.proven => pb::Proof::Unspecified,
-        v if v == 1.0 => pb::Proof::Win,
-        v if v == 0.0 => pb::Proof::Loss,
-        v if v == 0.5 => pb::Proof::Draw,
+        1.0 => pb::Proof::Win,
+        0.0 => pb::Proof::Loss,
+        0.5 => pb::Proof::Draw,
         _ => pb::Proof::Score,
     }
 }

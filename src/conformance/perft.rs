@@ -10,7 +10,7 @@ use crate::engine::{
     perft::{self, Frontier, Nodes},
     AnyGame, GameKind, Options,
 };
-use crate::loadtest::{game_label, parse_games};
+use crate::loadtest::parse_games;
 
 /// Count the move sequences of each length from the start of a game (or from a given state).
 #[derive(Debug, clap::Args)]
@@ -92,7 +92,7 @@ pub fn run(args: PerftArgs) -> Result<(), String> {
         .collect();
     if args.json {
         let report = Report {
-            game: game_label(kind),
+            game: kind.slug(),
             players: start.seats(),
             depths: nodes
                 .iter()

@@ -6,7 +6,7 @@
 //! of a match, or where the recording stopped). A long match is not recorded whole: its opening, a few steps
 //! around its first and last ends of a game or round, and its end (each line is a position of its own, so the
 //! runner needs no step before it). A match's first line also carries `newGame`, the request whose
-//! answer is its state. The answers are this build's own Rules answers (`RulesService`), made in process.
+//! answer is its state. The answers are this build's own Rules answers, made in process as the server makes them.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,7 +19,6 @@ use crate::engine::{
     search, AnyGame, GameKind, Move, NoTrace, Options, Player, Rng, StarterRule, Status,
     RULES_VERSION,
 };
-use crate::service::rules::RulesService;
 
 /// The longest match played: a match of bots that never ends is cut here (its last line has no `played`).
 const MAX_PLIES: usize = 3000;
@@ -242,11 +241,12 @@ fn step_line(
     played: &Played,
 ) -> Result<Value, String> {
     let state = convert::state_to_pb(&played.positions[step]);
-    let answer = RulesService::list_legal_moves_answer(pb::ListLegalMovesRequest {
-        state: Some(state.clone()),
-        skip_previews: false,
-    })()
-    .map_err(|status| format!("{name} step {step}: {}", status.message()))?;
+    // What `ListLegalMoves` answers, built by prost (`api/wire/reference.rs` proves the server's bytes the same).
+    let game = crate::rules::listed(&convert::state_setup("state", Some(state.clone())))
+        .map_err(|refusal| format!("{name} step {step}: {refusal:?}"))?;
+    let answer = pb::ListLegalMovesResponse {
+        moves: convert::legal_moves_to_pb(&game, true),
+    };
     let mut line = json!({
         "match": name,
         "step": step,

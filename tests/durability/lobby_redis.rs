@@ -672,7 +672,7 @@ async fn presence_and_leaderboards_are_the_same_on_both_replicas_and_a_dead_repl
                 (
                     e.rank,
                     e.player_id.clone(),
-                    e.rating.clone().unwrap().rating,
+                    e.rating.unwrap().rating,
                     e.games,
                     e.online,
                 )

@@ -52,10 +52,10 @@ pub fn steer(suggestion: &mut Suggestion, game: &AnyGame, across: &AcrossTurns) 
     }
     // Stable: among equal values the search's own order (its choice first) stands.
     suggestion.moves.sort_by(|a, b| b.value.total_cmp(&a.value));
-    let best = suggestion.moves[0];
-    if best.mv != suggestion.best {
-        suggestion.pv = vec![best.mv];
+    let (best, value) = (suggestion.moves[0].mv, suggestion.moves[0].value);
+    if best != suggestion.best {
+        suggestion.pv = vec![best];
     }
-    suggestion.best = best.mv;
-    suggestion.value = best.value;
+    suggestion.best = best;
+    suggestion.value = value;
 }
