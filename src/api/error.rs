@@ -384,6 +384,11 @@ pub fn admin_error(error: AdminError) -> Status {
     }
 }
 
+/// A seat as the protocol's `Player` enum names it (`PLAYER_SOUTH`), for an `ErrorInfo`'s metadata.
+fn seat_name(seat: crate::engine::Player) -> String {
+    format!("PLAYER_{}", seat.to_string().to_uppercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::convert::reason_to_pb;
@@ -478,9 +483,4 @@ mod tests {
             }
         }
     }
-}
-
-/// A seat as the protocol's `Player` enum names it (`PLAYER_SOUTH`), for an `ErrorInfo`'s metadata.
-fn seat_name(seat: crate::engine::Player) -> String {
-    format!("PLAYER_{}", seat.to_string().to_uppercase())
 }
