@@ -240,7 +240,6 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             options,
             rated,
             seat,
-            opponent,
             others,
             origin,
             own_seek,
@@ -252,7 +251,13 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
                 options: Some(options_to_pb(options)),
                 rated: *rated,
                 seat: player_to_pb(Some(*seat)),
-                opponent: Some(opponent_pb(opponent)),
+                // The other seat; in three-player Ba-awa the next in turn order after the reader's.
+                opponent: Some(
+                    others
+                        .first()
+                        .map(|(_, record)| opponent_pb(record))
+                        .unwrap_or_default(),
+                ),
                 opponents: others
                     .iter()
                     .map(|(seat, record)| pb::Opponent {

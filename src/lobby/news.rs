@@ -27,8 +27,9 @@ pub struct PlayerRating {
 /// One item of news for a reader.
 #[derive(Clone, Debug, PartialEq)]
 pub enum News {
-    /// A challenge to or from the player, as the entry left it (made, declined, cancelled, expired).
-    Challenge(Challenge),
+    /// A challenge to or from the player, as the entry left it (made, joined, declined, cancelled, expired);
+    /// boxed, as the largest news by far.
+    Challenge(Box<Challenge>),
     /// One of the player's seeks, as the entry left it (opened, cancelled, expired).
     Seek(Seek),
     /// A match with a seat for the player was made: his seat and whom he plays.
@@ -43,8 +44,6 @@ pub enum News {
         rated: bool,
         /// The player's seat.
         seat: Player,
-        /// The other seat (three-player Ba-awa: the next in turn order after the player's, §4.7).
-        opponent: SeatRecord,
         /// Every other seat with its record, in turn order from the player's (South → East → North, §4.7).
         others: Vec<(Player, SeatRecord)>,
         /// What made it.
@@ -99,7 +98,7 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
     let concerns = |c: &Challenge| player.is_some_and(|p| c.concerns(p));
     match (&logged.entry, player) {
         (Entry::Challenged(challenge), Some(_)) => {
-            concerns(challenge).then(|| News::Challenge(challenge.clone()))
+            concerns(challenge).then(|| News::Challenge(Box::new(challenge.clone())))
         }
         // A player joined a three-player challenge: everyone in it hears, the joiner included (the state has
         // applied the entry, so the challenge lists him).
@@ -112,20 +111,20 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
                 .position(|p| p == joiner)
                 .map_or(0, |at| at + 1);
             concerns(challenge).then(|| {
-                News::Challenge(Challenge {
+                News::Challenge(Box::new(Challenge {
                     joined: challenge.joined[..joined].to_vec(),
                     status: super::entry::ChallengeStatus::Pending,
                     ..challenge.clone()
-                })
+                }))
             })
         }
         (Entry::ChallengeClosed { id, status }, Some(_)) => {
             let challenge = state.challenge(id)?;
             concerns(challenge).then(|| {
-                News::Challenge(Challenge {
+                News::Challenge(Box::new(Challenge {
                     status: status.clone(),
                     ..challenge.clone()
-                })
+                }))
             })
         }
         (Entry::Sought(seek), Some(p)) => (seek.player == p).then(|| News::Seek(seek.clone())),
@@ -159,7 +158,6 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
                     options: *options,
                     rated: *rated,
                     seat,
-                    opponent: others.first().map(|(_, s)| s.clone()).unwrap_or_default(),
                     others,
                     origin: origin.clone(),
                     own_seek: match origin {

@@ -7,7 +7,7 @@ use crate::lobby::{
     accept, bad_fields, challenge_status, challenge_to, create_challenge, feed_until_finished,
     finished_of, seek_request, seek_with, started_of, world, World,
 };
-use crate::support::lobby::{authed, feed, resign, within};
+use crate::support::lobby::{authed, feed, resign, within, Events};
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;
 use tonic::Code;
@@ -44,6 +44,13 @@ pub(crate) async fn matches_of(world: &World, player: &str) -> Vec<String> {
     .collect()
 }
 
+/// Ann, Bob and Cy each find `match_id`, and only it, among their matches.
+async fn listed_for_all_three(world: &World, match_id: &str) {
+    for player in ["ann", "bob", "cy"] {
+        assert_eq!(matches_of(world, player).await, [match_id], "{player}");
+    }
+}
+
 /// The seats and player ids of `started`'s opponents, in the order given.
 pub(crate) fn opponents(started: &pb::PlayerMatchStarted) -> Vec<(i32, String)> {
     started
@@ -53,14 +60,19 @@ pub(crate) fn opponents(started: &pb::PlayerMatchStarted) -> Vec<(i32, String)> 
         .collect()
 }
 
-#[tokio::test]
-async fn a_three_player_match_made_directly_reaches_every_seat_and_the_feed() {
-    let world = world().await;
-    let (mut ann_events, mut bob_events, mut cy_events) = (
+/// Ann's, Bob's and Cy's event streams, opened now.
+async fn three_streams(world: &World) -> [Events<pb::PlayerEvent>; 3] {
+    [
         world.events(&world.ann).await,
         world.events(&world.bob).await,
         world.events(&world.cy).await,
-    );
+    ]
+}
+
+#[tokio::test]
+async fn a_three_player_match_made_directly_reaches_every_seat_and_the_feed() {
+    let world = world().await;
+    let [mut ann_events, mut bob_events, mut cy_events] = three_streams(&world).await;
     let mut backend = feed(world.channel(), &world.key, 0).await;
     let bind = |player: i32, id: &str| pb::SeatPlayer {
         player,
@@ -105,13 +117,7 @@ async fn a_three_player_match_made_directly_reaches_every_seat_and_the_feed() {
     );
 
     // Each player finds it among his matches.
-    for player in ["ann", "bob", "cy"] {
-        assert_eq!(
-            matches_of(&world, player).await,
-            [match_id.clone()],
-            "{player}"
-        );
-    }
+    listed_for_all_three(&world, &match_id).await;
 
     // East resigns: the match ends, and each of the three is told with his own seat.
     resign(world.channel(), &world.cy, &match_id).await;
@@ -152,11 +158,7 @@ fn three_player_challenge(
 #[tokio::test]
 async fn a_challenge_to_two_players_makes_the_match_when_both_accept() {
     let world = world().await;
-    let (mut ann_events, mut bob_events, mut cy_events) = (
-        world.events(&world.ann).await,
-        world.events(&world.bob).await,
-        world.events(&world.cy).await,
-    );
+    let [mut ann_events, mut bob_events, mut cy_events] = three_streams(&world).await;
     let made = create_challenge(
         &world,
         &world.ann,
@@ -225,13 +227,7 @@ async fn a_challenge_to_two_players_makes_the_match_when_both_accept() {
     .expect("ListChallenges")
     .into_inner();
     assert!(listed.incoming.is_empty());
-    for player in ["ann", "bob", "cy"] {
-        assert_eq!(
-            matches_of(&world, player).await,
-            [match_id.clone()],
-            "{player}"
-        );
-    }
+    listed_for_all_three(&world, &match_id).await;
 }
 
 /// What a three-player challenge or seek may not ask for: a second player in a two-player game, the same
@@ -325,13 +321,7 @@ async fn three_seeks_pair_into_one_three_player_match() {
     assert_eq!(created.match_id, match_id);
     assert_eq!(created.seats.len(), 3);
     assert_eq!(created.seek_ids.len(), 3);
-    for player in ["ann", "bob", "cy"] {
-        assert_eq!(
-            matches_of(&world, player).await,
-            [match_id.clone()],
-            "{player}"
-        );
-    }
+    listed_for_all_three(&world, &match_id).await;
     assert!(matches_of(&world, "botty").await.is_empty());
 }
 

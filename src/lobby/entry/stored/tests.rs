@@ -13,6 +13,23 @@ fn game() -> (GameKind, Options) {
     )
 }
 
+/// A three-player Ba-awa match made with `CreateMatch`, with `seats`.
+fn three_player_match(id: MatchId, seats: Vec<SeatRecord>) -> Entry {
+    let (kind, options) = game();
+    Entry::MatchCreated {
+        id,
+        kind,
+        options: Options {
+            ba_awa_players: 3,
+            ..options
+        },
+        time_control: Default::default(),
+        rated: false,
+        seats,
+        origin: Origin::Direct,
+    }
+}
+
 #[test]
 fn every_entry_survives_the_codec() {
     let (kind, options) = game();
@@ -157,16 +174,9 @@ fn every_entry_survives_the_codec() {
             origin: Origin::Direct,
         },
         // Three-player Ba-awa: East's seat is recorded third.
-        Entry::MatchCreated {
+        three_player_match(
             id,
-            kind,
-            options: Options {
-                ba_awa_players: 3,
-                ..options
-            },
-            time_control: Default::default(),
-            rated: false,
-            seats: vec![
+            vec![
                 SeatRecord {
                     player: Some("ann".into()),
                     ..SeatRecord::default()
@@ -178,21 +188,9 @@ fn every_entry_survives_the_codec() {
                     ..SeatRecord::default()
                 },
             ],
-            origin: Origin::Direct,
-        },
+        ),
         // A three-player match recorded before East was: two seats still read back.
-        Entry::MatchCreated {
-            id,
-            kind,
-            options: Options {
-                ba_awa_players: 3,
-                ..options
-            },
-            time_control: Default::default(),
-            rated: false,
-            seats: vec![SeatRecord::default(); 2],
-            origin: Origin::Direct,
-        },
+        three_player_match(id, vec![SeatRecord::default(); 2]),
         Entry::MatchStarted { id },
         Entry::MatchFinished {
             id,
