@@ -655,9 +655,9 @@ async fn a_move_that_ends_the_game_is_proven_with_its_score() {
             .find(|m| m.r#move.as_ref() == Some(&ending_move))
             .expect("the ending move is analysed");
         let expected = match ending.value {
-            v if v == 1.0 => pb::Proof::Win,
-            v if v == 0.0 => pb::Proof::Loss,
-            v if v == 0.5 => pb::Proof::Draw,
+            1.0 => pb::Proof::Win,
+            0.0 => pb::Proof::Loss,
+            0.5 => pb::Proof::Draw,
             _ => pb::Proof::Score,
         };
         assert_eq!(ending.proof(), expected, "{strength:?}: {ending:?}");

@@ -160,7 +160,7 @@ async fn rated_match(channel: &Channel, from: &str, to: &str, to_id: &str) -> St
         true => [Some(to), Some(from)],
         false => [Some(from), Some(to)],
     };
-    play_out(&[channel.clone()], &id, seats).await;
+    play_out(std::slice::from_ref(channel), &id, seats).await;
     id
 }
 
@@ -376,17 +376,12 @@ async fn a_leaderboard_ranks_a_games_players_by_rating_with_record_last_sight_an
         board
             .entries
             .iter()
-            .map(|e| (
-                e.rank,
-                e.player_id.clone(),
-                e.rating.clone().unwrap(),
-                e.games
-            ))
+            .map(|e| (e.rank, e.player_id.clone(), e.rating.unwrap(), e.games))
             .collect::<Vec<_>>(),
         reference
             .iter()
             .zip(1..)
-            .map(|((player, r, _), rank)| (rank, player.clone(), r.clone(), 2))
+            .map(|((player, r, _), rank)| (rank, player.clone(), *r, 2))
             .collect::<Vec<_>>(),
         "ranked by rating, each with his two rated matches"
     );
