@@ -368,6 +368,12 @@ impl Options {
         }
     }
 
+    /// The `max_games` a stored or written match length of `n` games stands for: `None` when it is the game's
+    /// default, so that options read back equal the options written.
+    pub fn max_games_read(kind: GameKind, n: u32) -> Option<u32> {
+        (n != across_turns::default_max_games(kind)).then_some(n)
+    }
+
     /// Games (Bosh: rounds) a match of `kind` has at most (§1 "Match length").
     pub fn max_games_for(&self, kind: GameKind) -> u32 {
         self.max_games

@@ -353,12 +353,12 @@ fn parse_header(line: &str) -> Result<(GameKind, Options), String> {
     for word in words {
         match word.split_once('=') {
             Some(("games", n)) => {
-                options.max_games = Some(
-                    n.parse()
-                        .ok()
-                        .filter(|n| (1..=super::across_turns::MAX_GAMES_LIMIT).contains(n))
-                        .ok_or_else(|| format!("{n:?} is not a number of games (1 to 1000)"))?,
-                );
+                let games = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=super::across_turns::MAX_GAMES_LIMIT).contains(n))
+                    .ok_or_else(|| format!("{n:?} is not a number of games (1 to 1000)"))?;
+                options.max_games = Options::max_games_read(kind, games);
                 games_named = true;
             }
             Some(("repetition", "off")) => options.repetition = false,

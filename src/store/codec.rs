@@ -90,13 +90,18 @@ fn across_turns_code(kind: crate::engine::GameKind, options: &Options) -> u32 {
 }
 
 /// The options' rules of endless play from a header's fields: those it stored, or none for an older record.
-fn code_across_turns(options: Options, max_games: u32, repetition_off: bool) -> Options {
+fn code_across_turns(
+    kind: crate::engine::GameKind,
+    options: Options,
+    max_games: u32,
+    repetition_off: bool,
+) -> Options {
     if max_games == 0 {
         options.without_across_turns()
     } else {
         Options {
             repetition: !repetition_off,
-            max_games: Some(max_games),
+            max_games: Options::max_games_read(kind, max_games),
             ..options
         }
     }
@@ -332,6 +337,7 @@ pub fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError
         id,
         kind,
         options: code_across_turns(
+            kind,
             Options {
                 first_player: code_player(h.first_player)?.unwrap_or(Player::South),
                 ba_awa_target: u8::try_from(h.ba_awa_target)
