@@ -273,9 +273,15 @@ async fn a_whole_three_player_match_with_an_elimination_through_the_rules_servic
 
 /// A server-held three-player match with a token for each seat, from `CreateMatch`.
 async fn create_three_player_match(client: &mut MatchesClient<Channel>) -> pb::CreateMatchResponse {
+    // Played to its end by the rules alone: first-move play can hold a standing for ever, which repetition and
+    // the match length (§1, tests/grpc/endless.rs) would end otherwise.
     within(client.create_match(pb::CreateMatchRequest {
         kind: pb::GameKind::BaAwa as i32,
-        options: Some(three_players()),
+        options: Some(pb::GameOptions {
+            repetition: Some(false),
+            max_games: Some(1000),
+            ..three_players()
+        }),
         ..Default::default()
     }))
     .await
@@ -465,7 +471,15 @@ async fn options_are_described_and_checked() {
     .expect("described")
     .into_inner();
     let names: Vec<&str> = bao.options.iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(names, ["first_player", "bao_la_kete_starter"]);
+    assert_eq!(
+        names,
+        [
+            "first_player",
+            "bao_la_kete_starter",
+            "repetition",
+            "max_games"
+        ]
+    );
     assert_eq!(bao.options[1].clause, "docs/bao-la-kete.md#r-2.12");
 
     for (kind, options, field) in [
