@@ -402,6 +402,8 @@ pub(crate) enum Choices {
     Checked,
     /// As the log holds it: a stored log is what the server accepted, and a log written before the check may hold
     /// a choice from the other seat. Replaying it as accepted keeps every later event and the outcome as they were.
+    /// (Only the server's matches replay stored logs.)
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     AsLogged,
 }
 
