@@ -3,7 +3,7 @@
 //! `CreateMatch` and `DescribeGame` take and show them. (Repetition through whole processes, across a restart
 //! and two replicas: tests/durability/endless.rs.)
 
-use crate::support::replica::authed;
+use crate::support::replica::{authed, get};
 use crate::support::server::{within, TestServer};
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;
@@ -59,14 +59,7 @@ async fn sow_first(
     m: &pb::Match,
     token: &str,
 ) -> pb::MatchEvent {
-    let m = within(client.get_match(pb::GetMatchRequest {
-        match_id: m.match_id.clone(),
-    }))
-    .await
-    .unwrap()
-    .into_inner()
-    .r#match
-    .unwrap();
+    let m = get(client, &m.match_id).await;
     within(client.submit_move(authed(
         pb::SubmitMoveRequest {
             match_id: m.match_id.clone(),
@@ -162,14 +155,7 @@ async fn an_accepted_offer_ends_the_game_by_agreement() {
     let state = ended.state.expect("a state");
     // South took all 48 seeds but those North captured: at least 10 pits, the match is his.
     assert_eq!(state.status, pb::Status::MatchOver as i32);
-    let m = within(client.get_match(pb::GetMatchRequest {
-        match_id: id.into(),
-    }))
-    .await
-    .unwrap()
-    .into_inner()
-    .r#match
-    .unwrap();
+    let m = get(&mut client, id).await;
     let result = m.result.expect("finished");
     assert_eq!(
         (result.reason, result.winner),
@@ -230,14 +216,7 @@ async fn the_match_length_ends_a_match_with_its_leader_or_none() {
         "the state stays as the game left it"
     );
     assert!(ended.legal_moves.is_empty(), "the match is over");
-    let m = within(client.get_match(pb::GetMatchRequest {
-        match_id: m.match_id.clone(),
-    }))
-    .await
-    .unwrap()
-    .into_inner()
-    .r#match
-    .unwrap();
+    let m = get(&mut client, &m.match_id).await;
     let result = m.result.expect("finished");
     assert_eq!(
         (result.reason, result.winner),

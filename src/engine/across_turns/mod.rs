@@ -100,7 +100,11 @@ impl AcrossTurns {
         if game.status() != Status::InProgress {
             return 0;
         }
-        let key = position_key(game);
+        self.seen_times(position_key(game))
+    }
+
+    /// How many times the position with `key` has occurred in this game.
+    fn seen_times(&self, key: u64) -> usize {
         self.seen.iter().filter(|&&seen| seen == key).count()
     }
 
@@ -116,8 +120,10 @@ impl AcrossTurns {
             self.seen.clear();
             self.agreement = Agreement::default();
         }
-        self.seen.push(position_key(game));
-        self.occurrences(game)
+        // One key a move: computed here and counted at once, not again by `occurrences`.
+        let key = position_key(game);
+        self.seen.push(key);
+        self.seen_times(key)
     }
 
     /// Checks an agreement action of `seat` on `game` before it is written: refused with the reason otherwise.
