@@ -147,9 +147,7 @@ impl BaAwa {
         trace: &mut T,
     ) -> Result<(), NeverEnds> {
         let mut origin = pit;
-        let mut guard: Option<LoopGuard<([u8; PITS], u8)>> = None;
-        // Most moves end within a few laps; only a long one is metered (`work`).
-        const LAPS_BEFORE_PAYING: u32 = 16;
+        let mut guard = None;
         let mut laps = 0u32;
         loop {
             let hand = self.pits[origin as usize];
@@ -183,22 +181,27 @@ impl BaAwa {
                 1 => return Ok(()),
                 _ => {}
             }
-            // A relay from the same board and pit as before repeats the same laps for ever.
-            let configuration = (self.pits, last);
-            match guard.as_mut() {
-                None => guard = Some(LoopGuard::new(configuration)),
-                Some(guard) => {
-                    if guard.repeats(configuration) {
-                        return Err(NeverEnds);
-                    }
-                    // A long move pays for its laps; out of budget it gives up (the answer is thrown away).
-                    laps += 1;
-                    if laps >= LAPS_BEFORE_PAYING && !work::spend(1) {
-                        return Err(NeverEnds);
-                    }
-                }
+            laps += 1;
+            if laps >= LAPS_BEFORE_WATCHING && long_sowing_stops(&mut guard, &self.pits, last) {
+                return Err(NeverEnds);
             }
             origin = last;
+        }
+    }
+
+    /// The sowings of `player` that end (§4.2 legal moves), pushed onto `out`.
+    fn list_sows(&self, player: Player, out: &mut MoveList) {
+        let owned = self.owned_by(player);
+        for pit in 0..PITS as u8 {
+            if owned >> pit & 1 == 1
+                && self.pits[pit as usize] > 0
+                && self
+                    .clone()
+                    .sow_with_relays(pit, player, &mut super::NoTrace)
+                    .is_ok()
+            {
+                out.push(Move::Sow(Sow::from(pit)));
+            }
         }
     }
 
@@ -217,18 +220,30 @@ impl BaAwa {
 
     /// After a move: the game ends with ≤ 8 seeds left (§4.3, R-4.2); otherwise the next player in turn order
     /// moves, or passes when he cannot (R-4.6, §4.7).
-    fn finish_move<T: Trace>(&mut self, mover: Player, trace: &mut T) {
+    fn finish_move<T: Trace>(
+        &mut self,
+        mover: Player,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) {
         if self.seeds_on_board() <= LAST_SEEDS {
             self.end_game(EndReason::FewSeedsLeft, trace);
             return;
         }
-        self.pass_to_first_who_can_move(mover, trace);
+        self.pass_to_first_who_can_move(mover, trace, listing);
     }
 
     /// The players still in after `last`, in turn order and `last` himself at the end: the first who can move
     /// is to move, each one before him passes; when nobody can, the game ends as with few seeds (§4.3,
-    /// §4.7). `last` himself never passes: when he cannot move either, the game is over.
-    fn pass_to_first_who_can_move<T: Trace>(&mut self, last: Player, trace: &mut T) {
+    /// §4.7). `last` himself never passes: when he cannot move either, the game is over. Given a `listing`, a seat's
+    /// moves are listed into it to see whether he can move, rather than stopping at his first (so that the list
+    /// of the seat to move is left there, made once: [`Game::play_listing`]).
+    fn pass_to_first_who_can_move<T: Trace>(
+        &mut self,
+        last: Player,
+        trace: &mut T,
+        mut listing: Option<&mut MoveList>,
+    ) {
         // A plain loop over the turn order: this runs after every move, and two-player play must not pay for
         // the third seat.
         let order = self.turn_order();
@@ -238,7 +253,15 @@ impl BaAwa {
             if !self.still_in(seat) {
                 continue;
             }
-            if self.can_move(seat) {
+            let can_move = match listing.as_deref_mut() {
+                Some(out) => {
+                    out.clear();
+                    self.list_sows(seat, out);
+                    !out.is_empty()
+                }
+                None => self.can_move(seat),
+            };
+            if can_move {
                 self.to_move = Some(seat);
                 return;
             }
@@ -414,11 +437,16 @@ impl BaAwa {
             .map(|back| order[(at + order.len() - back) % order.len()])
             .find(|&seat| self.still_in(seat))
             .unwrap_or(self.starter);
-        self.pass_to_first_who_can_move(before_starter, trace);
+        self.pass_to_first_who_can_move(before_starter, trace, None);
         Ok(())
     }
 
-    fn play_sow<T: Trace>(&mut self, sow: Sow, trace: &mut T) -> Result<(), IllegalMove> {
+    fn play_sow<T: Trace>(
+        &mut self,
+        sow: Sow,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) -> Result<(), IllegalMove> {
         let mover = match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => mover,
             (Status::MatchOver, _) => {
@@ -473,10 +501,35 @@ impl BaAwa {
         // A client's state may claim any ply; the count stops at the top rather than overflowing.
         next.ply = next.ply.saturating_add(1);
         if T::FINISHES_MOVE {
-            next.finish_move(mover, trace);
+            next.finish_move(mover, trace, listing);
         }
         *self = next;
         Ok(())
+    }
+}
+
+/// Laps a sowing relays before it is watched for a repeat and metered: most moves end well within them.
+const LAPS_BEFORE_WATCHING: u32 = 16;
+
+/// A sowing still relaying after [`LAPS_BEFORE_WATCHING`] laps, about to relay from `last` on `pits`: whether
+/// it stops, because that board and pit repeat an earlier lap's (each lap follows from the one before, so the
+/// move then never ends, R-4.7; watching from any lap finds the cycle) or because the call's budget is spent (a
+/// long move pays for its laps and gives up when it runs out; the answer is then thrown away). Out of line and
+/// cold: watched from the first lap and inlined, its set-up cost every sowing 6 % of a random game.
+#[cold]
+#[inline(never)]
+fn long_sowing_stops(
+    guard: &mut Option<LoopGuard<([u8; PITS], u8)>>,
+    pits: &[u8; PITS],
+    last: u8,
+) -> bool {
+    let configuration = (*pits, last);
+    match guard {
+        None => {
+            *guard = Some(LoopGuard::new(configuration));
+            !work::spend(1)
+        }
+        Some(guard) => guard.repeats(configuration) || !work::spend(1),
     }
 }
 
@@ -689,28 +742,27 @@ impl Game for BaAwa {
 
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
-            (Status::InProgress, Some(mover)) => {
-                let owned = self.owned_by(mover);
-                for pit in 0..PITS as u8 {
-                    if owned >> pit & 1 == 1
-                        && self.pits[pit as usize] > 0
-                        && self
-                            .clone()
-                            .sow_with_relays(pit, mover, &mut super::NoTrace)
-                            .is_ok()
-                    {
-                        out.push(Move::Sow(Sow::from(pit)));
-                    }
-                }
-            }
+            (Status::InProgress, Some(mover)) => self.list_sows(mover, out),
             (Status::GameOver, _) => out.push(Move::NextGame(PitSet::EMPTY)),
             _ => {}
         }
     }
 
-    // Ba-awa keeps the default `play_listing`: its end-of-move check (`finish_move`) stops at the opponent's
-    // first move and lists nothing; its moves are cheap enough that `play_and_list` listing after it costs
-    // little (BENCHMARKS.md).
+    /// A sowing's end-of-move check (whether the next seat can move, R-4.6) lists that seat's moves into
+    /// `listing`, so that `play_and_list` sows each of them once, not twice (13 % of a random game's
+    /// instructions).
+    fn play_listing<T: Trace>(
+        &mut self,
+        mv: &Move,
+        trace: &mut T,
+        listing: Option<&mut MoveList>,
+    ) -> Result<(), IllegalMove> {
+        match *mv {
+            Move::Sow(sow) => self.play_sow(sow, trace, listing),
+            Move::NextGame(choice) => self.start_next_game(choice, trace),
+        }
+    }
+
     /// §1 "How such a game ends", Ba-awa: as §4.3, the starter takes every seed left.
     fn end_across_turns<T: Trace>(&mut self, reason: EndReason, trace: &mut T) {
         if self.status == Status::InProgress {
@@ -736,7 +788,7 @@ impl Game for BaAwa {
 
     fn play<T: Trace>(&mut self, mv: &Move, trace: &mut T) -> Result<(), IllegalMove> {
         match *mv {
-            Move::Sow(sow) => self.play_sow(sow, trace),
+            Move::Sow(sow) => self.play_sow(sow, trace, None),
             Move::NextGame(choice) => self.start_next_game(choice, trace),
         }
     }
