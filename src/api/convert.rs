@@ -337,7 +337,10 @@ pub fn legal_moves_to_pb(game: &AnyGame, with_previews: bool) -> Vec<pb::LegalMo
 
 /// Encodes a state.
 pub fn state_to_pb(game: &AnyGame) -> pb::GameState {
-    setup_to_pb(game.to_setup())
+    pb::GameState {
+        position_key: engine::across_turns::position_key(game),
+        ..setup_to_pb(game.to_setup())
+    }
 }
 
 /// Encodes a state's setup (what [`state_to_pb`] does once the engine has written it out; `wire::tests` also
@@ -395,6 +398,7 @@ pub fn setup_to_pb(setup: Setup) -> pb::GameState {
         ply: setup.ply,
         game_number: setup.game_number,
         match_score: setup.match_score.into_vec(),
+        position_key: 0,
         variant,
     }
 }

@@ -333,3 +333,78 @@ async fn match_options_are_checked_and_described() {
     }
     let _ = N;
 }
+
+/// The documented position key: FNV-1a over `bytes` padded to whole little-endian 64-bit words
+/// (docs/guide/endless-play.md#position-key), computed here as a client would.
+fn documented_key(mut bytes: Vec<u8>) -> u64 {
+    bytes.resize(bytes.len().div_ceil(8) * 8, 0);
+    bytes.chunks(8).fold(0xcbf2_9ce4_8422_2325u64, |h, word| {
+        (h ^ u64::from_le_bytes(word.try_into().unwrap())).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Every state the Rules API returns carries its position key, the one a client computes from the documented
+/// bytes; a state sent back with any key (its own, a wrong one) is read as the same state.
+#[tokio::test]
+async fn rules_states_carry_the_documented_position_key() {
+    let server = TestServer::start().await;
+    let mut rules = server.rules();
+    let state = within(rules.new_game(pb::NewGameRequest {
+        kind: pb::GameKind::Bosh as i32,
+        options: None,
+    }))
+    .await
+    .expect("new game")
+    .into_inner()
+    .state
+    .expect("a state");
+    // Bosh's opening: kind 2; ten holes of 4; no stores, no reserves (each list's length, then its counts);
+    // South (1) to move; no hole closed; South starts the round.
+    let mut bytes = vec![2u8, 10];
+    bytes.extend([4u8; 10]);
+    bytes.extend([2, 0, 0, 2, 0, 0, 1]);
+    bytes.extend([0u8; 10]);
+    bytes.push(1);
+    assert_eq!(state.position_key, documented_key(bytes));
+
+    // The previews' states and the state after a move carry theirs; the same position, the same key.
+    let listed = within(rules.list_legal_moves(pb::ListLegalMovesRequest {
+        state: Some(state.clone()),
+        skip_previews: false,
+    }))
+    .await
+    .expect("moves")
+    .into_inner()
+    .moves;
+    let sow = listed[0].r#move.clone().expect("a move");
+    let preview = listed[0].result.clone().expect("a preview");
+    assert_ne!(preview.position_key, 0);
+    assert_ne!(preview.position_key, state.position_key);
+    let applied = within(rules.apply_move(pb::ApplyMoveRequest {
+        state: Some(state.clone()),
+        r#move: Some(sow.clone()),
+        skip_events: true,
+    }))
+    .await
+    .expect("applied")
+    .into_inner()
+    .state
+    .expect("a state");
+    assert_eq!(applied.position_key, preview.position_key);
+
+    // A key in a request is the server's to compute: a wrong one changes nothing.
+    for key in [state.position_key, 0x1234_5678_9abc_def0] {
+        let again = within(rules.apply_move(pb::ApplyMoveRequest {
+            state: Some(pb::GameState {
+                position_key: key,
+                ..state.clone()
+            }),
+            r#move: Some(sow.clone()),
+            skip_events: true,
+        }))
+        .await
+        .expect("applied")
+        .into_inner();
+        assert_eq!(again.state.as_ref(), Some(&applied));
+    }
+}

@@ -41,6 +41,7 @@ pub(crate) fn ba_awa(
         ply: 10,
         game_number: 2,
         match_score: vec![south, 12 - south],
+        position_key: 0,
         variant: Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
             owners,
             starter,

@@ -108,6 +108,7 @@ fn finished_game(
         ply: 40,
         game_number: game,
         match_score: stores.iter().map(|s| s / 4).collect(),
+        position_key: 0,
         variant: Some(pb::game_state::Variant::BaAwa(pb::BaAwaState {
             owners,
             starter,

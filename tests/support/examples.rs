@@ -647,6 +647,7 @@ pub fn wire_state(setup: &Setup) -> pb::GameState {
         ply: setup.ply,
         game_number: setup.game_number,
         match_score: setup.match_score.clone().into_vec(),
+        position_key: 0,
         variant: Some(match &setup.variant {
             VariantSetup::BaoLaKete {
                 mtaji,

@@ -6,6 +6,7 @@ use crate::api::convert::{
     stage_to_pb as stage,
 };
 use crate::api::pb;
+use crate::engine::across_turns::key_of_view;
 use crate::engine::{AnyGame, KuuDecision, Move, Status, VariantView, RULES_VERSION};
 
 impl Writer {
@@ -25,6 +26,7 @@ impl Writer {
         self.uint32(9, v.ply);
         self.uint32(10, v.game_number);
         self.packed_bytes(11, v.match_score.as_slice());
+        self.fixed64(12, key_of_view(&v));
         match v.variant {
             VariantView::BaAwa {
                 owners,

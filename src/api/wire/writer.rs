@@ -6,6 +6,7 @@
 
 pub(super) const VARINT: u32 = 0;
 pub(super) const LEN: u32 = 2;
+pub(super) const FIXED64: u32 = 1;
 
 pub(super) struct Writer {
     pub(super) buf: Vec<u8>,
@@ -55,6 +56,17 @@ impl Writer {
     pub(super) fn uint32(&mut self, field: u32, value: u32) {
         if value != 0 {
             self.key_varint(field, VARINT, u64::from(value));
+        }
+    }
+
+    /// A fixed64 (a one-byte key below field 16, as every state's is).
+    pub(super) fn fixed64(&mut self, field: u32, value: u64) {
+        if value != 0 {
+            let key = (field << 3 | FIXED64) as u8;
+            debug_assert!(field < 16);
+            let mut bytes = [key; 9];
+            bytes[1..].copy_from_slice(&value.to_le_bytes());
+            self.buf.extend_from_slice(&bytes);
         }
     }
 

@@ -17,7 +17,7 @@ pub mod agreement;
 mod position;
 
 pub use agreement::{Agreement, AgreementAction, AgreementRefusal};
-pub use position::position_key;
+pub use position::{key_of_view, position_key};
 
 use super::{AnyGame, EndReason, Event, GameKind, Options, Status};
 

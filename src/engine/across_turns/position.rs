@@ -3,7 +3,10 @@
 //! match score, the status and the winner, and the match's options (none of them changes within a game, or they
 //! say nothing of what the rest of the game can be).
 //!
-//! The key is FNV-1a (64-bit) over these bytes, so any client can compute it (docs/guide/endless-play.md):
+//! The key is FNV-1a over 64-bit words, so that any client can compute it (docs/guide/endless-play.md): these bytes,
+//! padded with zero bytes to a multiple of 8, read as little-endian 64-bit words, each XORed into the hash and
+//! multiplied by FNV's prime. Word by word rather than byte by byte because every state the Rules API returns
+//! carries a key (each preview's too): eight times fewer multiplications on the hot calls.
 //! 1. the game's `GameKind` number (1 Bao la Kete, 2 Bosh, 3 Ba-awa);
 //! 2. for each of `pits`, `stores`, `reserves`: its length, then each count as one byte;
 //! 3. `to_move` as its `Player` number (0 none, 1 South, 2 North, 3 East);
@@ -13,27 +16,42 @@
 //!
 //! Player numbers are the protocol's.
 
-use crate::engine::{AnyGame, GameKind, Player, VariantView};
+use crate::engine::{AnyGame, GameKind, Player, StateView, VariantView};
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-/// FNV-1a, fed byte by byte.
-struct Fnv(u64);
+/// The bytes of a position, gathered on the stack (the longest, Bao la Kete's and three-player Ba-awa's, are 49 bytes), then hashed.
+struct Bytes {
+    bytes: [u8; 64],
+    len: usize,
+}
 
-impl Fnv {
+impl Bytes {
     fn byte(&mut self, byte: u8) {
-        self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(FNV_PRIME);
+        self.bytes[self.len] = byte;
+        self.len += 1;
     }
 
     fn list(&mut self, bytes: &[u8]) {
         self.byte(bytes.len() as u8);
-        bytes.iter().for_each(|&b| self.byte(b));
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
     }
 
     fn seat(&mut self, seat: Option<Player>) {
         // The protocol's numbers: South 1, North 2, East 3 (index + 1).
         self.byte(seat.map_or(0, |s| s.index() as u8 + 1));
+    }
+
+    /// FNV-1a over the bytes as little-endian 64-bit words, the last padded with zeros.
+    fn key(&self) -> u64 {
+        self.bytes[..self.len.div_ceil(8) * 8]
+            .chunks_exact(8)
+            .fold(FNV_OFFSET, |h, word| {
+                let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+                (h ^ word).wrapping_mul(FNV_PRIME)
+            })
     }
 }
 
@@ -48,8 +66,15 @@ fn kind_number(kind: GameKind) -> u8 {
 
 /// The position key of the state `game` stands in (see the module's documentation).
 pub fn position_key(game: &AnyGame) -> u64 {
-    let view = game.view();
-    let mut h = Fnv(FNV_OFFSET);
+    key_of_view(&game.view())
+}
+
+/// The position key of a game's `view` (for a caller that holds the view already).
+pub fn key_of_view(view: &StateView<'_>) -> u64 {
+    let mut h = Bytes {
+        bytes: [0; 64],
+        len: 0,
+    };
     h.byte(kind_number(view.kind));
     h.list(view.pits);
     h.list(view.stores);
@@ -97,5 +122,5 @@ pub fn position_key(game: &AnyGame) -> u64 {
             h.seat(Some(game_starter));
         }
     }
-    h.0
+    h.key()
 }

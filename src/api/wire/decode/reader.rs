@@ -8,6 +8,7 @@ use crate::engine::{Player, Repeated};
 
 pub(super) const VARINT: u32 = 0;
 pub(super) const LEN: u32 = 2;
+pub(super) const FIXED64: u32 = 1;
 
 /// A message's bytes, read front to back.
 pub(super) struct Reader<'a> {
@@ -88,6 +89,13 @@ impl<'a> Reader<'a> {
         let (bytes, rest) = self.buf.split_at(len);
         self.buf = rest;
         Some(bytes)
+    }
+
+    /// A 64-bit fixed-width field's value (after its key).
+    pub(super) fn fixed64(&mut self) -> Option<u64> {
+        let (word, rest) = self.buf.split_first_chunk::<8>()?;
+        self.buf = rest;
+        Some(u64::from_le_bytes(*word))
     }
 
     /// A required message field `field` at this point: its bytes.
