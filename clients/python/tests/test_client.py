@@ -48,11 +48,11 @@ def test_refusals_are_typed_with_their_details(server: Server) -> None:
     ann_token, bob_token = player_tokens(server, "ann", "bob")
     with Client(server.target, player_token(ann_token)) as ann, Client(server.target, player_token(bob_token)) as bob:
         match = new_match(ann)
-        empty = next((pit for pit, seeds in enumerate(match.state.pits[:6]) if seeds == 0), 99)
-        with pytest.raises((IllegalMoveError, BadRequestError)) as illegal:
-            ann.submit_move(match.match_id, pb.Move(sow=pb.Sow(pit=empty)))
-        if isinstance(illegal.value, IllegalMoveError):
-            assert illegal.value.domain == "mancala.v1" and illegal.value.reason
+        with pytest.raises(IllegalMoveError) as illegal:  # South sowing North's N1
+            ann.submit_move(match.match_id, pb.Move(sow=pb.Sow(pit=6)))
+        assert illegal.value.code == grpc.StatusCode.FAILED_PRECONDITION
+        assert (illegal.value.domain, illegal.value.reason) == ("mancala.v1", "NOT_YOUR_PIT")
+        assert illegal.value.metadata["pit"] == "6"
 
         ann.submit_move(match.match_id, match.legal_moves[0], expected_version=0)
         with pytest.raises(VersionConflictError) as stale:

@@ -99,14 +99,13 @@ test("refusals arrive typed, with their google.rpc details decoded", async () =>
   const { ann, bob } = await twoPlayers();
   const match = await newMatch(ann);
 
-  // An illegal move: FAILED_PRECONDITION with ErrorInfo reason and metadata.
-  const empty = match.state!.pits.findIndex((seeds, pit) => seeds === 0 && pit < 6);
-  const illegal = await submitMove(ann, { matchId: match.matchId, move: { action: { case: "sow", value: { pit: empty === -1 ? 99 : empty } } } }).catch((e) => e);
-  assert.ok(illegal instanceof IllegalMoveError || illegal instanceof BadRequestError, String(illegal));
-  if (illegal instanceof IllegalMoveError) {
-    assert.equal(illegal.domain, "mancala.v1");
-    assert.ok(illegal.reason.length > 0);
-  }
+  // An illegal move (South sowing North's N1): FAILED_PRECONDITION with ErrorInfo reason and metadata.
+  const illegal = await submitMove(ann, { matchId: match.matchId, move: { action: { case: "sow", value: { pit: 6 } } } }).catch((e) => e);
+  assert.ok(illegal instanceof IllegalMoveError, String(illegal));
+  assert.equal(illegal.code, Code.FailedPrecondition);
+  assert.equal(illegal.domain, "mancala.v1");
+  assert.equal(illegal.reason, "NOT_YOUR_PIT");
+  assert.equal(illegal.metadata["pit"], "6");
 
   // A stale version: ABORTED, reason VERSION_MISMATCH, the current version in its metadata.
   await submitMove(ann, { matchId: match.matchId, move: match.legalMoves[0], expectedVersion: 0n });
