@@ -70,7 +70,8 @@ async def test_a_cut_watch_resumes_awaited(server: Server, proxy: Proxy) -> None
 
         reconnects, seen = [], []
         await play_one()
-        async for message in watcher.watch_match(match.match_id, from_seq=0, on_reconnect=lambda *i: reconnects.append(i)):
+        watch = watcher.watch_match(match.match_id, from_seq=0, on_reconnect=lambda *i: reconnects.append(i))
+        async for message in watch:
             if message.WhichOneof("kind") != "event":
                 continue
             seen.append(message.event.seq)

@@ -89,7 +89,8 @@ def test_a_cut_watch_resumes_after_its_last_event(server: Server, proxy: Proxy) 
         reconnects = []
         seen = []
         play_one()
-        for message in watcher.watch_match(match.match_id, from_seq=0, on_reconnect=lambda *info: reconnects.append(info)):
+        watch = watcher.watch_match(match.match_id, from_seq=0, on_reconnect=lambda *info: reconnects.append(info))
+        for message in watch:
             if message.WhichOneof("kind") != "event":
                 continue
             seen.append(message.event.seq)

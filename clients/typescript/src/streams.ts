@@ -79,31 +79,30 @@ export interface WatchEventsOptions extends ResumeOptions {
  * restates what stands for the player (`restated` set): treat a `match_started` of a match already known as that
  * match. Runs until `signal` aborts.
  */
-export async function* watchPlayerEvents(
+export function watchPlayerEvents(
   lobby: Client<typeof Lobby>,
   options: WatchEventsOptions = {},
 ): AsyncGenerator<PlayerEvent, void, undefined> {
-  let last = options.afterEventId;
-  yield* resumable(options, () => last, (signal) =>
-    (async function* () {
-      for await (const event of lobby.watchPlayerEvents({ afterEventId: last ?? 0n }, { signal })) {
-        last = resumePoint(event, last);
-        yield event;
-      }
-      return false;
-    })(),
-  );
+  return eventStream(options, (afterEventId, signal) => lobby.watchPlayerEvents({ afterEventId }, { signal }));
 }
 
 /** `Lobby/WatchTenantFeed` (the tenant's API key, on its backend), resumed like {@link watchPlayerEvents}. */
-export async function* watchTenantFeed(
+export function watchTenantFeed(
   lobby: Client<typeof Lobby>,
   options: WatchEventsOptions = {},
 ): AsyncGenerator<FeedEvent, void, undefined> {
+  return eventStream(options, (afterEventId, signal) => lobby.watchTenantFeed({ afterEventId }, { signal }));
+}
+
+/** A lobby stream (`after_event_id`), resumed from {@link resumePoint}. */
+async function* eventStream<E extends PlayerEvent | FeedEvent>(
+  options: WatchEventsOptions,
+  open: (afterEventId: bigint, signal: AbortSignal) => AsyncIterable<E>,
+): AsyncGenerator<E, void, undefined> {
   let last = options.afterEventId;
   yield* resumable(options, () => last, (signal) =>
     (async function* () {
-      for await (const event of lobby.watchTenantFeed({ afterEventId: last ?? 0n }, { signal })) {
+      for await (const event of open(last ?? 0n, signal)) {
         last = resumePoint(event, last);
         yield event;
       }

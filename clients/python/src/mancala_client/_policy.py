@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Optional
+from typing import Any, Callable, Optional
 
+import grpc
+
+from ._proto.mancala.v1 import matches_pb2
 from .errors import MancalaError, is_transport_code
 
 
@@ -65,3 +68,36 @@ def events_resume_point(event, last: int) -> int:
 
 class StreamEndedEarly(MancalaError):
     """A stream that closed without its last message (a server draining, a proxy's idle cut): reconnected."""
+
+
+def ended_early() -> MancalaError:
+    return StreamEndedEarly(grpc.StatusCode.UNAVAILABLE, "the stream ended before its last message")
+
+
+def reconnect_delay(error: MancalaError, failures: int, max_reconnects: int,
+                    on_reconnect: Optional[Callable[[int, MancalaError, Optional[int], float], None]],
+                    resume_from: Optional[int]) -> float:
+    """After a stream's ``failures``-th failure in a row: raises ``error`` past ``max_reconnects``, else tells
+    ``on_reconnect`` and returns the pause before reconnecting (the server's ``retry_delay``, else the backoff)."""
+    if failures > max_reconnects:
+        raise error
+    delay = error.retry_delay if error.retry_delay is not None else backoff(failures - 1)
+    if on_reconnect is not None:
+        on_reconnect(failures, error, resume_from, delay)
+    return delay
+
+
+def submit_move_request(match_id: str, move: Any, expected_version: Optional[int],
+                        request_id: Optional[str]) -> matches_pb2.SubmitMoveRequest:
+    request = matches_pb2.SubmitMoveRequest(match_id=match_id, move=move, request_id=request_id or new_request_id())
+    if expected_version is not None:
+        request.expected_version = expected_version
+    return request
+
+
+def resign_request(match_id: str, expected_version: Optional[int],
+                   request_id: Optional[str]) -> matches_pb2.ResignRequest:
+    request = matches_pb2.ResignRequest(match_id=match_id, request_id=request_id or new_request_id())
+    if expected_version is not None:
+        request.expected_version = expected_version
+    return request

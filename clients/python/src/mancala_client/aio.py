@@ -111,19 +111,14 @@ class AsyncClient:
                           timeout: Optional[float] = None) -> matches_pb2.MatchEvent:
         """As :meth:`mancala_client.Client.submit_move`: a request id, the same on every retry after a failed
         connection, and ``expected_version`` against moves on a stale board."""
-        request = matches_pb2.SubmitMoveRequest(match_id=match_id, move=move,
-                                                request_id=request_id or _policy.new_request_id())
-        if expected_version is not None:
-            request.expected_version = expected_version
+        request = _policy.submit_move_request(match_id, move, expected_version, request_id)
         return (await self._act(self.matches.SubmitMove, request, retries, timeout)).event
 
     async def resign(self, match_id: str, *, expected_version: Optional[int] = None,
                      request_id: Optional[str] = None, retries: int = 4,
                      timeout: Optional[float] = None) -> matches_pb2.MatchEvent:
         """``Matches.Resign`` with a request id and retries, as :meth:`submit_move`."""
-        request = matches_pb2.ResignRequest(match_id=match_id, request_id=request_id or _policy.new_request_id())
-        if expected_version is not None:
-            request.expected_version = expected_version
+        request = _policy.resign_request(match_id, expected_version, request_id)
         return (await self._act(self.matches.Resign, request, retries, timeout)).event
 
     async def _act(self, call: Callable[..., Any], request: Any, retries: int, timeout: Optional[float]) -> Any:
@@ -138,9 +133,10 @@ class AsyncClient:
             await asyncio.sleep(delay)
             attempt += 1
 
-    async def watch_match(self, match_id: str, *, previews: bool = False, from_seq: Optional[int] = None,
-                          max_reconnects: int = 8,
-                          on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[matches_pb2.WatchMatchResponse]:
+    async def watch_match(
+        self, match_id: str, *, previews: bool = False, from_seq: Optional[int] = None, max_reconnects: int = 8,
+        on_reconnect: Optional[ReconnectHook] = None,
+    ) -> AsyncIterator[matches_pb2.WatchMatchResponse]:
         """As :meth:`mancala_client.Client.watch_match`, with ``async for``."""
         last = from_seq
 
@@ -154,21 +150,23 @@ class AsyncClient:
             last = _policy.match_resume_point(message, last)
             yield message
 
-    async def watch_player_events(self, *, after_event_id: int = 0, max_reconnects: int = 8,
-                                  on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[lobby_pb2.PlayerEvent]:
+    def watch_player_events(self, *, after_event_id: int = 0, max_reconnects: int = 8,
+                            on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[lobby_pb2.PlayerEvent]:
         """As :meth:`mancala_client.Client.watch_player_events`, with ``async for``."""
-        last = after_event_id
-        open_stream = lambda: self.lobby.WatchPlayerEvents(lobby_pb2.WatchPlayerEventsRequest(after_event_id=last))
-        async for event in self._resumable(open_stream, lambda: last, max_reconnects, on_reconnect, None):
-            last = _policy.events_resume_point(event, last)
-            yield event
+        return self._lobby_stream(self.lobby.WatchPlayerEvents, lobby_pb2.WatchPlayerEventsRequest, after_event_id,
+                                  max_reconnects, on_reconnect)
 
-    async def watch_tenant_feed(self, *, after_event_id: int = 0, max_reconnects: int = 8,
-                                on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[lobby_pb2.FeedEvent]:
+    def watch_tenant_feed(self, *, after_event_id: int = 0, max_reconnects: int = 8,
+                          on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[lobby_pb2.FeedEvent]:
         """As :meth:`mancala_client.Client.watch_tenant_feed`, with ``async for``."""
+        return self._lobby_stream(self.lobby.WatchTenantFeed, lobby_pb2.WatchTenantFeedRequest, after_event_id,
+                                  max_reconnects, on_reconnect)
+
+    async def _lobby_stream(self, call: Callable[[Any], Any], request: Any, after_event_id: int, max_reconnects: int,
+                            on_reconnect: Optional[ReconnectHook]) -> AsyncIterator[Any]:
         last = after_event_id
-        open_stream = lambda: self.lobby.WatchTenantFeed(lobby_pb2.WatchTenantFeedRequest(after_event_id=last))
-        async for event in self._resumable(open_stream, lambda: last, max_reconnects, on_reconnect, None):
+        async for event in self._resumable(lambda: call(request(after_event_id=last)), lambda: last, max_reconnects,
+                                           on_reconnect, None):
             last = _policy.events_resume_point(event, last)
             yield event
 
@@ -184,8 +182,7 @@ class AsyncClient:
                     yield message
                     if last_kind is not None and message.WhichOneof("kind") == last_kind:
                         return
-                error: MancalaError = _policy.StreamEndedEarly(grpc.StatusCode.UNAVAILABLE,
-                                                               "the stream ended before its last message")
+                error = _policy.ended_early()
             except MancalaError as raised:
                 if not raised.transient:
                     raise
@@ -193,9 +190,4 @@ class AsyncClient:
             finally:
                 await stream.aclose()  # type: ignore[attr-defined]
             failures += 1
-            if failures > max_reconnects:
-                raise error
-            delay = error.retry_delay if error.retry_delay is not None else _policy.backoff(failures - 1)
-            if on_reconnect is not None:
-                on_reconnect(failures, error, resume_from(), delay)
-            await asyncio.sleep(delay)
+            await asyncio.sleep(_policy.reconnect_delay(error, failures, max_reconnects, on_reconnect, resume_from()))

@@ -115,18 +115,13 @@ class Client:
         connection fails: the answer may have been lost after the move was applied, and the retry gets the original
         answer. ``expected_version`` (the version the move was decided on) makes a move on a stale board a
         :class:`~mancala_client.errors.VersionConflictError` instead of a move played. Returns the accepted event."""
-        request = matches_pb2.SubmitMoveRequest(match_id=match_id, move=move,
-                                                request_id=request_id or _policy.new_request_id())
-        if expected_version is not None:
-            request.expected_version = expected_version
+        request = _policy.submit_move_request(match_id, move, expected_version, request_id)
         return self._act(self.matches.SubmitMove, request, retries, timeout).event
 
     def resign(self, match_id: str, *, expected_version: Optional[int] = None, request_id: Optional[str] = None,
                retries: int = 4, timeout: Optional[float] = None) -> matches_pb2.MatchEvent:
         """``Matches.Resign`` with a request id and retries, as :meth:`submit_move`."""
-        request = matches_pb2.ResignRequest(match_id=match_id, request_id=request_id or _policy.new_request_id())
-        if expected_version is not None:
-            request.expected_version = expected_version
+        request = _policy.resign_request(match_id, expected_version, request_id)
         return self._act(self.matches.Resign, request, retries, timeout).event
 
     def _act(self, call: Callable[..., Any], request: Any, retries: int, timeout: Optional[float]) -> Any:
@@ -163,23 +158,26 @@ class Client:
         """``Lobby.WatchPlayerEvents`` (a player token), resumed from the last heartbeat's ``last_event_id`` or new
         event's id. Each (re)connect restates what stands for the player (``restated``): a ``match_started`` for a
         match already known is that match. Runs until the loop is left."""
-        last = after_event_id
-        open_stream = lambda: self.lobby.WatchPlayerEvents(lobby_pb2.WatchPlayerEventsRequest(after_event_id=last))
-        for event in self._resumable(open_stream, lambda: last, max_reconnects, on_reconnect, None):
-            last = _policy.events_resume_point(event, last)
-            yield event
+        return self._lobby_stream(self.lobby.WatchPlayerEvents, lobby_pb2.WatchPlayerEventsRequest, after_event_id,
+                                  max_reconnects, on_reconnect)
 
     def watch_tenant_feed(self, *, after_event_id: int = 0, max_reconnects: int = 8,
                           on_reconnect: Optional[ReconnectHook] = None) -> Iterator[lobby_pb2.FeedEvent]:
         """``Lobby.WatchTenantFeed`` (the tenant's API key), resumed as :meth:`watch_player_events`."""
+        return self._lobby_stream(self.lobby.WatchTenantFeed, lobby_pb2.WatchTenantFeedRequest, after_event_id,
+                                  max_reconnects, on_reconnect)
+
+    def _lobby_stream(self, call: Callable[[Any], Any], request: Any, after_event_id: int, max_reconnects: int,
+                      on_reconnect: Optional[ReconnectHook]) -> Iterator[Any]:
         last = after_event_id
-        open_stream = lambda: self.lobby.WatchTenantFeed(lobby_pb2.WatchTenantFeedRequest(after_event_id=last))
-        for event in self._resumable(open_stream, lambda: last, max_reconnects, on_reconnect, None):
+        for event in self._resumable(lambda: call(request(after_event_id=last)), lambda: last, max_reconnects,
+                                     on_reconnect, None):
             last = _policy.events_resume_point(event, last)
             yield event
 
     def _resumable(self, open_stream: Callable[[], Iterator[Any]], resume_from: Callable[[], Optional[int]],
-                   max_reconnects: int, on_reconnect: Optional[ReconnectHook], last_kind: Optional[str]) -> Iterator[Any]:
+                   max_reconnects: int, on_reconnect: Optional[ReconnectHook],
+                   last_kind: Optional[str]) -> Iterator[Any]:
         failures = 0
         while True:
             stream = open_stream()
@@ -189,8 +187,7 @@ class Client:
                     yield message
                     if last_kind is not None and message.WhichOneof("kind") == last_kind:
                         return
-                error: MancalaError = _policy.StreamEndedEarly(grpc.StatusCode.UNAVAILABLE,
-                                                               "the stream ended before its last message")
+                error = _policy.ended_early()
             except MancalaError as raised:
                 if not raised.transient:
                     raise
@@ -198,9 +195,4 @@ class Client:
             finally:
                 stream.close()  # type: ignore[attr-defined]
             failures += 1
-            if failures > max_reconnects:
-                raise error
-            delay = error.retry_delay if error.retry_delay is not None else _policy.backoff(failures - 1)
-            if on_reconnect is not None:
-                on_reconnect(failures, error, resume_from(), delay)
-            time.sleep(delay)
+            time.sleep(_policy.reconnect_delay(error, failures, max_reconnects, on_reconnect, resume_from()))
