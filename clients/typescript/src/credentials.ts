@@ -5,7 +5,9 @@
 /** Which credential it is: they differ in what they may do, not in how they are sent. */
 export type CredentialKind = "apiKey" | "playerToken" | "seatToken" | "operatorKey";
 
-/** A credential for `authorization: Bearer`. Make one with {@link apiKey}, {@link playerToken} or {@link seatToken}. */
+/**
+ * A credential for `authorization: Bearer`. Make one with {@link apiKey}, {@link playerToken} or {@link seatToken}.
+ */
 export interface Credential {
   readonly kind: CredentialKind;
   readonly secret: string;

@@ -1,7 +1,12 @@
 // Typed errors: every failed call of the client is a MancalaError (or one of its subclasses), with the server's
 // google.rpc details decoded, so that an app branches on `reason` or `instanceof`, never on message text.
 import { Code, ConnectError } from "@connectrpc/connect";
-import { BadRequestSchema, ErrorInfoSchema, QuotaFailureSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+import {
+  BadRequestSchema,
+  ErrorInfoSchema,
+  QuotaFailureSchema,
+  RetryInfoSchema,
+} from "./gen/google/rpc/error_details_pb.js";
 
 /** One field of a request the server refused (`google.rpc.BadRequest`), e.g. `state.pits[3]`. */
 export interface FieldViolation {

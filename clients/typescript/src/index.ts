@@ -2,7 +2,14 @@
 // descriptors (protobuf-es), a grpc-web transport (Node's HTTP/2 one is in `@mancala/client/node`), and the layer
 // every app needs around them: credentials, typed errors, resumable streams and safe moves. Everything is a named
 // export of an ES module without side effects, so a bundler keeps only what the app uses.
-export { Code, ConnectError, type Client, type Transport, type CallOptions, type Interceptor } from "@connectrpc/connect";
+export {
+  Code,
+  ConnectError,
+  type CallOptions,
+  type Client,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
 export { create, toJson, fromJson, type MessageInitShape } from "@bufbuild/protobuf";
 
 export { createClient } from "./typed-client.js";

@@ -35,7 +35,8 @@ export interface ActOptions extends Pick<CallOptions, "signal" | "timeoutMs"> {
  * `PIT_EMPTY` …), VersionConflictError (`currentVersion`), PermissionDeniedError (not this seat's turn) ….
  *
  * @example
- * const event = await submitMove(matches, { matchId, move: { action: { case: "sow", value: { pit: 2 } } }, expectedVersion: match.version });
+ * const move = { action: { case: "sow", value: { pit: 2 } } } as const;
+ * const event = await submitMove(matches, { matchId, move, expectedVersion: match.version });
  */
 export async function submitMove(
   matches: Client<typeof Matches>,
@@ -60,7 +61,8 @@ export async function resign(
 ): Promise<MatchEvent> {
   const requestId = input.requestId ?? newRequestId();
   return withRetries(options, async (call) => {
-    const answer = await matches.resign({ matchId: input.matchId, expectedVersion: input.expectedVersion, requestId }, call);
+    const request = { matchId: input.matchId, expectedVersion: input.expectedVersion, requestId };
+    const answer = await matches.resign(request, call);
     return required(answer.event, "Resign");
   });
 }

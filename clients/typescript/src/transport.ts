@@ -47,7 +47,11 @@ export function createWebTransport(options: MancalaTransportOptions): Transport 
 
 /** The interceptors of {@link createWebTransport}, for a transport made otherwise (outermost first). */
 export function mancalaInterceptors(options: Omit<MancalaTransportOptions, "baseUrl">): Interceptor[] {
-  return [retries(options.rateLimitRetries ?? 3, options.transportRetries ?? 3), bearer(options.credential), ...(options.interceptors ?? [])];
+  return [
+    retries(options.rateLimitRetries ?? 3, options.transportRetries ?? 3),
+    bearer(options.credential),
+    ...(options.interceptors ?? []),
+  ];
 }
 
 function bearer(source: CredentialSource): Interceptor {

@@ -98,7 +98,7 @@ class AsyncClient:
         return (("authorization", f"Bearer {credential.secret}"), *extra)  # type: ignore[union-attr]
 
     async def close(self) -> None:
-        await self.channel.close()
+        await self.channel.close(grace=None)
 
     async def __aenter__(self) -> "AsyncClient":
         return self

@@ -14,7 +14,7 @@ from ._proto.mancala.v1 import (admin_pb2_grpc, game_pb2, lobby_pb2, lobby_pb2_g
 from .credentials import CredentialSource
 from .errors import MancalaError, from_rpc_error
 
-Metadata = Sequence[Tuple[str, str]]
+Metadata = Tuple[Tuple[str, str], ...]
 ReconnectHook = Callable[[int, MancalaError, Optional[int], float], None]
 """Told of each reconnect of a resumable stream: attempt (1, 2 … in a row), the error, the resume point, the pause."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
@@ -125,7 +125,7 @@ _DETAIL_TYPES = {
 }
 
 
-def decode_details(trailing: Optional[Iterable[Tuple[str, Any]]]) -> List[Any]:
+def decode_details(trailing: Optional[Iterable[Any]]) -> List[Any]:
     """The ``google.rpc`` detail messages of a status's ``grpc-status-details-bin`` trailer (the kinds this module
     knows; others are skipped)."""
     found: List[Any] = []
