@@ -73,6 +73,7 @@ class Proxy:
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.target = f"127.0.0.1:{self._listener.getsockname()[1]}"
         self._open: List[socket.socket] = []
+        self._frozen: List[socket.socket] = []
         self._lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -88,11 +89,11 @@ class Proxy:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(a: socket.socket, b: socket.socket) -> None:
+    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
         try:
             while data := a.recv(65536):
-                b.sendall(data)
+                if a not in self._frozen:
+                    b.sendall(data)
         except OSError:
             pass
         for s in (a, b):
@@ -112,6 +113,13 @@ class Proxy:
                 pass
             s.close()
         return len(sockets) // 2
+
+    def freeze(self) -> int:
+        """Stops forwarding on every open connection without closing it (a dead NAT: bytes go nowhere, no reset);
+        new connections work as before. Returns how many client connections were frozen."""
+        with self._lock:
+            self._frozen += self._open
+            return len(self._open) // 2
 
     def close(self) -> None:
         self.cut()

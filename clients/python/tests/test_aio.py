@@ -87,6 +87,38 @@ async def test_a_cut_watch_resumes_awaited(server: Server, proxy: Proxy) -> None
         assert reconnects and reconnects[0][2] == 2
 
 
+async def test_a_silent_watch_is_resumed_awaited(server: Server, proxy: Proxy) -> None:
+    ann_token, bob_token = player_tokens(server, "ann", "bob")
+    async with AsyncClient(server.target, player_token(ann_token)) as ann, \
+            AsyncClient(server.target, player_token(bob_token)) as bob, \
+            AsyncClient(proxy.target, player_token(ann_token)) as watcher:
+        match = await new_match(ann)
+        current = match
+
+        async def play_one() -> None:
+            nonlocal current
+            seat = ann if current.state.to_move == pb.PLAYER_SOUTH else bob
+            await seat.submit_move(match.match_id, current.legal_moves[0], expected_version=current.version)
+            current = (await ann.matches.GetMatch(pb.GetMatchRequest(match_id=match.match_id))).match
+
+        reconnects, seen = [], []
+        await play_one()
+        watch = watcher.watch_match(match.match_id, from_seq=0, idle_timeout=1.0,
+                                    on_reconnect=lambda *i: reconnects.append(i))
+        async for message in watch:
+            if message.WhichOneof("kind") != "event":
+                continue
+            seen.append(message.event.seq)
+            if len(seen) == 1:
+                assert proxy.freeze() >= 1
+                await play_one()
+                await play_one()
+            elif len(seen) == 3:
+                break
+        assert seen == [1, 2, 3]
+        assert any("taken for dead" in r[1].message for r in reconnects), reconnects
+
+
 async def test_a_rate_limit_waited_out_awaited(server: Server) -> None:
     async with AsyncClient(server.target, api_key(server.tight_key), rate_limit_retries=0) as impatient:
         refused = None

@@ -106,6 +106,38 @@ def test_a_cut_watch_resumes_after_its_last_event(server: Server, proxy: Proxy) 
         assert reconnects and reconnects[0][2] == 2, reconnects
 
 
+def test_a_silent_watch_is_taken_for_dead_and_resumed(server: Server, proxy: Proxy) -> None:
+    ann_token, bob_token = player_tokens(server, "ann", "bob")
+    with Client(server.target, player_token(ann_token)) as ann, Client(server.target, player_token(bob_token)) as bob, \
+            Client(proxy.target, player_token(ann_token)) as watcher:
+        match = new_match(ann)
+        current = match
+
+        def play_one() -> None:
+            nonlocal current
+            seat = ann if current.state.to_move == pb.PLAYER_SOUTH else bob
+            seat.submit_move(match.match_id, current.legal_moves[0], expected_version=current.version)
+            current = ann.matches.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).match
+
+        reconnects, seen = [], []
+        play_one()
+        watch = watcher.watch_match(match.match_id, from_seq=0, idle_timeout=1.0,
+                                    on_reconnect=lambda *info: reconnects.append(info))
+        for message in watch:
+            if message.WhichOneof("kind") != "event":
+                continue
+            seen.append(message.event.seq)
+            if len(seen) == 1:
+                assert proxy.freeze() >= 1
+                play_one()
+                play_one()
+            elif len(seen) == 3:
+                break
+        assert seen == [1, 2, 3]
+        idle = [r for r in reconnects if "taken for dead" in r[1].message]
+        assert idle and idle[0][2] == 1, reconnects
+
+
 def test_a_cut_player_stream_resumes_and_restates_his_match(server: Server, proxy: Proxy) -> None:
     (ann_token,) = player_tokens(server, "ann")
     with Client(server.target, player_token(ann_token)) as ann, Client(proxy.target, player_token(ann_token)) as app:

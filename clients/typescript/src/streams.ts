@@ -1,7 +1,7 @@
 // Streams that survive a dropped connection: each reconnects by itself and resumes exactly after the last event
 // it handed out (WatchMatch `from_seq`, WatchPlayerEvents / WatchTenantFeed `after_event_id`), so that the app
 // sees every event once, in order, whatever the network does.
-import type { Client } from "@connectrpc/connect";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { Matches, WatchMatchResponse } from "./gen/mancala/v1/matches_pb.js";
 import type { FeedEvent, Lobby, PlayerEvent } from "./gen/mancala/v1/lobby_pb.js";
 import { toMancalaError, type MancalaError } from "./errors.js";
@@ -16,6 +16,13 @@ export interface ResumeOptions {
    * count starts again with each message received).
    */
   maxReconnects?: number;
+  /**
+   * A connection that brings nothing for this long is taken for dead (a NAT or a proxy that dropped it without a
+   * word), and the stream resumes on a new one. The server sends a heartbeat every 15 s of silence by default
+   * (`matches.heartbeat_interval_ms`, `lobby.heartbeat_ms`), so the default, 45 000 ms, is three missed heartbeats.
+   * 0: never.
+   */
+  idleTimeoutMs?: number;
   /** Told of each reconnect before its pause: the error that ended the last stream and where it resumes. */
   onReconnect?: (info: ReconnectInfo) => void;
 }
@@ -137,7 +144,7 @@ async function* resumable<T>(
     try {
       const stream = open(attempt.signal);
       for (;;) {
-        const next = await stream.next();
+        const next = await unlessIdle(stream.next(), options.idleTimeoutMs ?? 45_000, attempt);
         if (next.done) {
           if (next.value) return;
           break;
@@ -164,4 +171,18 @@ async function* resumable<T>(
       return;
     }
   }
+}
+
+/** `next`, or a rejection (and the attempt aborted) when it takes longer than `idleMs`. */
+function unlessIdle<R>(next: Promise<R>, idleMs: number, attempt: AbortController): Promise<R> {
+  if (!(idleMs > 0)) return next;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ConnectError(`no message for ${idleMs} ms: the connection is taken for dead`, Code.Unavailable);
+      attempt.abort(error);
+      reject(error);
+    }, idleMs);
+  });
+  return Promise.race([next, idle]).finally(() => clearTimeout(timer));
 }

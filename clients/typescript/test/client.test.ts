@@ -39,11 +39,12 @@ after(async () => {
 });
 
 /** Two players of acme, each with a player token minted by acme's backend (its API key). */
-async function twoPlayers(url = server.url) {
+async function twoPlayers(url = server.url, ping: { pingIntervalMs?: number; pingTimeoutMs?: number } = {}) {
   const backend = createClient(Players, createNodeTransport({ baseUrl: server.url, credential: apiKey(server.acmeKey) }));
   const ann = (await backend.issuePlayerToken({ playerId: "ann", ttlSeconds: 600 })).token;
   const bob = (await backend.issuePlayerToken({ playerId: "bob", ttlSeconds: 600 })).token;
-  const matchesOf = (token: string) => createClient(Matches, createNodeTransport({ baseUrl: url, credential: playerToken(token) }));
+  const matchesOf = (token: string) =>
+    createClient(Matches, createNodeTransport({ baseUrl: url, credential: playerToken(token), ...ping }));
   return { ann: matchesOf(ann), bob: matchesOf(bob), annToken: ann };
 }
 
@@ -160,6 +161,44 @@ test("a watch whose connection is cut resumes after its last event, missing and 
     assert.deepEqual(seen, [1n, 2n, 3n, 4n, 5n]);
     assert.ok(reconnects.length >= 1, "the stream reconnected");
     assert.equal(reconnects[0].resumeFrom, 2n, "and resumed after seq 2");
+  } finally {
+    await proxy.close();
+  }
+});
+
+test("a watch whose connection goes silent is taken for dead after idleTimeoutMs and resumed", async () => {
+  const proxy = await startProxy(server.url);
+  try {
+    const direct = await twoPlayers();
+    // The stream's idle timeout (1 s) notices first; a PING every 1.5 s (the transport's check, 15 s by default)
+    // then finds the connection dead, so that a reconnect gets a new one.
+    const viaProxy = await twoPlayers(proxy.url, { pingIntervalMs: 1500, pingTimeoutMs: 300 });
+    const match = await newMatch(direct.ann);
+    const reconnects: ReconnectInfo[] = [];
+    const seen: bigint[] = [];
+    let current = match;
+    const playOne = async () => {
+      const seat = current.state?.toMove === Player.SOUTH ? direct.ann : direct.bob;
+      await submitMove(seat, { matchId: match.matchId, move: current.legalMoves[0], expectedVersion: current.version });
+      current = (await direct.ann.getMatch({ matchId: match.matchId })).match!;
+    };
+    await playOne();
+    const options = { fromSeq: 0n, idleTimeoutMs: 1000, onReconnect: (info: ReconnectInfo) => reconnects.push(info) };
+    for await (const message of watchMatch(viaProxy.ann, match.matchId, options)) {
+      if (message.kind.case !== "event") continue;
+      seen.push(message.kind.value.seq);
+      if (seen.length === 1) {
+        assert.ok(proxy.freeze() >= 1, "the watch's connection went silent");
+        await playOne();
+        await playOne();
+      } else if (seen.length === 3) {
+        break;
+      }
+    }
+    assert.deepEqual(seen, [1n, 2n, 3n]);
+    const idle = reconnects.find((r) => r.error.rawMessage.includes("taken for dead"));
+    assert.ok(idle, JSON.stringify(reconnects.map((r) => r.error.message)));
+    assert.equal(idle.resumeFrom, 1n);
   } finally {
     await proxy.close();
   }

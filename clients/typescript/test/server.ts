@@ -71,17 +71,25 @@ export interface Proxy {
   url: string;
   /** Destroys every open connection (both sides); new ones are accepted as before. Returns how many were cut. */
   cut(): number;
+  /**
+   * Stops forwarding on every open connection without closing it (what a dead NAT does: bytes go nowhere, no reset);
+   * new connections work as before. Returns how many were frozen.
+   */
+  freeze(): number;
   close(): Promise<void>;
 }
 
 export async function startProxy(target: string): Promise<Proxy> {
   const { hostname, port } = new URL(target);
   const open = new Set<Socket>();
+  const frozen = new Set<Socket>();
   const server: NetServer = createServer((client) => {
     const upstream = connect(Number(port), hostname);
     for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
       open.add(a);
-      a.pipe(b);
+      a.on("data", (chunk) => {
+        if (!frozen.has(a)) b.write(chunk);
+      });
       a.on("error", () => b.destroy());
       a.on("close", () => {
         open.delete(a);
@@ -98,6 +106,10 @@ export async function startProxy(target: string): Promise<Proxy> {
       const n = open.size / 2;
       for (const socket of open) socket.destroy();
       return n;
+    },
+    freeze() {
+      for (const socket of open) frozen.add(socket);
+      return open.size / 2;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 import grpc
 
 from ._proto.mancala.v1 import matches_pb2
-from .errors import MancalaError, is_transport_code
+from .errors import MancalaError, TransportError, is_transport_code
 
 
 def safe_to_repeat(service: str, method: str) -> bool:
@@ -68,6 +68,20 @@ def events_resume_point(event, last: int) -> int:
 
 class StreamEndedEarly(MancalaError):
     """A stream that closed without its last message (a server draining, a proxy's idle cut): reconnected."""
+
+
+IDLE_TIMEOUT = 45.0
+"""Seconds without a message after which a stream's connection is taken for dead: three of the server's heartbeats
+(every 15 s of silence by default, ``matches.heartbeat_interval_ms``, ``lobby.heartbeat_ms``)."""
+
+
+class IdleConnection(TransportError):
+    """A stream's connection brought nothing for ``idle_timeout`` seconds: taken for dead, and replaced."""
+
+
+def idle_error(idle_timeout: float) -> MancalaError:
+    return IdleConnection(grpc.StatusCode.UNAVAILABLE,
+                          f"no message for {idle_timeout:g} s: the connection is taken for dead")
 
 
 def ended_early() -> MancalaError:

@@ -80,8 +80,14 @@ class AsyncClient:
         self.rate_limit_retries = rate_limit_retries
         self.transport_retries = transport_retries
         self.timeout = timeout
-        self.channel = (grpc.aio.secure_channel(target, channel_credentials, options) if channel_credentials
-                        else grpc.aio.insecure_channel(target, options))
+        self._target, self._channel_credentials, self._options = target, channel_credentials, tuple(options)
+        self._connect()
+
+    def _connect(self) -> None:
+        if self._channel_credentials is not None:
+            self.channel = grpc.aio.secure_channel(self._target, self._channel_credentials, self._options)
+        else:
+            self.channel = grpc.aio.insecure_channel(self._target, self._options)
         self.rules: Any = AsyncService(self, rules_pb2_grpc.RulesStub(self.channel), "mancala.v1.Rules")
         self.matches: Any = AsyncService(self, matches_pb2_grpc.MatchesStub(self.channel), "mancala.v1.Matches")
         self.players: Any = AsyncService(self, players_pb2_grpc.PlayersStub(self.channel), "mancala.v1.Players")
@@ -96,6 +102,14 @@ class AsyncClient:
         if credential is None:
             return tuple(extra)
         return (("authorization", f"Bearer {credential.secret}"), *extra)  # type: ignore[union-attr]
+
+    async def reset_connection(self) -> None:
+        """Drops the connection and opens a new channel: calls still in flight on the old one are cancelled, the next
+        ones connect afresh. The resumable streams do this when a connection goes silent (``idle_timeout``): gRPC
+        would otherwise send the new stream down the same dead connection."""
+        old = self.channel
+        self._connect()
+        await old.close(grace=None)
 
     async def close(self) -> None:
         await self.channel.close(grace=None)
@@ -135,6 +149,7 @@ class AsyncClient:
 
     async def watch_match(
         self, match_id: str, *, previews: bool = False, from_seq: Optional[int] = None, max_reconnects: int = 8,
+        idle_timeout: float = _policy.IDLE_TIMEOUT,
         on_reconnect: Optional[ReconnectHook] = None,
     ) -> AsyncIterator[matches_pb2.WatchMatchResponse]:
         """As :meth:`mancala_client.Client.watch_match`, with ``async for``."""
@@ -146,48 +161,62 @@ class AsyncClient:
                 request.from_seq = last
             return self.matches.WatchMatch(request)
 
-        async for message in self._resumable(open_stream, lambda: last, max_reconnects, on_reconnect, "finished"):
+        async for message in self._resumable(open_stream, lambda: last, max_reconnects, idle_timeout, on_reconnect,
+                                       "finished"):
             last = _policy.match_resume_point(message, last)
             yield message
 
     def watch_player_events(self, *, after_event_id: int = 0, max_reconnects: int = 8,
+                            idle_timeout: float = _policy.IDLE_TIMEOUT,
                             on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[lobby_pb2.PlayerEvent]:
         """As :meth:`mancala_client.Client.watch_player_events`, with ``async for``."""
-        return self._lobby_stream(self.lobby.WatchPlayerEvents, lobby_pb2.WatchPlayerEventsRequest, after_event_id,
-                                  max_reconnects, on_reconnect)
+        return self._lobby_stream("WatchPlayerEvents", lobby_pb2.WatchPlayerEventsRequest, after_event_id,
+                                  max_reconnects, idle_timeout, on_reconnect)
 
     def watch_tenant_feed(self, *, after_event_id: int = 0, max_reconnects: int = 8,
+                          idle_timeout: float = _policy.IDLE_TIMEOUT,
                           on_reconnect: Optional[ReconnectHook] = None) -> AsyncIterator[lobby_pb2.FeedEvent]:
         """As :meth:`mancala_client.Client.watch_tenant_feed`, with ``async for``."""
-        return self._lobby_stream(self.lobby.WatchTenantFeed, lobby_pb2.WatchTenantFeedRequest, after_event_id,
-                                  max_reconnects, on_reconnect)
+        return self._lobby_stream("WatchTenantFeed", lobby_pb2.WatchTenantFeedRequest, after_event_id,
+                                  max_reconnects, idle_timeout, on_reconnect)
 
-    async def _lobby_stream(self, call: Callable[[Any], Any], request: Any, after_event_id: int, max_reconnects: int,
-                            on_reconnect: Optional[ReconnectHook]) -> AsyncIterator[Any]:
+    async def _lobby_stream(self, method: str, request: Any, after_event_id: int, max_reconnects: int,
+                            idle_timeout: float, on_reconnect: Optional[ReconnectHook]) -> AsyncIterator[Any]:
         last = after_event_id
-        async for event in self._resumable(lambda: call(request(after_event_id=last)), lambda: last, max_reconnects,
-                                           on_reconnect, None):
+        def open_stream() -> Any:  # looked up at each (re)connect: reset_connection replaces the services
+            return getattr(self.lobby, method)(request(after_event_id=last))
+
+        async for event in self._resumable(open_stream, lambda: last, max_reconnects, idle_timeout, on_reconnect, None):
             last = _policy.events_resume_point(event, last)
             yield event
 
     async def _resumable(self, open_stream: Callable[[], AsyncIterator[Any]],
-                         resume_from: Callable[[], Optional[int]], max_reconnects: int,
+                         resume_from: Callable[[], Optional[int]], max_reconnects: int, idle_timeout: float,
                          on_reconnect: Optional[ReconnectHook], last_kind: Optional[str]) -> AsyncIterator[Any]:
         failures = 0
         while True:
             stream = open_stream()
             try:
-                async for message in stream:
+                while True:
+                    try:
+                        # Only the waits count towards the idle timeout, not the consumer's time.
+                        message = await asyncio.wait_for(stream.__anext__(), idle_timeout or None)
+                    except StopAsyncIteration:
+                        break
                     failures = 0
                     yield message
                     if last_kind is not None and message.WhichOneof("kind") == last_kind:
                         return
                 error = _policy.ended_early()
+            except asyncio.TimeoutError:
+                error = _policy.idle_error(idle_timeout)
             except MancalaError as raised:
                 if not raised.transient:
                     raise
                 error = raised
             finally:
                 await stream.aclose()  # type: ignore[attr-defined]
+            if isinstance(error, _policy.IdleConnection):
+                await self.reset_connection()
             failures += 1
             await asyncio.sleep(_policy.reconnect_delay(error, failures, max_reconnects, on_reconnect, resume_from()))

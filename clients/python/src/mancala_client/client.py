@@ -3,6 +3,7 @@ the helpers every app needs (resumable streams, safe moves). The asyncio twin is
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any, Callable, Iterator, Optional, Sequence, Tuple
 
@@ -40,18 +41,56 @@ class _Unary:
             attempt += 1
 
 
+class _Messages:
+    """The messages of a streaming call; raises MancalaError; ``cancel`` ends it from any thread."""
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+
+    def __iter__(self) -> "_Messages":
+        return self
+
+    def __next__(self) -> Any:
+        try:
+            return next(self._call)
+        except grpc.RpcError as raw:
+            raise from_rpc_error(raw) from None
+
+    def cancel(self) -> None:
+        self._call.cancel()
+
+    close = cancel
+
+
 class _Stream:
     def __init__(self, client: "Client", call: grpc.UnaryStreamMultiCallable) -> None:
         self._client, self._call = client, call
 
-    def __call__(self, request: Any, *, timeout: Optional[float] = None, metadata: Metadata = ()) -> Iterator[Any]:
-        stream = self._call(request, timeout=timeout, metadata=self._client._metadata(metadata))
-        try:
-            yield from stream
-        except grpc.RpcError as raw:
-            raise from_rpc_error(raw) from None
-        finally:
-            stream.cancel()
+    def __call__(self, request: Any, *, timeout: Optional[float] = None, metadata: Metadata = ()) -> _Messages:
+        return _Messages(self._call(request, timeout=timeout, metadata=self._client._metadata(metadata)))
+
+
+class _Watchdog:
+    """Cancels a stream that has been waited on for longer than ``idle`` seconds without a message (a connection
+    gone silent: a NAT or proxy that dropped it without a word). Only the waits count, not the consumer's time."""
+
+    def __init__(self, stream: _Messages, idle: float) -> None:
+        self.fired = False
+        self.waiting_since: Optional[float] = None
+        self._done = threading.Event()
+        if idle > 0:
+            threading.Thread(target=self._run, args=(stream, idle), daemon=True).start()
+
+    def _run(self, stream: _Messages, idle: float) -> None:
+        while not self._done.wait(min(idle / 4, 1.0)):
+            since = self.waiting_since
+            if since is not None and time.monotonic() - since > idle:
+                self.fired = True
+                stream.cancel()
+                return
+
+    def stop(self) -> None:
+        self._done.set()
 
 
 class Service:
@@ -84,8 +123,14 @@ class Client:
         self.rate_limit_retries = rate_limit_retries
         self.transport_retries = transport_retries
         self.timeout = timeout
-        self.channel = (grpc.secure_channel(target, channel_credentials, options) if channel_credentials
-                        else grpc.insecure_channel(target, options))
+        self._target, self._channel_credentials, self._options = target, channel_credentials, tuple(options)
+        self._connect()
+
+    def _connect(self) -> None:
+        if self._channel_credentials is not None:
+            self.channel = grpc.secure_channel(self._target, self._channel_credentials, self._options)
+        else:
+            self.channel = grpc.insecure_channel(self._target, self._options)
         self.rules: Any = Service(self, rules_pb2_grpc.RulesStub(self.channel), "mancala.v1.Rules")
         self.matches: Any = Service(self, matches_pb2_grpc.MatchesStub(self.channel), "mancala.v1.Matches")
         self.players: Any = Service(self, players_pb2_grpc.PlayersStub(self.channel), "mancala.v1.Players")
@@ -98,6 +143,14 @@ class Client:
         if credential is None:
             return tuple(extra)
         return (("authorization", f"Bearer {credential.secret}"), *extra)
+
+    def reset_connection(self) -> None:
+        """Drops the connection and opens a new channel: calls still in flight on the old one are cancelled, the next
+        ones connect afresh. The resumable streams do this when a connection goes silent (``idle_timeout``): gRPC
+        would otherwise send the new stream down the same dead connection."""
+        old = self.channel
+        self._connect()
+        old.close()
 
     def close(self) -> None:
         self.channel.close()
@@ -137,62 +190,80 @@ class Client:
             attempt += 1
 
     def watch_match(self, match_id: str, *, previews: bool = False, from_seq: Optional[int] = None,
-                    max_reconnects: int = 8,
+                    max_reconnects: int = 8, idle_timeout: float = _policy.IDLE_TIMEOUT,
                     on_reconnect: Optional[ReconnectHook] = None) -> Iterator[matches_pb2.WatchMatchResponse]:
         """``Matches.WatchMatch``, resumed after a dropped connection from the last event's seq (no snapshot then, no
         event twice). Ends after the ``finished`` message; stop early by leaving the loop."""
         last = from_seq
 
-        def open_stream() -> Iterator[Any]:
+        def open_stream() -> _Messages:
             request = matches_pb2.WatchMatchRequest(match_id=match_id, previews=previews)
             if last is not None:
                 request.from_seq = last
             return self.matches.WatchMatch(request)
 
-        for message in self._resumable(open_stream, lambda: last, max_reconnects, on_reconnect, "finished"):
+        for message in self._resumable(open_stream, lambda: last, max_reconnects, idle_timeout, on_reconnect,
+                                       "finished"):
             last = _policy.match_resume_point(message, last)
             yield message
 
     def watch_player_events(self, *, after_event_id: int = 0, max_reconnects: int = 8,
+                            idle_timeout: float = _policy.IDLE_TIMEOUT,
                             on_reconnect: Optional[ReconnectHook] = None) -> Iterator[lobby_pb2.PlayerEvent]:
         """``Lobby.WatchPlayerEvents`` (a player token), resumed from the last heartbeat's ``last_event_id`` or new
         event's id. Each (re)connect restates what stands for the player (``restated``): a ``match_started`` for a
         match already known is that match. Runs until the loop is left."""
-        return self._lobby_stream(self.lobby.WatchPlayerEvents, lobby_pb2.WatchPlayerEventsRequest, after_event_id,
-                                  max_reconnects, on_reconnect)
+        return self._lobby_stream("WatchPlayerEvents", lobby_pb2.WatchPlayerEventsRequest, after_event_id,
+                                  max_reconnects, idle_timeout, on_reconnect)
 
     def watch_tenant_feed(self, *, after_event_id: int = 0, max_reconnects: int = 8,
+                          idle_timeout: float = _policy.IDLE_TIMEOUT,
                           on_reconnect: Optional[ReconnectHook] = None) -> Iterator[lobby_pb2.FeedEvent]:
         """``Lobby.WatchTenantFeed`` (the tenant's API key), resumed as :meth:`watch_player_events`."""
-        return self._lobby_stream(self.lobby.WatchTenantFeed, lobby_pb2.WatchTenantFeedRequest, after_event_id,
-                                  max_reconnects, on_reconnect)
+        return self._lobby_stream("WatchTenantFeed", lobby_pb2.WatchTenantFeedRequest, after_event_id,
+                                  max_reconnects, idle_timeout, on_reconnect)
 
-    def _lobby_stream(self, call: Callable[[Any], Any], request: Any, after_event_id: int, max_reconnects: int,
-                      on_reconnect: Optional[ReconnectHook]) -> Iterator[Any]:
+    def _lobby_stream(self, method: str, request: Any, after_event_id: int, max_reconnects: int,
+                      idle_timeout: float, on_reconnect: Optional[ReconnectHook]) -> Iterator[Any]:
         last = after_event_id
-        for event in self._resumable(lambda: call(request(after_event_id=last)), lambda: last, max_reconnects,
-                                     on_reconnect, None):
+        def open_stream() -> Any:  # looked up at each (re)connect: reset_connection replaces the services
+            return getattr(self.lobby, method)(request(after_event_id=last))
+
+        for event in self._resumable(open_stream, lambda: last, max_reconnects, idle_timeout, on_reconnect, None):
             last = _policy.events_resume_point(event, last)
             yield event
 
-    def _resumable(self, open_stream: Callable[[], Iterator[Any]], resume_from: Callable[[], Optional[int]],
-                   max_reconnects: int, on_reconnect: Optional[ReconnectHook],
+    def _resumable(self, open_stream: Callable[[], _Messages], resume_from: Callable[[], Optional[int]],
+                   max_reconnects: int, idle_timeout: float, on_reconnect: Optional[ReconnectHook],
                    last_kind: Optional[str]) -> Iterator[Any]:
         failures = 0
         while True:
             stream = open_stream()
+            watchdog = _Watchdog(stream, idle_timeout)
             try:
-                for message in stream:
+                while True:
+                    watchdog.waiting_since = time.monotonic()
+                    try:
+                        message = next(stream)
+                    except StopIteration:
+                        break
+                    finally:
+                        watchdog.waiting_since = None
                     failures = 0
                     yield message
                     if last_kind is not None and message.WhichOneof("kind") == last_kind:
                         return
                 error = _policy.ended_early()
             except MancalaError as raised:
+                if watchdog.fired:
+                    raised = _policy.idle_error(idle_timeout)
                 if not raised.transient:
                     raise
                 error = raised
             finally:
-                stream.close()  # type: ignore[attr-defined]
+                watchdog.stop()
+                stream.close()
+            if watchdog.fired:
+                self.reset_connection()
             failures += 1
             time.sleep(_policy.reconnect_delay(error, failures, max_reconnects, on_reconnect, resume_from()))
