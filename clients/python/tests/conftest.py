@@ -159,3 +159,16 @@ def wait_until(condition, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.02)
+
+
+class Table:
+    """Ann (South) and Bob (North) at a match, each on his own client: ``play_one`` plays the first legal move of the
+    seat to move, at the match's version."""
+
+    def __init__(self, ann: Client, bob: Client, match: "pb.Match") -> None:
+        self.ann, self.bob, self.match = ann, bob, match
+
+    def play_one(self) -> None:
+        seat = self.ann if self.match.state.to_move == pb.PLAYER_SOUTH else self.bob
+        seat.submit_move(self.match.match_id, self.match.legal_moves[0], expected_version=self.match.version)
+        self.match = self.ann.matches.GetMatch(pb.GetMatchRequest(match_id=self.match.match_id)).match

@@ -17,6 +17,18 @@ async def new_match(client: AsyncClient) -> "pb.Match":
     return created.match
 
 
+class AsyncTable:
+    """The asyncio twin of conftest.Table."""
+
+    def __init__(self, ann: AsyncClient, bob: AsyncClient, match: "pb.Match") -> None:
+        self.ann, self.bob, self.match = ann, bob, match
+
+    async def play_one(self) -> None:
+        seat = self.ann if self.match.state.to_move == pb.PLAYER_SOUTH else self.bob
+        await seat.submit_move(self.match.match_id, self.match.legal_moves[0], expected_version=self.match.version)
+        self.match = (await self.ann.matches.GetMatch(pb.GetMatchRequest(match_id=self.match.match_id))).match
+
+
 async def test_a_whole_match_awaited(server: Server) -> None:
     ann_token, bob_token = player_tokens(server, "ann", "bob")
 
@@ -59,17 +71,10 @@ async def test_a_cut_watch_resumes_awaited(server: Server, proxy: Proxy) -> None
     async with AsyncClient(server.target, player_token(ann_token)) as ann, \
             AsyncClient(server.target, player_token(bob_token)) as bob, \
             AsyncClient(proxy.target, player_token(ann_token)) as watcher:
-        match = await new_match(ann)
-        current = match
-
-        async def play_one() -> None:
-            nonlocal current
-            seat = ann if current.state.to_move == pb.PLAYER_SOUTH else bob
-            await seat.submit_move(match.match_id, current.legal_moves[0], expected_version=current.version)
-            current = (await ann.matches.GetMatch(pb.GetMatchRequest(match_id=match.match_id))).match
-
+        table = AsyncTable(ann, bob, await new_match(ann))
+        match = table.match
         reconnects, seen = [], []
-        await play_one()
+        await table.play_one()
         watch = watcher.watch_match(match.match_id, from_seq=0, on_reconnect=lambda *i: reconnects.append(i))
         async for message in watch:
             if message.WhichOneof("kind") != "event":
@@ -77,10 +82,10 @@ async def test_a_cut_watch_resumes_awaited(server: Server, proxy: Proxy) -> None
             seen.append(message.event.seq)
             if len(seen) == 2:
                 assert proxy.cut() >= 1
-                await play_one()
-                await play_one()
+                await table.play_one()
+                await table.play_one()
             elif len(seen) < 5:
-                await play_one()
+                await table.play_one()
             else:
                 break
         assert seen == [1, 2, 3, 4, 5]
@@ -92,17 +97,10 @@ async def test_a_silent_watch_is_resumed_awaited(server: Server, proxy: Proxy) -
     async with AsyncClient(server.target, player_token(ann_token)) as ann, \
             AsyncClient(server.target, player_token(bob_token)) as bob, \
             AsyncClient(proxy.target, player_token(ann_token)) as watcher:
-        match = await new_match(ann)
-        current = match
-
-        async def play_one() -> None:
-            nonlocal current
-            seat = ann if current.state.to_move == pb.PLAYER_SOUTH else bob
-            await seat.submit_move(match.match_id, current.legal_moves[0], expected_version=current.version)
-            current = (await ann.matches.GetMatch(pb.GetMatchRequest(match_id=match.match_id))).match
-
+        table = AsyncTable(ann, bob, await new_match(ann))
+        match = table.match
         reconnects, seen = [], []
-        await play_one()
+        await table.play_one()
         watch = watcher.watch_match(match.match_id, from_seq=0, idle_timeout=1.0,
                                     on_reconnect=lambda *i: reconnects.append(i))
         async for message in watch:
@@ -111,8 +109,8 @@ async def test_a_silent_watch_is_resumed_awaited(server: Server, proxy: Proxy) -
             seen.append(message.event.seq)
             if len(seen) == 1:
                 assert proxy.freeze() >= 1
-                await play_one()
-                await play_one()
+                await table.play_one()
+                await table.play_one()
             elif len(seen) == 3:
                 break
         assert seen == [1, 2, 3]

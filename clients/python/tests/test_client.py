@@ -6,7 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from conftest import Proxy, Server, new_match, player_tokens
+from conftest import Proxy, Server, Table, new_match, player_tokens
 from mancala_client import (BadRequestError, Client, IllegalMoveError, RateLimitedError, VersionConflictError,
                             api_key, pb, player_token, seat_token)
 
@@ -77,18 +77,11 @@ def test_a_cut_watch_resumes_after_its_last_event(server: Server, proxy: Proxy) 
     ann_token, bob_token = player_tokens(server, "ann", "bob")
     with Client(server.target, player_token(ann_token)) as ann, Client(server.target, player_token(bob_token)) as bob, \
             Client(proxy.target, player_token(ann_token)) as watcher:
-        match = new_match(ann)
-        current = match
-
-        def play_one() -> None:
-            nonlocal current
-            seat = ann if current.state.to_move == pb.PLAYER_SOUTH else bob
-            seat.submit_move(match.match_id, current.legal_moves[0], expected_version=current.version)
-            current = ann.matches.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).match
-
+        table = Table(ann, bob, new_match(ann))
+        match = table.match
         reconnects = []
         seen = []
-        play_one()
+        table.play_one()
         watch = watcher.watch_match(match.match_id, from_seq=0, on_reconnect=lambda *info: reconnects.append(info))
         for message in watch:
             if message.WhichOneof("kind") != "event":
@@ -96,10 +89,10 @@ def test_a_cut_watch_resumes_after_its_last_event(server: Server, proxy: Proxy) 
             seen.append(message.event.seq)
             if len(seen) == 2:
                 assert proxy.cut() >= 1
-                play_one()
-                play_one()
+                table.play_one()
+                table.play_one()
             elif len(seen) < 5:
-                play_one()
+                table.play_one()
             else:
                 break
         assert seen == [1, 2, 3, 4, 5]
@@ -110,17 +103,10 @@ def test_a_silent_watch_is_taken_for_dead_and_resumed(server: Server, proxy: Pro
     ann_token, bob_token = player_tokens(server, "ann", "bob")
     with Client(server.target, player_token(ann_token)) as ann, Client(server.target, player_token(bob_token)) as bob, \
             Client(proxy.target, player_token(ann_token)) as watcher:
-        match = new_match(ann)
-        current = match
-
-        def play_one() -> None:
-            nonlocal current
-            seat = ann if current.state.to_move == pb.PLAYER_SOUTH else bob
-            seat.submit_move(match.match_id, current.legal_moves[0], expected_version=current.version)
-            current = ann.matches.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).match
-
+        table = Table(ann, bob, new_match(ann))
+        match = table.match
         reconnects, seen = [], []
-        play_one()
+        table.play_one()
         watch = watcher.watch_match(match.match_id, from_seq=0, idle_timeout=1.0,
                                     on_reconnect=lambda *info: reconnects.append(info))
         for message in watch:
@@ -129,8 +115,8 @@ def test_a_silent_watch_is_taken_for_dead_and_resumed(server: Server, proxy: Pro
             seen.append(message.event.seq)
             if len(seen) == 1:
                 assert proxy.freeze() >= 1
-                play_one()
-                play_one()
+                table.play_one()
+                table.play_one()
             elif len(seen) == 3:
                 break
         assert seen == [1, 2, 3]

@@ -61,6 +61,16 @@ async function newMatch(matches: ReturnType<typeof createClient<typeof Matches>>
   return created.match;
 }
 
+/** Plays the first legal move of the seat to move, at the match's version, each seat on its own client. */
+function mover(players: Awaited<ReturnType<typeof twoPlayers>>, match: Match): () => Promise<void> {
+  let current = match;
+  return async () => {
+    const seat = current.state?.toMove === Player.SOUTH ? players.ann : players.bob;
+    await submitMove(seat, { matchId: match.matchId, move: current.legalMoves[0], expectedVersion: current.version });
+    current = (await players.ann.getMatch({ matchId: match.matchId })).match!;
+  };
+}
+
 test("a whole match: two players, each on his own token, watched to its end", async () => {
   const { ann, bob } = await twoPlayers();
   const match = await newMatch(ann);
@@ -137,12 +147,7 @@ test("a watch whose connection is cut resumes after its last event, missing and 
     const seen: bigint[] = [];
     // From seq 0: every event from the first, with no snapshot.
     const stream = watchMatch(viaProxy.ann, match.matchId, { fromSeq: 0n, onReconnect: (info) => reconnects.push(info) });
-    let current = match;
-    const playOne = async () => {
-      const seat = current.state?.toMove === Player.SOUTH ? direct.ann : direct.bob;
-      await submitMove(seat, { matchId: match.matchId, move: current.legalMoves[0], expectedVersion: current.version });
-      current = (await direct.ann.getMatch({ matchId: match.matchId })).match!;
-    };
+    const playOne = mover(direct, match);
     await playOne();
     for await (const message of stream) {
       if (message.kind.case !== "event") continue;
@@ -176,12 +181,7 @@ test("a watch whose connection goes silent is taken for dead after idleTimeoutMs
     const match = await newMatch(direct.ann);
     const reconnects: ReconnectInfo[] = [];
     const seen: bigint[] = [];
-    let current = match;
-    const playOne = async () => {
-      const seat = current.state?.toMove === Player.SOUTH ? direct.ann : direct.bob;
-      await submitMove(seat, { matchId: match.matchId, move: current.legalMoves[0], expectedVersion: current.version });
-      current = (await direct.ann.getMatch({ matchId: match.matchId })).match!;
-    };
+    const playOne = mover(direct, match);
     await playOne();
     const options = { fromSeq: 0n, idleTimeoutMs: 1000, onReconnect: (info: ReconnectInfo) => reconnects.push(info) };
     for await (const message of watchMatch(viaProxy.ann, match.matchId, options)) {

@@ -9,8 +9,19 @@ from typing import Any, Callable, Optional
 
 import grpc
 
-from ._proto.mancala.v1 import matches_pb2
+from ._proto.mancala.v1 import (admin_pb2_grpc, lobby_pb2_grpc, matches_pb2, matches_pb2_grpc, players_pb2_grpc,
+                                rules_pb2_grpc)
 from .errors import MancalaError, TransportError, is_transport_code
+
+
+SERVICES = (
+    ("rules", rules_pb2_grpc.RulesStub, "mancala.v1.Rules"),
+    ("matches", matches_pb2_grpc.MatchesStub, "mancala.v1.Matches"),
+    ("players", players_pb2_grpc.PlayersStub, "mancala.v1.Players"),
+    ("lobby", lobby_pb2_grpc.LobbyStub, "mancala.v1.Lobby"),
+    ("admin", admin_pb2_grpc.AdminStub, "mancala.v1.Admin"),
+)
+"""Each client's attribute, the generated stub and the service's full name."""
 
 
 def safe_to_repeat(service: str, method: str) -> bool:

@@ -11,8 +11,7 @@ import grpc
 import grpc.aio
 
 from . import _policy
-from ._proto.mancala.v1 import (admin_pb2_grpc, game_pb2, lobby_pb2, lobby_pb2_grpc, matches_pb2,
-                                matches_pb2_grpc, players_pb2_grpc, rules_pb2_grpc)
+from ._proto.mancala.v1 import game_pb2, lobby_pb2, matches_pb2
 from .client import Metadata, ReconnectHook
 from .credentials import AsyncCredentialSource
 from .errors import MancalaError, from_rpc_error
@@ -72,6 +71,12 @@ class AsyncClient:
     """The asyncio twin of :class:`mancala_client.Client` (same arguments; ``credential`` may also be an async
     function). Use ``async with AsyncClient(…) as client:``."""
 
+    rules: Any
+    matches: Any
+    players: Any
+    lobby: Any
+    admin: Any
+
     def __init__(self, target: str, credential: AsyncCredentialSource = None, *,
                  channel_credentials: Optional[grpc.ChannelCredentials] = None, rate_limit_retries: int = 3,
                  transport_retries: int = 3, timeout: Optional[float] = None,
@@ -88,11 +93,8 @@ class AsyncClient:
             self.channel = grpc.aio.secure_channel(self._target, self._channel_credentials, self._options)
         else:
             self.channel = grpc.aio.insecure_channel(self._target, self._options)
-        self.rules: Any = AsyncService(self, rules_pb2_grpc.RulesStub(self.channel), "mancala.v1.Rules")
-        self.matches: Any = AsyncService(self, matches_pb2_grpc.MatchesStub(self.channel), "mancala.v1.Matches")
-        self.players: Any = AsyncService(self, players_pb2_grpc.PlayersStub(self.channel), "mancala.v1.Players")
-        self.lobby: Any = AsyncService(self, lobby_pb2_grpc.LobbyStub(self.channel), "mancala.v1.Lobby")
-        self.admin: Any = AsyncService(self, admin_pb2_grpc.AdminStub(self.channel), "mancala.v1.Admin")
+        for name, stub, service in _policy.SERVICES:
+            setattr(self, name, AsyncService(self, stub(self.channel), service))
 
     async def _metadata(self, extra: Metadata) -> Metadata:
         source = self.credential

@@ -10,8 +10,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Tuple
 import grpc
 
 from . import _policy
-from ._proto.mancala.v1 import (admin_pb2_grpc, game_pb2, lobby_pb2, lobby_pb2_grpc, matches_pb2,
-                                matches_pb2_grpc, players_pb2_grpc, rules_pb2_grpc)
+from ._proto.mancala.v1 import game_pb2, lobby_pb2, matches_pb2
 from .credentials import CredentialSource
 from .errors import MancalaError, from_rpc_error
 
@@ -115,6 +114,12 @@ class Client:
     ``transport_retries`` times. ``timeout`` (seconds) is the default deadline of unary calls.
     """
 
+    rules: Any
+    matches: Any
+    players: Any
+    lobby: Any
+    admin: Any
+
     def __init__(self, target: str, credential: CredentialSource = None, *,
                  channel_credentials: Optional[grpc.ChannelCredentials] = None, rate_limit_retries: int = 3,
                  transport_retries: int = 3, timeout: Optional[float] = None,
@@ -131,11 +136,8 @@ class Client:
             self.channel = grpc.secure_channel(self._target, self._channel_credentials, self._options)
         else:
             self.channel = grpc.insecure_channel(self._target, self._options)
-        self.rules: Any = Service(self, rules_pb2_grpc.RulesStub(self.channel), "mancala.v1.Rules")
-        self.matches: Any = Service(self, matches_pb2_grpc.MatchesStub(self.channel), "mancala.v1.Matches")
-        self.players: Any = Service(self, players_pb2_grpc.PlayersStub(self.channel), "mancala.v1.Players")
-        self.lobby: Any = Service(self, lobby_pb2_grpc.LobbyStub(self.channel), "mancala.v1.Lobby")
-        self.admin: Any = Service(self, admin_pb2_grpc.AdminStub(self.channel), "mancala.v1.Admin")
+        for name, stub, service in _policy.SERVICES:
+            setattr(self, name, Service(self, stub(self.channel), service))
 
     def _metadata(self, extra: Metadata) -> Metadata:
         source = self.credential
