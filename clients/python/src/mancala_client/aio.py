@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, AsyncIterator, Callable, Optional, Sequence, Tuple
+from typing import Any, AsyncIterator, Callable, Optional
 
 import grpc
 import grpc.aio
 
 from . import _policy
+from ._base import ClientBase
 from ._proto.mancala.v1 import game_pb2, lobby_pb2, matches_pb2
 from .client import Metadata, ReconnectHook
-from .credentials import AsyncCredentialSource
 from .errors import MancalaError, from_rpc_error
 
 
@@ -67,34 +67,13 @@ class AsyncService:
                 setattr(self, name, _Stream(client, call))
 
 
-class AsyncClient:
+class AsyncClient(ClientBase):
     """The asyncio twin of :class:`mancala_client.Client` (same arguments; ``credential`` may also be an async
     function). Use ``async with AsyncClient(…) as client:``."""
 
-    rules: Any
-    matches: Any
-    players: Any
-    lobby: Any
-    admin: Any
-
-    def __init__(self, target: str, credential: AsyncCredentialSource = None, *,
-                 channel_credentials: Optional[grpc.ChannelCredentials] = None, rate_limit_retries: int = 3,
-                 transport_retries: int = 3, timeout: Optional[float] = None,
-                 options: Sequence[Tuple[str, Any]] = ()) -> None:
-        self.credential = credential
-        self.rate_limit_retries = rate_limit_retries
-        self.transport_retries = transport_retries
-        self.timeout = timeout
-        self._target, self._channel_credentials, self._options = target, channel_credentials, tuple(options)
-        self._connect()
-
-    def _connect(self) -> None:
-        if self._channel_credentials is not None:
-            self.channel = grpc.aio.secure_channel(self._target, self._channel_credentials, self._options)
-        else:
-            self.channel = grpc.aio.insecure_channel(self._target, self._options)
-        for name, stub, service in _policy.SERVICES:
-            setattr(self, name, AsyncService(self, stub(self.channel), service))
+    _secure_channel = staticmethod(grpc.aio.secure_channel)
+    _insecure_channel = staticmethod(grpc.aio.insecure_channel)
+    _service = AsyncService
 
     async def _metadata(self, extra: Metadata) -> Metadata:
         source = self.credential

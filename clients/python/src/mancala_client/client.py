@@ -3,15 +3,16 @@ the helpers every app needs (resumable streams, safe moves). The asyncio twin is
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
-from typing import Any, Callable, Iterator, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, Optional, Tuple
 
 import grpc
 
 from . import _policy
+from ._base import ClientBase
 from ._proto.mancala.v1 import game_pb2, lobby_pb2, matches_pb2
-from .credentials import CredentialSource
 from .errors import MancalaError, from_rpc_error
 
 Metadata = Tuple[Tuple[str, str], ...]
@@ -104,7 +105,7 @@ class Service:
                 setattr(self, name, _Stream(client, call))
 
 
-class Client:
+class Client(ClientBase):
     """A connection to a mancala server.
 
     ``target`` is ``host:port``; ``credential`` is sent as ``authorization: Bearer`` with every call (a function is
@@ -114,34 +115,15 @@ class Client:
     ``transport_retries`` times. ``timeout`` (seconds) is the default deadline of unary calls.
     """
 
-    rules: Any
-    matches: Any
-    players: Any
-    lobby: Any
-    admin: Any
-
-    def __init__(self, target: str, credential: CredentialSource = None, *,
-                 channel_credentials: Optional[grpc.ChannelCredentials] = None, rate_limit_retries: int = 3,
-                 transport_retries: int = 3, timeout: Optional[float] = None,
-                 options: Sequence[Tuple[str, Any]] = ()) -> None:
-        self.credential = credential
-        self.rate_limit_retries = rate_limit_retries
-        self.transport_retries = transport_retries
-        self.timeout = timeout
-        self._target, self._channel_credentials, self._options = target, channel_credentials, tuple(options)
-        self._connect()
-
-    def _connect(self) -> None:
-        if self._channel_credentials is not None:
-            self.channel = grpc.secure_channel(self._target, self._channel_credentials, self._options)
-        else:
-            self.channel = grpc.insecure_channel(self._target, self._options)
-        for name, stub, service in _policy.SERVICES:
-            setattr(self, name, Service(self, stub(self.channel), service))
+    _secure_channel = staticmethod(grpc.secure_channel)
+    _insecure_channel = staticmethod(grpc.insecure_channel)
+    _service = Service
 
     def _metadata(self, extra: Metadata) -> Metadata:
         source = self.credential
         credential = source() if callable(source) else source
+        if inspect.isawaitable(credential):
+            raise TypeError("Client: the credential function is async; use AsyncClient")
         if credential is None:
             return tuple(extra)
         return (("authorization", f"Bearer {credential.secret}"), *extra)
