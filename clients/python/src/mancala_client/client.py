@@ -177,7 +177,9 @@ class Client(ClientBase):
                     max_reconnects: int = 8, idle_timeout: float = _policy.IDLE_TIMEOUT,
                     on_reconnect: Optional[ReconnectHook] = None) -> Iterator[matches_pb2.WatchMatchResponse]:
         """``Matches.WatchMatch``, resumed after a dropped connection from the last event's seq (no snapshot then, no
-        event twice). Ends after the ``finished`` message; stop early by leaving the loop."""
+        event twice). Ends after the ``finished`` message; stop early by leaving the loop. ``idle_timeout`` seconds
+        without a message (45: three missed heartbeats; 0: never) take the connection for dead: the client opens a new
+        channel (:meth:`reset_connection`) and the stream resumes on it."""
         last = from_seq
 
         def open_stream() -> _Messages:
