@@ -2,7 +2,7 @@
 // link for East, and the replay of a three-player match played out by bots, to its placing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GameKind, Player } from "../../src/web/src/gen/mancala/v1/game_pb";
+import { GameKind, Player } from "@mancala/client";
 import { boardPits, fastest, screenshot, TIMEOUT, waitForTurn, serverAndBrowser } from "./harness";
 
 // Started before this file's tests, stopped after them.

@@ -2,8 +2,8 @@
 // lap ending in the mover's kuu, where he stops or goes on safari: every choice offered in words, never as enums.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GameKind, Kichwa, KuuDecision, type GameState, type Move } from "../../src/web/src/gen/mancala/v1/game_pb";
-import type { LegalMove } from "../../src/web/src/gen/mancala/v1/rules_pb";
+import { GameKind, Kichwa, KuuDecision, type GameState, type Move } from "@mancala/client";
+import type { LegalMove } from "@mancala/client";
 import { choiceWords } from "../../src/web/src/words";
 import { boardPits, fastest, screenshot, startFromForm, serverAndBrowser } from "./harness";
 

@@ -4,11 +4,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { after, before } from "node:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createClient, Matches, Rules } from "@mancala/client";
+import { createNodeTransport } from "@mancala/client/node";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { Matches } from "../../src/web/src/gen/mancala/v1/matches_pb";
-import { Rules } from "../../src/web/src/gen/mancala/v1/rules_pb";
 
 export const ROOT = join(import.meta.dirname ?? process.cwd(), "..", "..", "..", "..");
 
@@ -53,7 +51,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     child.on("exit", (code) => reject(new Error(`the server exited (${code}):\n${log}`)));
   });
   const url = `http://${addr}`;
-  const transport = createGrpcTransport({ baseUrl: url });
+  const transport = createNodeTransport({ baseUrl: url });
   return {
     url,
     rules: createClient(Rules, transport),

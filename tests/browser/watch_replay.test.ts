@@ -2,7 +2,7 @@
 // finished match is replayed step by step from its history.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GameKind, Player } from "../../src/web/src/gen/mancala/v1/game_pb";
+import { GameKind, Player } from "@mancala/client";
 import { boardPits, fastest, screenshot, TIMEOUT, serverAndBrowser } from "./harness";
 
 // Started before this file's tests, stopped after them.

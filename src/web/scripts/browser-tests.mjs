@@ -1,6 +1,6 @@
-// `npm run test:browser`: bundles tests/browser/*.test.ts (with the generated client they import) for Node, then
-// runs them one file at a time with node's test runner. The bundles go under node_modules/, so that their
-// imports of playwright-core and connect-node resolve here.
+// `npm run test:browser`: bundles tests/browser/*.test.ts (with the @mancala/client package they import, from its
+// sources) for Node, then runs them one file at a time with node's test runner. The bundles go under node_modules/,
+// so that their import of playwright-core resolves here.
 import { build } from "esbuild";
 import { readdirSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -24,7 +24,8 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  packages: "external",
+  external: ["playwright-core"],
+  conditions: ["mancala-source"],
   nodePaths: [join(web, "node_modules")],
   logLevel: "warning",
 });

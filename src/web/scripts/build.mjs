@@ -12,6 +12,8 @@ await build({
   entryPoints: [join(root, "src/main.ts")],
   outfile: join(dist, "app.js"),
   bundle: true,
+  // The client package from its TypeScript sources (its exports' "mancala-source" condition): no build of it first.
+  conditions: ["mancala-source"],
   format: "esm",
   target: "es2022",
   minify: true,

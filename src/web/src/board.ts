@@ -1,7 +1,7 @@
 // The board as SVG, drawn from DescribeGame (rows, columns, labels, roles) and a state; and the animation of a
 // move, drop by drop, from its events.
-import { GameKind, LapSource, Player, type Event, type GameState } from "./gen/mancala/v1/game_pb";
-import type { DescribeGameResponse } from "./gen/mancala/v1/rules_pb";
+import { GameKind, LapSource, Player, type Event, type GameState } from "@mancala/client";
+import type { DescribeGameResponse } from "@mancala/client";
 import { eventWords, pitName, playerName, seatIndex, seatsInTurnOrder } from "./words";
 
 const SVG = "http://www.w3.org/2000/svg";

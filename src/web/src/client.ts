@@ -1,52 +1,44 @@
-// The service, over grpc-web from the page's own origin (the server that served it), with the caller's credential.
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
-import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import { Rules } from "./gen/mancala/v1/rules_pb";
-import { Matches } from "./gen/mancala/v1/matches_pb";
-import { BadRequestSchema, ErrorInfoSchema, QuotaFailureSchema } from "./gen/google/rpc/error_details_pb";
+// The service, over grpc-web from the page's own origin (the server that served it), through the @mancala/client
+// package (clients/typescript): its transport sends the caller's credential and types every error. What stays
+// here is the page's own: turning an error into a sentence for a person.
+import {
+  Code,
+  anyCredential,
+  createClient,
+  createWebTransport,
+  Matches,
+  MancalaError,
+  Rules,
+  type Credential,
+} from "@mancala/client";
 
-/** The credential sent as `authorization: Bearer …`: a seat token, a player token or an API key (from the link). */
-let credential = "";
+/** The credential from the link: a seat token, a player token or an API key. */
+let credential: Credential | undefined;
 
+/** Sets the credential of every later call; throws a TypeError naming the three shapes for anything else. */
 export function setCredential(token: string): void {
-  credential = token;
+  credential = token ? anyCredential(token) : undefined;
 }
 
-const bearer: Interceptor = (next) => (request) => {
-  if (credential) request.header.set("authorization", `Bearer ${credential}`);
-  return next(request);
-};
-
-const transport = createGrpcWebTransport({
-  baseUrl: location.origin,
-  useBinaryFormat: true,
-  interceptors: [bearer],
-});
+const transport = createWebTransport({ baseUrl: location.origin, credential: () => credential });
 
 export const rules = createClient(Rules, transport);
 export const matches = createClient(Matches, transport);
 
 /** What went wrong, as a sentence for a person: the server's message, its field violations and reason. */
 export function explain(error: unknown): string {
-  if (!(error instanceof ConnectError)) {
+  if (!(error instanceof MancalaError)) {
     return `Something went wrong in the page: ${error instanceof Error ? error.message : String(error)}.`;
   }
   const parts: string[] = [];
   const message = error.rawMessage.trim();
   parts.push(`${lead(error.code)}${message ? `: ${message}` : ""}.`);
-  for (const bad of error.findDetails(BadRequestSchema)) {
-    for (const v of bad.fieldViolations) parts.push(`${v.field}: ${v.description}.`);
-  }
-  for (const info of error.findDetails(ErrorInfoSchema)) {
-    const reason = info.reason.toLowerCase().replaceAll("_", " ");
-    if (reason && !message.toLowerCase().includes(reason)) parts.push(`(Reason: ${reason}.)`);
-  }
-  for (const quota of error.findDetails(QuotaFailureSchema)) {
-    for (const v of quota.violations) parts.push(`${v.description}.`);
-  }
+  for (const v of error.fieldViolations) parts.push(`${v.field}: ${v.description}.`);
+  const reason = error.reason.toLowerCase().replaceAll("_", " ");
+  if (reason && !message.toLowerCase().includes(reason)) parts.push(`(Reason: ${reason}.)`);
+  for (const v of error.quotaViolations) parts.push(`${v.description}.`);
   return parts.join(" ").replaceAll("..", ".");
 }
-
 function lead(code: Code): string {
   switch (code) {
     case Code.InvalidArgument:

@@ -1,16 +1,24 @@
 // The board page: pick a game and a way to play; play against the server's opponent, two (Ba-awa: or three) on one
 // screen, or a seat of a server-held match by link; watch a match live; replay a finished one step by step.
-import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { GameKind, Player, Status, type Event, type GameState } from "./gen/mancala/v1/game_pb";
-import { type DescribeGameResponse, type LegalMove } from "./gen/mancala/v1/rules_pb";
 import {
+  Code,
+  create,
   CreateMatchRequestSchema,
+  GameKind,
+  MancalaError,
   MatchStatus,
+  Player,
+  Status,
+  submitMove,
+  watchMatch,
+  type DescribeGameResponse,
+  type Event,
+  type GameState,
+  type LegalMove,
   type Match,
   type MatchEvent,
   type WatchMatchResponse,
-} from "./gen/mancala/v1/matches_pb";
+} from "@mancala/client";
 import { animate, Board, differences, viewOf } from "./board";
 import { explain, matches, rules, setCredential } from "./client";
 import {
@@ -99,7 +107,7 @@ async function describe(kind: GameKind): Promise<DescribeGameResponse> {
 }
 
 function showError(error: unknown): void {
-  if (error instanceof ConnectError && error.code === Code.Canceled) return;
+  if (error instanceof MancalaError && error.code === Code.Canceled) return;
   ui.error.textContent = explain(error);
   ui.error.hidden = false;
 }
@@ -301,8 +309,9 @@ async function play(s: Session, legal: LegalMove): Promise<void> {
     return;
   }
   try {
-    // The move comes back through the stream, with its trace and the next moves' previews.
-    await matches.submitMove({ matchId: s.matchId, move: legal.move, expectedVersion: s.version });
+    // The move comes back through the stream, with its trace and the next moves' previews. A request id makes a
+    // retry after a dropped connection safe; the version makes a move on a stale board a refusal.
+    await submitMove(matches, { matchId: s.matchId, move: legal.move, expectedVersion: s.version });
   } catch (error) {
     showError(error);
     render(s);
@@ -367,31 +376,14 @@ async function onEvent(s: Session, event: MatchEvent): Promise<void> {
   if (session === s) render(s);
 }
 
-/** Follows a match's stream until the session ends (resuming after a disconnect from the last seq). */
+/** Follows a match's stream until the session ends (the package resumes it after a disconnect from the last seq). */
 async function watch(s: Session): Promise<void> {
-  let resume: bigint | undefined;
-  for (let attempt = 0; attempt < 5 && session === s; attempt++) {
-    try {
-      const stream = matches.watchMatch(
-        { matchId: s.matchId, previews: true, fromSeq: resume },
-        { signal: s.stop.signal },
-      );
-      for await (const message of stream) {
-        attempt = 0;
-        queue = queue.then(() => onWatch(s, message)).catch(showError);
-        if (message.kind.case === "finished") return;
-      }
-      return;
-    } catch (error) {
-      if (s.stop.signal.aborted) return;
-      if (error instanceof ConnectError && error.code !== Code.Unavailable && error.code !== Code.Unknown) {
-        showError(error);
-        return;
-      }
-      await queue;
-      resume = s.version;
-      await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+  try {
+    for await (const message of watchMatch(matches, s.matchId, { previews: true, signal: s.stop.signal })) {
+      queue = queue.then(() => onWatch(s, message)).catch(showError);
     }
+  } catch (error) {
+    if (!s.stop.signal.aborted) showError(error);
   }
 }
 

@@ -11,8 +11,8 @@ import {
   type Event,
   type GameState,
   type Move,
-} from "./gen/mancala/v1/game_pb";
-import type { DescribeGameResponse } from "./gen/mancala/v1/rules_pb";
+} from "@mancala/client";
+import type { DescribeGameResponse } from "@mancala/client";
 
 export function playerName(player: Player): string {
   return player === Player.SOUTH

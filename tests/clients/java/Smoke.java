@@ -1,4 +1,4 @@
-// Java classes generated from proto/ by protoc --java_out (.ci/generated-clients): the file options give one
+// Java classes generated from proto/ by protoc --java_out (.ci/client-libraries): the file options give one
 // class per message in package com.mancala.v1 and file classes named RulesProto, GameProto … (not
 // RulesOuterClass), so this compiles only if they do. It builds a ValidateMoveRequest and reads it back.
 import com.mancala.v1.GameKind;
