@@ -190,6 +190,7 @@ fn origin_ids(origin: &Origin) -> (String, Vec<String>) {
         Origin::Direct => (String::new(), Vec::new()),
         Origin::Challenge(id) => (id.to_string(), Vec::new()),
         Origin::Seeks(ids) => (String::new(), ids.iter().map(ToString::to_string).collect()),
+        Origin::Tournament { .. } => (String::new(), Vec::new()),
     }
 }
 
@@ -267,6 +268,14 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
                     .collect(),
                 challenge_id,
                 seek_id: own_seek.map(|id| id.to_string()).unwrap_or_default(),
+                tournament_id: match origin {
+                    Origin::Tournament { id, .. } => id.to_string(),
+                    _ => String::new(),
+                },
+                tournament_round: match origin {
+                    Origin::Tournament { round, .. } => *round,
+                    _ => 0,
+                },
             })
         }
         News::MatchFinished {
@@ -284,7 +293,14 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             rated: *rated,
             rating_changes: rating_changes_pb(ratings),
         }),
-        News::MatchCreated { .. } | News::MatchBegun { .. } => return None,
+        News::Tournament {
+            id,
+            reader: Some(reader),
+            body,
+        } => Event::Tournament(super::tournaments::player_tournament_event(id, reader, body)?),
+        News::MatchCreated { .. } | News::MatchBegun { .. } | News::Tournament { .. } => {
+            return None
+        }
     };
     Some(pb::PlayerEvent {
         event_id,
@@ -350,7 +366,10 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
             rated: *rated,
             rating_changes: rating_changes_pb(ratings),
         }),
-        News::Challenge(_) | News::Seek(_) | News::MatchStarted { .. } => return None,
+        News::Challenge(_)
+        | News::Seek(_)
+        | News::MatchStarted { .. }
+        | News::Tournament { .. } => return None,
     };
     Some(pb::FeedEvent {
         event_id,

@@ -9,7 +9,7 @@ use super::entry::{
 use super::ratings::Glicko;
 use crate::clock::TimeControl;
 use crate::engine::{GameKind, Options, Player};
-use crate::store::MatchId;
+use crate::store::{Finished, MatchId};
 use std::collections::{BTreeMap, HashMap};
 
 /// A player's standing in one game.
@@ -86,6 +86,8 @@ pub struct MatchInfo {
     pub stage: Stage,
     /// When it ended, once it has.
     pub finished_ms: Option<u64>,
+    /// How it ended, once it has (a tournament's result is read from it).
+    pub finished: Option<Finished>,
 }
 
 impl MatchInfo {
@@ -135,6 +137,17 @@ pub struct TenantState {
     made: HashMap<LobbyId, (u64, u64)>,
     /// When each player last did something the log records (a challenge, a seek, his profile, a match finished).
     seen: HashMap<String, u64>,
+    /// Every tournament's steps, kept whole (a tournament's standings need all of them).
+    tournaments: BTreeMap<LobbyId, TournamentLog>,
+}
+
+/// One tournament's steps in the log, in order: the bytes of `crate::tournaments`, with their entries' numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentLog {
+    /// Each step: its entry's number and time, and its body.
+    pub steps: Vec<(u64, u64, Vec<u8>)>,
+    /// Whether its last step was written (it is over).
+    pub closed: bool,
 }
 
 impl TenantState {
@@ -192,7 +205,7 @@ impl TenantState {
                 origin,
             } => {
                 match origin {
-                    Origin::Direct => {}
+                    Origin::Direct | Origin::Tournament { .. } => {}
                     Origin::Challenge(challenge) => {
                         let by = seats
                             .iter()
@@ -238,8 +251,14 @@ impl TenantState {
                         origin: origin.clone(),
                         stage: Stage::Created,
                         finished_ms: None,
+                        finished: None,
                     },
                 );
+            }
+            Entry::Tournament(step) => {
+                let log = self.tournaments.entry(step.id).or_default();
+                log.steps.push((logged.seq, logged.at_ms, step.body.clone()));
+                log.closed |= step.last;
             }
             Entry::MatchStarted { id } => {
                 if let Some(info) = self.matches.get_mut(id) {
@@ -256,6 +275,7 @@ impl TenantState {
                 };
                 info.stage = Stage::Finished;
                 info.finished_ms = Some(finished.at_ms);
+                info.finished = Some(*finished);
                 let (kind, seats) = (info.kind, info.seats.clone());
                 for (seat, record) in Player::ALL.into_iter().zip(&seats) {
                     let Some(player) = &record.player else {
@@ -407,6 +427,16 @@ impl TenantState {
     /// A match the lobby has recorded.
     pub fn match_info(&self, id: &MatchId) -> Option<&MatchInfo> {
         self.matches.get(id)
+    }
+
+    /// A tournament's steps.
+    pub fn tournament(&self, id: &LobbyId) -> Option<&TournamentLog> {
+        self.tournaments.get(id)
+    }
+
+    /// The tournaments not over, in id order.
+    pub fn open_tournaments(&self) -> impl Iterator<Item = (&LobbyId, &TournamentLog)> {
+        self.tournaments.iter().filter(|(_, log)| !log.closed)
     }
 
     /// Every pending challenge, oldest first.
