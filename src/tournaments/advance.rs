@@ -143,7 +143,7 @@ fn pair_next(t: &Tournament) -> Option<Record> {
             let mut idle = Vec::new();
             for (first, second) in pairing::round_robin(&t.participants, round) {
                 match (playing(&first), playing(&second)) {
-                    (Some(a), Some(b)) => pairs.push(history.seat(&a, &b)),
+                    (Some(south), Some(north)) => pairs.push((south, north)),
                     (Some(alone), None) | (None, Some(alone)) => idle.push(alone),
                     (None, None) => {}
                 }

@@ -160,7 +160,12 @@ fn pair_rest(
 
 /// Round `round` (from 1) of the round robin of `participants` (seed order) by the circle method: the last
 /// participant (a "nobody" with an odd number) stays put while the others turn one place a round. Each pair is
-/// `(first, second)` with `None` for the nobody; `round` past the schedule gives none.
+/// `(South, North)`, `None` for the nobody; `round` past the schedule gives none.
+///
+/// The seats are Berger's: the one who stays put sits South in odd rounds and North in even ones; on every other
+/// board the one ahead on the circle sits South. Each participant who turns is so ahead as often as behind, so
+/// every participant's Souths and Norths differ by one at most (by none with an odd number, the nobody being the
+/// one who stays put).
 pub fn round_robin(participants: &[String], round: u32) -> Vec<(Option<String>, Option<String>)> {
     let mut all: Vec<Option<String>> = participants.iter().cloned().map(Some).collect();
     if all.len() % 2 == 1 {
@@ -172,7 +177,12 @@ pub fn round_robin(participants: &[String], round: u32) -> Vec<(Option<String>, 
         return Vec::new();
     }
     let ring: Vec<&Option<String>> = (0..m - 1).map(|i| &all[(i + k) % (m - 1)]).collect();
-    let mut pairs = vec![(all[m - 1].clone(), ring[0].clone())];
+    let fixed = all[m - 1].clone();
+    let mut pairs = vec![if k % 2 == 0 {
+        (fixed, ring[0].clone())
+    } else {
+        (ring[0].clone(), fixed)
+    }];
     for i in 1..m / 2 {
         pairs.push((ring[i].clone(), ring[m - 1 - i].clone()));
     }

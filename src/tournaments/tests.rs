@@ -41,9 +41,8 @@ fn the_round_robin_meets_everyone_once_in_n_minus_one_rounds_with_seats_balanced
                 for p in [&a, &b].into_iter().flatten() {
                     assert!(seen.insert(p.clone()), "{p} twice in round {round} of {n}");
                 }
-                if let (Some(a), Some(b)) = (a, b) {
-                    assert!(met.insert((a.clone().min(b.clone()), a.clone().max(b.clone()))));
-                    let (south, north) = history.seat(&a, &b);
+                if let (Some(south), Some(north)) = (a, b) {
+                    assert!(met.insert((south.clone().min(north.clone()), south.clone().max(north.clone()))));
                     history.board(&south, &north);
                 }
             }
@@ -340,6 +339,18 @@ fn a_swiss_advanced_against_the_lobby_pairs_each_round_once_and_finishes() {
         state: TenantState::default(),
     };
     lobby.write(vec![step(&t, &Record::Created(t.spec.clone()), Vec::new())]);
+    lobby.write(
+        names(5)
+            .into_iter()
+            .map(|entrant| {
+                let entered = Record::Entered {
+                    entrant,
+                    bot_level: None,
+                };
+                step(&t, &entered, Vec::new())
+            })
+            .collect(),
+    );
     let started = Record::Started {
         participants: names(5),
     };
