@@ -35,12 +35,12 @@ use crate::service::admin::AdminService;
 use crate::service::auth::{Authenticate, Needs};
 use crate::service::diagnostics::DiagnosticsService;
 use crate::service::lobby::LobbyService;
-use crate::service::tournaments::TournamentsService;
-use crate::tournaments::Tournaments;
 use crate::service::matches::MatchesService;
 use crate::service::players::PlayersService;
+use crate::service::tournaments::TournamentsService;
 use crate::store::{StoreError, Stores};
 use crate::sync::TaskGuard;
+use crate::tournaments::Tournaments;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTrace};
 use drain::Drain;
 

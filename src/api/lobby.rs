@@ -297,7 +297,9 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             id,
             reader: Some(reader),
             body,
-        } => Event::Tournament(super::tournaments::player_tournament_event(id, reader, body)?),
+        } => Event::Tournament(super::tournaments::player_tournament_event(
+            id, reader, body,
+        )?),
         News::MatchCreated { .. } | News::MatchBegun { .. } | News::Tournament { .. } => {
             return None
         }

@@ -257,7 +257,8 @@ impl TenantState {
             }
             Entry::Tournament(step) => {
                 let log = self.tournaments.entry(step.id).or_default();
-                log.steps.push((logged.seq, logged.at_ms, step.body.clone()));
+                log.steps
+                    .push((logged.seq, logged.at_ms, step.body.clone()));
                 log.closed |= step.last;
             }
             Entry::MatchStarted { id } => {

@@ -102,7 +102,12 @@ impl pb::tournaments_server::Tournaments for TournamentsService {
         let id = tournament_id(&r.tournament_id)?;
         let (t, entrant) = self
             .tournaments
-            .enter(&tenant, &actor, id, (r.bot_level > 0).then_some(r.bot_level))
+            .enter(
+                &tenant,
+                &actor,
+                id,
+                (r.bot_level > 0).then_some(r.bot_level),
+            )
             .await
             .map_err(error::tournament_error)?;
         Ok(Response::new(pb::EnterTournamentResponse {

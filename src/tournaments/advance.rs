@@ -67,7 +67,11 @@ pub fn advance(t: &mut Tournament, lobby: &TenantState) -> Vec<Entry> {
     };
     out.push(step(t, &next, tell));
     if let Record::Paired { round, boards, .. } = &next {
-        out.extend(boards.iter().map(|board| match_created(t, *round, board, lobby)));
+        out.extend(
+            boards
+                .iter()
+                .map(|board| match_created(t, *round, board, lobby)),
+        );
     }
     out
 }

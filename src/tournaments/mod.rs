@@ -136,9 +136,8 @@ impl<E: Encoder> Tournaments<E> {
             Actor::Player(player) => Some(player.clone()),
             Actor::Backend => None,
         };
-        let id: LobbyId = MatchId::random().map_err(|e| {
-            LobbyError::Internal(format!("reading the OS random generator: {e}"))
-        })?;
+        let id: LobbyId = MatchId::random()
+            .map_err(|e| LobbyError::Internal(format!("reading the OS random generator: {e}")))?;
         let created = Record::Created(spec.clone());
         let tell: Vec<String> = spec.created_by.iter().cloned().collect();
         self.lobby
@@ -318,7 +317,10 @@ impl<E: Encoder> Tournaments<E> {
                 entrant: who.clone(),
             };
             let tell = known.player().map(str::to_string);
-            Ok((vec![advance::step(t, &record, tell.into_iter().collect())], None))
+            Ok((
+                vec![advance::step(t, &record, tell.into_iter().collect())],
+                None,
+            ))
         })
         .await?;
         self.get(tenant, id).await
@@ -335,7 +337,9 @@ impl<E: Encoder> Tournaments<E> {
         self.change(tenant, id, move |t, lobby| {
             may_run(t, &actor, "start the tournament")?;
             if t.status != Status::Open {
-                return Err(TournamentError::closed("the tournament has started already"));
+                return Err(TournamentError::closed(
+                    "the tournament has started already",
+                ));
             }
             let participants: Vec<String> = t
                 .entrants

@@ -113,7 +113,11 @@ pub fn swiss(ranked: &[String], history: &History) -> Option<Pairing> {
     None
 }
 
-fn pair_all(ranked: &[String], history: &History, steps: &mut u32) -> Option<Vec<(String, String)>> {
+fn pair_all(
+    ranked: &[String],
+    history: &History,
+    steps: &mut u32,
+) -> Option<Vec<(String, String)>> {
     let mut used = vec![false; ranked.len()];
     let mut pairs = Vec::with_capacity(ranked.len() / 2);
     if !pair_rest(ranked, history, &mut used, &mut pairs, steps) {

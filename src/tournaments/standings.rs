@@ -121,7 +121,10 @@ pub fn standings(t: &Tournament) -> Vec<Line> {
         b.half_points
             .cmp(&a.half_points)
             .then(b.buchholz_halves.cmp(&a.buchholz_halves))
-            .then(b.sonneborn_berger_quarters.cmp(&a.sonneborn_berger_quarters))
+            .then(
+                b.sonneborn_berger_quarters
+                    .cmp(&a.sonneborn_berger_quarters),
+            )
             .then(a.seed.cmp(&b.seed))
     });
     lines

@@ -76,7 +76,10 @@ pub struct Tournament {
 
 impl Tournament {
     /// The tournament its `steps` (entry number, time, body) make; `None` before its creation step.
-    pub fn replay(id: LobbyId, steps: &[(u64, u64, Vec<u8>)]) -> Result<Option<Tournament>, StoreError> {
+    pub fn replay(
+        id: LobbyId,
+        steps: &[(u64, u64, Vec<u8>)],
+    ) -> Result<Option<Tournament>, StoreError> {
         let mut tournament: Option<Tournament> = None;
         for (_, at_ms, body) in steps {
             let step = record::decode(body)?;
@@ -195,7 +198,12 @@ impl Tournament {
 
     /// The id the next built-in opponent of `level` entering gets: "bot L #N", N counting every built-in entrant.
     pub fn next_bot_id(&self, level: u32) -> String {
-        let n = self.entrants.iter().filter(|e| e.bot_level.is_some()).count() + 1;
+        let n = self
+            .entrants
+            .iter()
+            .filter(|e| e.bot_level.is_some())
+            .count()
+            + 1;
         format!("bot {level} #{n}")
     }
 }

@@ -42,7 +42,10 @@ fn the_round_robin_meets_everyone_once_in_n_minus_one_rounds_with_seats_balanced
                     assert!(seen.insert(p.clone()), "{p} twice in round {round} of {n}");
                 }
                 if let (Some(south), Some(north)) = (a, b) {
-                    assert!(met.insert((south.clone().min(north.clone()), south.clone().max(north.clone()))));
+                    assert!(met.insert((
+                        south.clone().min(north.clone()),
+                        south.clone().max(north.clone())
+                    )));
                     history.board(&south, &north);
                 }
             }
@@ -72,17 +75,15 @@ fn swiss_rounds(n: usize, rounds: u32) -> (History, Vec<String>) {
     let mut byes = Vec::new();
     for round in 1..=rounds {
         let mut ranked = players.clone();
-        ranked.sort_by_key(|p| {
-            (
-                std::cmp::Reverse(points[p]),
-                p[1..].parse::<u32>().unwrap(),
-            )
-        });
+        ranked.sort_by_key(|p| (std::cmp::Reverse(points[p]), p[1..].parse::<u32>().unwrap()));
         let pairing = swiss(&ranked, &history).unwrap_or_else(|| panic!("round {round} of {n}"));
         assert_eq!(pairing.bye.is_some(), n % 2 == 1);
         let mut seen = HashSet::new();
         for (south, north) in &pairing.boards {
-            assert!(!history.met(south, north), "{south} v {north} again in round {round}");
+            assert!(
+                !history.met(south, north),
+                "{south} v {north} again in round {round}"
+            );
             assert!(seen.insert(south.clone()) && seen.insert(north.clone()));
             let winner = south.clone().min(north.clone());
             *points.get_mut(&winner).unwrap() += 2;
@@ -152,9 +153,17 @@ fn the_swiss_backtracks_rather_than_rematch_and_gives_up_when_it_must() {
 #[test]
 fn the_seat_goes_to_the_one_who_had_south_less_then_who_sat_north_last() {
     let mut history = History::default();
-    assert_eq!(history.seat("a", "b"), ("a".into(), "b".into()), "higher first");
+    assert_eq!(
+        history.seat("a", "b"),
+        ("a".into(), "b".into()),
+        "higher first"
+    );
     history.board("a", "x");
-    assert_eq!(history.seat("a", "b"), ("b".into(), "a".into()), "a sat South");
+    assert_eq!(
+        history.seat("a", "b"),
+        ("b".into(), "a".into()),
+        "a sat South"
+    );
     history.board("y", "b");
     history.board("b", "z");
     // Both balanced now? a: +1; b: 0 → b South.
@@ -239,7 +248,11 @@ fn the_standings_count_points_buchholz_and_sonneborn_berger_exactly() {
     let expect = |who: &str, points: u32, buchholz: u32, sb: u32| {
         let l = by[who];
         assert_eq!(
-            (l.half_points, l.buchholz_halves, l.sonneborn_berger_quarters),
+            (
+                l.half_points,
+                l.buchholz_halves,
+                l.sonneborn_berger_quarters
+            ),
             (points, buchholz, sb),
             "{who}"
         );
@@ -396,7 +409,13 @@ fn a_swiss_advanced_against_the_lobby_pairs_each_round_once_and_finishes() {
     let replayed = Tournament::replay(t.id, &lobby.state.tournament(&t.id).unwrap().steps)
         .unwrap()
         .unwrap();
-    assert_eq!(replayed, Tournament { created_ms: replayed.created_ms, ..t.clone() });
+    assert_eq!(
+        replayed,
+        Tournament {
+            created_ms: replayed.created_ms,
+            ..t.clone()
+        }
+    );
     assert!(lobby.state.tournament(&t.id).unwrap().closed);
     let lines = standings(&t);
     assert_eq!(lines[0].entrant, "p1");
@@ -427,7 +446,10 @@ fn a_round_robin_gives_idle_rounds_and_skips_a_withdrawn_entrant() {
     let round = &t.rounds[1];
     assert_eq!(round.boards.len(), 1, "{round:?}");
     assert_eq!(round.idle.len(), 1, "p2's opponent sits out");
-    assert!(round.boards.iter().all(|(b, _)| b.south != "p2" && b.north != "p2"));
+    assert!(round
+        .boards
+        .iter()
+        .all(|(b, _)| b.south != "p2" && b.north != "p2"));
     let lines = standings(&t);
     assert!(lines.iter().all(|l| l.half_points == 1), "{lines:?}");
 }

@@ -44,16 +44,23 @@ impl<E: Encoder> Tournaments<E> {
             .lobby
             .read_state(tenant, move |state| state.tournament(&id).cloned())
             .await?
-            .ok_or_else(|| TournamentError::NotFound(format!("no tournament {id} in this tenant")))?;
+            .ok_or_else(|| {
+                TournamentError::NotFound(format!("no tournament {id} in this tenant"))
+            })?;
         let first = log.steps.first().map_or(0, |(seq, _, _)| *seq);
-        let from = if after == 0 { first.saturating_sub(1) } else { after };
+        let from = if after == 0 {
+            first.saturating_sub(1)
+        } else {
+            after
+        };
         let known: Vec<(u64, u64, Vec<u8>)> = log
             .steps
             .into_iter()
             .filter(|(seq, _, _)| *seq <= from)
             .collect();
-        let mut tournament = Tournament::replay(id, &known)
-            .map_err(|e| LobbyError::Internal(format!("tournament {id}'s steps do not decode: {e}")))?;
+        let mut tournament = Tournament::replay(id, &known).map_err(|e| {
+            LobbyError::Internal(format!("tournament {id}'s steps do not decode: {e}"))
+        })?;
         let mut tidings = self
             .lobby
             .follow_as(tenant, Reader::Tournament(id), from, share)
