@@ -136,20 +136,20 @@ pub fn tournament_pb(t: &Tournament) -> pb::Tournament {
 }
 
 /// A step of `WatchTournament`.
-pub fn update_pb(update: &Update) -> pb::TournamentUpdate {
+pub fn update_pb(update: &Update) -> pb::WatchTournamentResponse {
     match update {
-        Update::Heartbeat { last } => pb::TournamentUpdate {
+        Update::Heartbeat { last } => pb::WatchTournamentResponse {
             heartbeat: Some(pb::LobbyHeartbeat {
                 last_event_id: *last,
             }),
-            ..pb::TournamentUpdate::default()
+            ..pb::WatchTournamentResponse::default()
         },
         Update::Step {
             seq,
             at_ms,
             record,
             tournament,
-        } => pb::TournamentUpdate {
+        } => pb::WatchTournamentResponse {
             event_id: *seq,
             at_ms: *at_ms,
             kind: event_kind(record) as i32,

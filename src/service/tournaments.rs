@@ -54,7 +54,7 @@ fn answer(t: &Tournament) -> Option<pb::Tournament> {
     Some(tournament_pb(t))
 }
 
-type UpdateStream = Pin<Box<dyn Stream<Item = Result<pb::TournamentUpdate, Status>> + Send>>;
+type UpdateStream = Pin<Box<dyn Stream<Item = Result<pb::WatchTournamentResponse, Status>> + Send>>;
 
 #[tonic::async_trait]
 impl pb::tournaments_server::Tournaments for TournamentsService {

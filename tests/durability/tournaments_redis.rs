@@ -17,7 +17,7 @@ use pb::tournaments_client::TournamentsClient;
 use std::collections::{HashMap, HashSet};
 use tonic::transport::Channel;
 
-impl LobbyMessage for pb::TournamentUpdate {
+impl LobbyMessage for pb::WatchTournamentResponse {
     fn id(&self) -> u64 {
         self.event_id
     }
@@ -26,7 +26,7 @@ impl LobbyMessage for pb::TournamentUpdate {
     }
 }
 
-async fn watch(channel: &Channel, key: &str, id: &str, after: u64) -> Events<pb::TournamentUpdate> {
+async fn watch(channel: &Channel, key: &str, id: &str, after: u64) -> Events<pb::WatchTournamentResponse> {
     let stream = within(
         "WatchTournament",
         TournamentsClient::new(channel.clone()).watch_tournament(authed(
@@ -66,7 +66,7 @@ async fn get(channel: &Channel, key: &str, id: &str) -> pb::Tournament {
 
 /// The tournament once its watcher has seen `done` hold (the updates read until then are kept).
 async fn until(
-    watcher: &mut Events<pb::TournamentUpdate>,
+    watcher: &mut Events<pb::WatchTournamentResponse>,
     done: impl Fn(&pb::Tournament) -> bool,
 ) -> pb::Tournament {
     watcher
