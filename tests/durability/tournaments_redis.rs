@@ -26,7 +26,12 @@ impl LobbyMessage for pb::WatchTournamentResponse {
     }
 }
 
-async fn watch(channel: &Channel, key: &str, id: &str, after: u64) -> Events<pb::WatchTournamentResponse> {
+async fn watch(
+    channel: &Channel,
+    key: &str,
+    id: &str,
+    after: u64,
+) -> Events<pb::WatchTournamentResponse> {
     let stream = within(
         "WatchTournament",
         TournamentsClient::new(channel.clone()).watch_tournament(authed(
