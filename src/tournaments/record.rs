@@ -287,7 +287,7 @@ pub fn encode(record: &Record) -> Vec<u8> {
 
 /// A step from bytes: an error (never a panic) for anything the tournaments did not write.
 pub fn decode(bytes: &[u8]) -> Result<Record, StoreError> {
-    let stored = StoredRecord::decode(bytes).map_err(|e| bad(e))?;
+    let stored = StoredRecord::decode(bytes).map_err(bad)?;
     Ok(if let Some(c) = stored.created {
         let (kind, options, time_control) = decode_game(&c.game)?;
         Record::Created(Spec {
