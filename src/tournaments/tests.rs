@@ -207,6 +207,26 @@ fn board(id: u8, south: &str, north: &str) -> Board {
     }
 }
 
+/// Pairs `round` of `t` with `boards` (match id byte, South, North, outcome) and `bye`, and records the outcomes.
+fn play(t: &mut Tournament, round: u32, boards: [(u8, &str, &str, Outcome); 2], bye: &str) {
+    t.apply(&Record::Paired {
+        round,
+        boards: boards
+            .iter()
+            .map(|(id, s, n, _)| board(*id, s, n))
+            .collect(),
+        bye: Some(bye.into()),
+        idle: Vec::new(),
+    });
+    for (id, _, _, outcome) in boards {
+        t.apply(&Record::Result {
+            round,
+            match_id: MatchId([id; 16]),
+            outcome,
+        });
+    }
+}
+
 #[test]
 fn the_standings_count_points_buchholz_and_sonneborn_berger_exactly() {
     let mut t = tournament(System::Swiss { rounds: 2 }, 5);
@@ -214,33 +234,25 @@ fn the_standings_count_points_buchholz_and_sonneborn_berger_exactly() {
         participants: names(5),
     });
     // Round 1: p1 beats p2, p3 draws p4, p5 has the bye.
-    t.apply(&Record::Paired {
-        round: 1,
-        boards: vec![board(1, "p1", "p2"), board(2, "p3", "p4")],
-        bye: Some("p5".into()),
-        idle: Vec::new(),
-    });
-    for (id, outcome) in [(1, Outcome::SouthWon), (2, Outcome::Draw)] {
-        t.apply(&Record::Result {
-            round: 1,
-            match_id: MatchId([id; 16]),
-            outcome,
-        });
-    }
+    play(
+        &mut t,
+        1,
+        [
+            (1, "p1", "p2", Outcome::SouthWon),
+            (2, "p3", "p4", Outcome::Draw),
+        ],
+        "p5",
+    );
     // Round 2: p5 beats p1 at North, p3 and p2 end with no result, p4 has the bye.
-    t.apply(&Record::Paired {
-        round: 2,
-        boards: vec![board(3, "p1", "p5"), board(4, "p3", "p2")],
-        bye: Some("p4".into()),
-        idle: Vec::new(),
-    });
-    for (id, outcome) in [(3, Outcome::NorthWon), (4, Outcome::NoResult)] {
-        t.apply(&Record::Result {
-            round: 2,
-            match_id: MatchId([id; 16]),
-            outcome,
-        });
-    }
+    play(
+        &mut t,
+        2,
+        [
+            (3, "p1", "p5", Outcome::NorthWon),
+            (4, "p3", "p2", Outcome::NoResult),
+        ],
+        "p4",
+    );
     // Points: p1 1, p2 0, p3 ½, p4 1½, p5 2.
     let lines = standings(&t);
     let by: HashMap<&str, &super::standings::Line> =

@@ -10,47 +10,12 @@
 use crate::lobby_redis::{channel, replicas, tenant, token};
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::lobby::{
-    authed, get_match, play_out, player_events, started, within, Events, LobbyMessage,
+    authed, get_match, play_out, player_events, started, tournament_updates, within, Events,
 };
 use mancala::api::pb;
 use pb::tournaments_client::TournamentsClient;
 use std::collections::{HashMap, HashSet};
 use tonic::transport::Channel;
-
-impl LobbyMessage for pb::WatchTournamentResponse {
-    fn id(&self) -> u64 {
-        self.event_id
-    }
-    fn heartbeat(&self) -> Option<u64> {
-        self.heartbeat.as_ref().map(|h| h.last_event_id)
-    }
-}
-
-async fn watch(
-    channel: &Channel,
-    key: &str,
-    id: &str,
-    after: u64,
-) -> Events<pb::WatchTournamentResponse> {
-    let stream = within(
-        "WatchTournament",
-        TournamentsClient::new(channel.clone()).watch_tournament(authed(
-            pb::WatchTournamentRequest {
-                tournament_id: id.into(),
-                after_event_id: after,
-            },
-            key,
-        )),
-    )
-    .await
-    .expect("WatchTournament opens")
-    .into_inner();
-    Events {
-        stream,
-        seen: Vec::new(),
-        last_heartbeat: None,
-    }
-}
 
 async fn get(channel: &Channel, key: &str, id: &str) -> pb::Tournament {
     within(
@@ -274,7 +239,7 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
     .tournament
     .unwrap();
     let id = created.tournament_id.clone();
-    let mut watcher = watch(&on_a, &key, &id, 0).await;
+    let mut watcher = tournament_updates(&on_a, &key, &id, 0).await;
 
     // Players and built-in opponents in turn, on either replica: seeds 1 to 8.
     let mut seeds: HashMap<String, u32> = HashMap::new();
@@ -339,7 +304,7 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
             drop(watcher);
             a.kill();
             alive = vec![on_b.clone()];
-            watcher = watch(&on_b, &key, &id, last).await;
+            watcher = tournament_updates(&on_b, &key, &id, last).await;
         }
         let pairing = &t.round_pairings[round as usize - 1];
         let boards: Vec<(String, String)> = pairing

@@ -4,7 +4,7 @@
 //! every refusal with its code, reason or field.
 
 use crate::lobby::{bad_fields, world, World};
-use crate::support::lobby::{authed, play_out, player_events, within, Events};
+use crate::support::lobby::{authed, play_out, player_events, tournament_updates, within, Events};
 use mancala::api::pb;
 use pb::tournaments_client::TournamentsClient;
 use std::collections::HashSet;
@@ -98,27 +98,6 @@ async fn withdraw(
     .map(|r| r.into_inner().tournament.expect("a tournament"))
 }
 
-async fn watch(world: &World, credential: &str, id: &str) -> Events<pb::WatchTournamentResponse> {
-    let stream = within(
-        "WatchTournament",
-        client(world).watch_tournament(authed(
-            pb::WatchTournamentRequest {
-                tournament_id: id.into(),
-                after_event_id: 0,
-            },
-            credential,
-        )),
-    )
-    .await
-    .expect("WatchTournament")
-    .into_inner();
-    Events {
-        stream,
-        seen: Vec::new(),
-        last_heartbeat: None,
-    }
-}
-
 /// Reads `watcher` until the tournament reaches `round` (paired) or finishes.
 async fn reach(watcher: &mut Events<pb::WatchTournamentResponse>, round: u32) -> pb::Tournament {
     watcher
@@ -133,15 +112,6 @@ async fn reach(watcher: &mut Events<pb::WatchTournamentResponse>, round: u32) ->
 fn reason(status: &Status) -> String {
     assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
     status.get_details_error_info().expect("ErrorInfo").reason
-}
-
-impl crate::support::lobby::LobbyMessage for pb::WatchTournamentResponse {
-    fn id(&self) -> u64 {
-        self.event_id
-    }
-    fn heartbeat(&self) -> Option<u64> {
-        self.heartbeat.as_ref().map(|h| h.last_event_id)
-    }
 }
 
 /// Plays every board of `round` that has a player (the built-in opponents play their own).
@@ -177,7 +147,7 @@ async fn a_round_robin_of_three_meets_each_pair_once_with_one_idle_each_round() 
     assert_eq!(t.created_by, "ann");
     assert_eq!(t.status, pb::TournamentStatus::Open as i32);
     let id = t.tournament_id.clone();
-    let mut watcher = watch(&world, &world.key, &id).await;
+    let mut watcher = tournament_updates(world.channel(), &world.key, &id, 0).await;
     let mut bob_events = player_events(world.channel(), &world.bob, 0).await;
     assert_eq!(enter(&world, &world.ann, &id, 0).await.unwrap(), "ann");
     assert_eq!(enter(&world, &world.bob, &id, 0).await.unwrap(), "bob");
@@ -265,7 +235,7 @@ async fn a_swiss_bye_skips_a_rematch_with_a_late_entrant_and_a_withdrawal() {
     .unwrap();
     assert_eq!(t.created_by, "");
     let id = t.tournament_id.clone();
-    let mut watcher = watch(&world, &world.key, &id).await;
+    let mut watcher = tournament_updates(world.channel(), &world.key, &id, 0).await;
     for token in [&world.ann, &world.bob, &world.cy] {
         enter(&world, token, &id, 0).await.unwrap();
     }
@@ -349,30 +319,16 @@ async fn refusals_name_the_field_the_reason_or_the_rule() {
     };
     let refused = create(&world, &world.key, three).await.unwrap_err();
     assert_eq!(bad_fields(&refused), ["options.ba_awa_players"]);
-    let refused = create(
-        &world,
-        &world.key,
-        create_request(pb::TournamentSystem::Swiss, 0),
-    )
-    .await
-    .unwrap_err();
-    assert_eq!(bad_fields(&refused), ["rounds"]);
-    let refused = create(
-        &world,
-        &world.key,
-        create_request(pb::TournamentSystem::RoundRobin, 4),
-    )
-    .await
-    .unwrap_err();
-    assert_eq!(bad_fields(&refused), ["rounds"]);
-    let refused = create(
-        &world,
-        &world.key,
-        create_request(pb::TournamentSystem::Unspecified, 0),
-    )
-    .await
-    .unwrap_err();
-    assert_eq!(bad_fields(&refused), ["system"]);
+    for (system, rounds, field) in [
+        (pb::TournamentSystem::Swiss, 0, "rounds"),
+        (pb::TournamentSystem::RoundRobin, 4, "rounds"),
+        (pb::TournamentSystem::Unspecified, 0, "system"),
+    ] {
+        let refused = create(&world, &world.key, create_request(system, rounds))
+            .await
+            .unwrap_err();
+        assert_eq!(bad_fields(&refused), [field], "{system:?} {rounds}");
+    }
 
     let t = create(
         &world,

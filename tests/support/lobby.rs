@@ -60,6 +60,15 @@ impl LobbyMessage for pb::FeedEvent {
     }
 }
 
+impl LobbyMessage for pb::WatchTournamentResponse {
+    fn id(&self) -> u64 {
+        self.event_id
+    }
+    fn heartbeat(&self) -> Option<u64> {
+        self.heartbeat.as_ref().map(|h| h.last_event_id)
+    }
+}
+
 /// An open lobby stream: the events read so far (heartbeats not kept), and the latest heartbeat's mark.
 pub struct Events<T> {
     pub stream: Streaming<T>,
@@ -201,6 +210,33 @@ pub async fn feed(channel: &Channel, credential: &str, after: u64) -> Events<pb:
     try_feed(channel, credential, after)
         .await
         .expect("WatchTenantFeed opens")
+}
+
+/// `WatchTournament` of tournament `id` with `credential`, after `after`.
+pub async fn tournament_updates(
+    channel: &Channel,
+    credential: &str,
+    id: &str,
+    after: u64,
+) -> Events<pb::WatchTournamentResponse> {
+    let stream = within(
+        "WatchTournament",
+        pb::tournaments_client::TournamentsClient::new(channel.clone()).watch_tournament(authed(
+            pb::WatchTournamentRequest {
+                tournament_id: id.into(),
+                after_event_id: after,
+            },
+            credential,
+        )),
+    )
+    .await
+    .expect("WatchTournament opens")
+    .into_inner();
+    Events {
+        stream,
+        seen: Vec::new(),
+        last_heartbeat: None,
+    }
 }
 
 /// A player event's `match_started`, if it is one.
