@@ -194,6 +194,14 @@ fn origin_ids(origin: &Origin) -> (String, Vec<String>) {
     }
 }
 
+/// A tournament match's tournament and round (empty and 0 for any other match).
+fn tournament_of(origin: &Origin) -> (String, u32) {
+    match origin {
+        Origin::Tournament { id, round } => (id.to_string(), *round),
+        _ => (String::new(), 0),
+    }
+}
+
 fn opponent_pb(seat: &SeatRecord) -> pb::Opponent {
     pb::Opponent {
         player_id: seat.player.clone().unwrap_or_default(),
@@ -268,14 +276,8 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
                     .collect(),
                 challenge_id,
                 seek_id: own_seek.map(|id| id.to_string()).unwrap_or_default(),
-                tournament_id: match origin {
-                    Origin::Tournament { id, .. } => id.to_string(),
-                    _ => String::new(),
-                },
-                tournament_round: match origin {
-                    Origin::Tournament { round, .. } => *round,
-                    _ => 0,
-                },
+                tournament_id: tournament_of(origin).0,
+                tournament_round: tournament_of(origin).1,
             })
         }
         News::MatchFinished {
@@ -351,6 +353,8 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
                     .collect(),
                 challenge_id,
                 seek_ids,
+                tournament_id: tournament_of(origin).0,
+                tournament_round: tournament_of(origin).1,
             })
         }
         News::MatchBegun { id } => Event::MatchStarted(pb::FeedMatchStarted {
