@@ -365,8 +365,8 @@ impl TenantState {
             .filter(move |profile| !bots_only || profile.bot.is_some())
     }
 
-    /// Forgets the challenges and seeks closed, and the matches finished, before `cutoff_ms` (the match store's
-    /// retention): a stream resumed from before then is no longer told of them. Profiles and ratings stay.
+    /// Forgets the challenges and seeks closed, the matches and tournaments finished, before `cutoff_ms` (the match
+    /// store's retention): a stream resumed from before then is no longer told of them. Profiles and ratings stay.
     pub fn forget_before(&mut self, cutoff_ms: u64) -> usize {
         let before = self.challenges.len() + self.seeks.len() + self.matches.len();
         self.challenges
@@ -375,6 +375,14 @@ impl TenantState {
             .retain(|_, s| s.status == SeekStatus::Open || s.expires_ms >= cutoff_ms);
         self.matches
             .retain(|_, m| m.finished_ms.is_none_or(|at| at >= cutoff_ms));
+        // A tournament's last step is its end.
+        self.tournaments.retain(|_, log| {
+            !log.closed
+                || log
+                    .steps
+                    .last()
+                    .is_none_or(|(_, at_ms, _)| *at_ms >= cutoff_ms)
+        });
         let (challenges, seeks, matches) = (&self.challenges, &self.seeks, &self.matches);
         self.made.retain(|id, _| {
             challenges.contains_key(id) || seeks.contains_key(id) || matches.contains_key(id)

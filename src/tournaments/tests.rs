@@ -429,6 +429,9 @@ fn a_swiss_advanced_against_the_lobby_pairs_each_round_once_and_finishes() {
         }
     );
     assert!(lobby.state.tournament(&t.id).unwrap().closed);
+    // Past the retention a finished tournament is forgotten with its matches.
+    lobby.state.forget_before(u64::MAX);
+    assert!(lobby.state.tournament(&t.id).is_none());
     let lines = standings(&t);
     assert_eq!(lines[0].entrant, "p1");
     assert_eq!(lines[0].half_points, 6, "p1 won every round");
@@ -464,4 +467,8 @@ fn a_round_robin_gives_idle_rounds_and_skips_a_withdrawn_entrant() {
         .all(|(b, _)| b.south != "p2" && b.north != "p2"));
     let lines = standings(&t);
     assert!(lines.iter().all(|l| l.half_points == 1), "{lines:?}");
+    // A running tournament is kept, however old.
+    lobby.write(vec![step(&t, &Record::Created(t.spec.clone()), Vec::new())]);
+    lobby.state.forget_before(u64::MAX);
+    assert!(lobby.state.tournament(&t.id).is_some());
 }

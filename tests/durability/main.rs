@@ -13,3 +13,4 @@ mod matches_redis;
 mod matches_restart;
 mod tenants_redis;
 mod tournaments_redis;
+mod tournaments_restart;
