@@ -10,7 +10,8 @@
 use crate::lobby_redis::{channel, replicas, tenant, token};
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::lobby::{
-    authed, get_match, play_out, player_events, started, tournament_updates, within, Events,
+    authed, create_tournament, enter_tournament, get_match, play_out, player_events,
+    short_tournament, start_tournament, started, tournament_updates, within, Events,
 };
 use mancala::api::pb;
 use pb::tournaments_client::TournamentsClient;
@@ -215,29 +216,10 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
         streams.insert(p, player_events(&on_b, &tokens[p], 0).await);
     }
 
-    let created = within(
-        "CreateTournament",
-        TournamentsClient::new(on_a.clone()).create_tournament(authed(
-            pb::CreateTournamentRequest {
-                name: "Redis cup".into(),
-                system: pb::TournamentSystem::Swiss as i32,
-                rounds: 5,
-                kind: pb::GameKind::Bosh as i32,
-                options: Some(pb::GameOptions {
-                    max_games: Some(1),
-                    ..pb::GameOptions::default()
-                }),
-                time_control: None,
-                rated: true,
-            },
-            &key,
-        )),
-    )
-    .await
-    .expect("CreateTournament")
-    .into_inner()
-    .tournament
-    .unwrap();
+    let request = short_tournament(pb::TournamentSystem::Swiss, 5, true);
+    let created = create_tournament(&on_a, &key, request)
+        .await
+        .expect("CreateTournament");
     let id = created.tournament_id.clone();
     let mut watcher = tournament_updates(&on_a, &key, &id, 0).await;
 
@@ -245,35 +227,15 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
     let mut seeds: HashMap<String, u32> = HashMap::new();
     for (i, p) in players.iter().enumerate() {
         let channels = [&on_a, &on_b];
-        let entered = within(
-            "EnterTournament",
-            TournamentsClient::new(channels[i % 2].clone()).enter_tournament(authed(
-                pb::EnterTournamentRequest {
-                    tournament_id: id.clone(),
-                    bot_level: 0,
-                },
-                &tokens[*p],
-            )),
-        )
-        .await
-        .expect("a player enters")
-        .into_inner();
-        assert_eq!(entered.entrant_id, *p);
-        seeds.insert(entered.entrant_id, 2 * i as u32 + 1);
-        let bot = within(
-            "EnterTournament",
-            TournamentsClient::new(channels[(i + 1) % 2].clone()).enter_tournament(authed(
-                pb::EnterTournamentRequest {
-                    tournament_id: id.clone(),
-                    bot_level: 1 + (i as u32 % 2),
-                },
-                &key,
-            )),
-        )
-        .await
-        .expect("a bot enters")
-        .into_inner();
-        seeds.insert(bot.entrant_id, 2 * i as u32 + 2);
+        let entered = enter_tournament(channels[i % 2], &tokens[*p], &id, 0)
+            .await
+            .expect("a player enters");
+        assert_eq!(entered, *p);
+        seeds.insert(entered, 2 * i as u32 + 1);
+        let bot = enter_tournament(channels[(i + 1) % 2], &key, &id, 1 + (i as u32 % 2))
+            .await
+            .expect("a bot enters");
+        seeds.insert(bot, 2 * i as u32 + 2);
     }
     let standing = get(&on_b, &key, &id).await;
     let entered: HashMap<String, u32> = standing
@@ -283,17 +245,9 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
         .collect();
     assert_eq!(entered, seeds);
 
-    within(
-        "StartTournament",
-        TournamentsClient::new(on_b.clone()).start_tournament(authed(
-            pb::StartTournamentRequest {
-                tournament_id: id.clone(),
-            },
-            &key,
-        )),
-    )
-    .await
-    .expect("StartTournament");
+    start_tournament(&on_b, &key, &id)
+        .await
+        .expect("StartTournament");
 
     let mut alive = vec![on_a.clone(), on_b.clone()];
     let mut t = until(&mut watcher, |t| t.current_round == 1).await;

@@ -3,11 +3,12 @@
 //! last event, and ends with every pair met once and each round's matches made once.
 
 use crate::lobby_redis::{channel, tenant, OPERATOR_KEY};
-use crate::support::lobby::{authed, tournament_updates, within};
+use crate::support::lobby::{
+    create_tournament, enter_tournament, short_tournament, start_tournament, tournament_updates,
+};
 use crate::support::replica::Replica;
 use mancala::api::pb;
 use mancala::identity::keys;
-use pb::tournaments_client::TournamentsClient;
 use std::collections::HashSet;
 
 async fn server(data_dir: &str) -> Replica {
@@ -31,57 +32,20 @@ async fn a_round_robin_goes_on_after_its_server_is_killed_between_rounds() {
     let mut first = server(&data_dir).await;
     let on_first = channel(&first).await;
     let key = tenant(&on_first).await;
-    let tournaments = TournamentsClient::new(on_first.clone());
-    let created = within(
-        "CreateTournament",
-        tournaments.clone().create_tournament(authed(
-            pb::CreateTournamentRequest {
-                name: "restart cup".into(),
-                system: pb::TournamentSystem::RoundRobin as i32,
-                rounds: 0,
-                kind: pb::GameKind::Bosh as i32,
-                options: Some(pb::GameOptions {
-                    max_games: Some(1),
-                    ..pb::GameOptions::default()
-                }),
-                time_control: None,
-                rated: false,
-            },
-            &key,
-        )),
-    )
-    .await
-    .expect("CreateTournament")
-    .into_inner()
-    .tournament
-    .unwrap();
-    let id = created.tournament_id;
-    for level in [1, 2, 1, 2] {
-        within(
-            "EnterTournament",
-            tournaments.clone().enter_tournament(authed(
-                pb::EnterTournamentRequest {
-                    tournament_id: id.clone(),
-                    bot_level: level,
-                },
-                &key,
-            )),
-        )
+    let request = short_tournament(pb::TournamentSystem::RoundRobin, 0, false);
+    let id = create_tournament(&on_first, &key, request)
         .await
-        .expect("a built-in opponent enters");
+        .expect("CreateTournament")
+        .tournament_id;
+    for level in [1, 2, 1, 2] {
+        enter_tournament(&on_first, &key, &id, level)
+            .await
+            .expect("a built-in opponent enters");
     }
     let mut watcher = tournament_updates(&on_first, &key, &id, 0).await;
-    within(
-        "StartTournament",
-        tournaments.clone().start_tournament(authed(
-            pb::StartTournamentRequest {
-                tournament_id: id.clone(),
-            },
-            &key,
-        )),
-    )
-    .await
-    .expect("StartTournament");
+    start_tournament(&on_first, &key, &id)
+        .await
+        .expect("StartTournament");
     // Round 2 paired: the server goes, with round 2's matches just made (and perhaps begun).
     watcher
         .until(|u| {

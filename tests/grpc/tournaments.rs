@@ -4,7 +4,10 @@
 //! every refusal with its code, reason or field.
 
 use crate::lobby::{bad_fields, world, World};
-use crate::support::lobby::{authed, play_out, player_events, tournament_updates, within, Events};
+use crate::support::lobby::{
+    authed, create_tournament, enter_tournament, play_out, player_events, short_tournament,
+    start_tournament, tournament_updates, within, Events,
+};
 use mancala::api::pb;
 use pb::tournaments_client::TournamentsClient;
 use std::collections::HashSet;
@@ -16,32 +19,16 @@ fn client(world: &World) -> TournamentsClient<Channel> {
     TournamentsClient::new(world.channel().clone())
 }
 
-fn create_request(system: pb::TournamentSystem, rounds: u32) -> pb::CreateTournamentRequest {
-    pb::CreateTournamentRequest {
-        name: "test cup".into(),
-        system: system as i32,
-        rounds,
-        kind: pb::GameKind::Bosh as i32,
-        options: Some(pb::GameOptions {
-            max_games: Some(1),
-            ..pb::GameOptions::default()
-        }),
-        time_control: None,
-        rated: false,
-    }
-}
-
 async fn create(
     world: &World,
     credential: &str,
     request: pb::CreateTournamentRequest,
 ) -> Result<pb::Tournament, Status> {
-    within(
-        "CreateTournament",
-        client(world).create_tournament(authed(request, credential)),
-    )
-    .await
-    .map(|r| r.into_inner().tournament.expect("a tournament"))
+    create_tournament(world.channel(), credential, request).await
+}
+
+fn create_request(system: pb::TournamentSystem, rounds: u32) -> pb::CreateTournamentRequest {
+    short_tournament(system, rounds, false)
 }
 
 async fn enter(
@@ -50,32 +37,11 @@ async fn enter(
     id: &str,
     bot_level: u32,
 ) -> Result<String, Status> {
-    within(
-        "EnterTournament",
-        client(world).enter_tournament(authed(
-            pb::EnterTournamentRequest {
-                tournament_id: id.into(),
-                bot_level,
-            },
-            credential,
-        )),
-    )
-    .await
-    .map(|r| r.into_inner().entrant_id)
+    enter_tournament(world.channel(), credential, id, bot_level).await
 }
 
 async fn start(world: &World, credential: &str, id: &str) -> Result<pb::Tournament, Status> {
-    within(
-        "StartTournament",
-        client(world).start_tournament(authed(
-            pb::StartTournamentRequest {
-                tournament_id: id.into(),
-            },
-            credential,
-        )),
-    )
-    .await
-    .map(|r| r.into_inner().tournament.expect("a tournament"))
+    start_tournament(world.channel(), credential, id).await
 }
 
 async fn withdraw(
