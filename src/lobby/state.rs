@@ -4,7 +4,7 @@
 
 use super::entry::{
     BotAccount, Challenge, ChallengeStatus, Entry, LobbyId, Logged, Origin, SeatRecord, Seek,
-    SeekStatus,
+    SeekStatus, TournamentStep,
 };
 use super::ratings::Glicko;
 use crate::clock::TimeControl;
@@ -148,6 +148,8 @@ pub struct TournamentLog {
     pub steps: Vec<(u64, u64, Vec<u8>)>,
     /// Whether its last step was written (it is over).
     pub closed: bool,
+    /// Per player told of its steps, the last one he was told of (its index in `steps`): what his stream restates.
+    pub last_told: HashMap<String, usize>,
 }
 
 impl TenantState {
@@ -260,6 +262,9 @@ impl TenantState {
                 log.steps
                     .push((logged.seq, logged.at_ms, step.body.clone()));
                 log.closed |= step.last;
+                for player in &step.tell {
+                    log.last_told.insert(player.clone(), log.steps.len() - 1);
+                }
             }
             Entry::MatchStarted { id } => {
                 if let Some(info) = self.matches.get_mut(id) {
@@ -396,7 +401,8 @@ impl TenantState {
     }
 
     /// What stands for `player` now, each as the entry that made it: his pending challenges (to or from him, not
-    /// expired at `now_ms`), his open seeks, and his unfinished matches, in log order.
+    /// expired at `now_ms`), his open seeks, his unfinished matches, and of each tournament not over the last step
+    /// he was told of, in log order.
     pub fn standing_for(&self, player: &str, now_ms: u64) -> Vec<Logged> {
         let mut out: Vec<Logged> = Vec::new();
         let mut push = |id: &LobbyId, entry: Entry| {
@@ -418,6 +424,24 @@ impl TenantState {
             if info.seat_of(player).is_some() {
                 push(id, info.created_entry(*id));
             }
+        }
+        // Of each tournament not over, the last step he was told of (the round he plays, his entry …).
+        for (id, log) in self.open_tournaments() {
+            let Some((seq, at_ms, body)) =
+                log.last_told.get(player).and_then(|&i| log.steps.get(i))
+            else {
+                continue;
+            };
+            out.push(Logged {
+                seq: *seq,
+                at_ms: *at_ms,
+                entry: Entry::Tournament(TournamentStep {
+                    id: *id,
+                    tell: vec![player.to_string()],
+                    last: false,
+                    body: body.clone(),
+                }),
+            });
         }
         out.sort_by_key(|logged| logged.seq);
         out

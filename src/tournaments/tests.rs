@@ -388,6 +388,14 @@ fn a_swiss_advanced_against_the_lobby_pairs_each_round_once_and_finishes() {
         .count();
     assert_eq!((t.current_round(), made), (1, 2));
     lobby.write(entries);
+    // A player's stream would restate his round's pairing.
+    let restated = lobby.state.standing_for("p1", 0);
+    assert!(
+        restated
+            .iter()
+            .any(|l| matches!(&l.entry, Entry::Tournament(step) if step.tell == ["p1"])),
+        "{restated:?}"
+    );
     // Nothing ended: nothing to write, however often asked.
     assert!(advance(&mut t.clone(), &lobby.state).is_empty());
     for round in 1..=3 {

@@ -138,6 +138,20 @@ async fn a_round_robin_of_three_meets_each_pair_once_with_one_idle_each_round() 
         let mut pair = [b.south_entrant_id.clone(), b.north_entrant_id.clone()];
         pair.sort();
         assert!(met.insert(pair), "each pair once");
+        if round == 2 {
+            // A stream opened now restates bob's last tournament event: this round's pairing.
+            let mut fresh = player_events(world.channel(), &world.bob, 0).await;
+            let restated = fresh
+                .until(|e| match &e.event {
+                    Some(pb::player_event::Event::Tournament(t)) if e.restated => Some(t.clone()),
+                    _ => None,
+                })
+                .await;
+            assert_eq!(
+                (restated.kind, restated.round),
+                (pb::TournamentEventKind::RoundPaired as i32, 2)
+            );
+        }
         play_round(&world, &t, round, &tokens).await;
     }
     let t = reach(&mut watcher, 4).await;

@@ -953,7 +953,8 @@ export type WatchPlayerEventsRequest = Message<"mancala.v1.WatchPlayerEventsRequ
   /**
    * Resume after this event id. Whatever it is, the stream begins with what stands for the caller (each
    * unfinished match with a seat of his, each pending challenge to or from him, each open seek of his, as the
-   * event that made it, oldest first, `restated` set) made at or before the resume point, then a heartbeat whose
+   * event that made it, and of each tournament of his not over the last `tournament` event he was told of, oldest
+   * first, `restated` set) made at or before the resume point, then a heartbeat whose
    * `last_event_id` is the resume point, then every event after it. 0: start from now, as lichess's event stream
    * does: the resume point is the latest event id, so everything that stands is restated and no history is sent.
    *
