@@ -31,8 +31,8 @@ TOURNAMENT_OVER = lobby_pb2.TOURNAMENT_EVENT_KIND_FINISHED
 def run(bot):
     """The bot: answer challenges, play the matches they start, stop after --max-matches finished ones (or at the
     end of the --tournament it entered)."""
-    if bot.tournament:
-        bot.enter(bot.tournament)  # its matches then arrive as any other: `match_started`, round by round
+    if bot.tournament and not bot.enter(bot.tournament):  # its matches arrive as any other: `match_started`
+        return bot.close()
     for event in bot.events():  # Lobby.WatchPlayerEvents, resumed after its last event if the connection drops
         kind = event.WhichOneof("event")
         if kind == "challenge" and event.challenge.status == PENDING and event.challenge.to_player_id == bot.me:
@@ -161,15 +161,25 @@ class Bot:
     # -- tournaments ----------------------------------------------------------------------------------------
 
     def enter(self, tournament_id):
+        """Enters the tournament; False if it is over (nothing to play)."""
         try:
             self.tournaments.EnterTournament(tournaments_pb2.EnterTournamentRequest(tournament_id=tournament_id),
                                              metadata=self.metadata, timeout=10)
             log(f"entered tournament {tournament_id}")
         except grpc.RpcError as error:
-            # A restarted bot entered before: it plays on.
-            if error.code() != grpc.StatusCode.FAILED_PRECONDITION or "entered already" not in error.details():
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
                 raise
-            log(f"tournament {tournament_id}: entered already")
+            # A restarted bot entered before: it plays on (its stream restates its round and its match).
+            if "entered already" in error.details():
+                log(f"tournament {tournament_id}: entered already")
+                return True
+            got = self.tournaments.GetTournament(tournaments_pb2.GetTournamentRequest(tournament_id=tournament_id),
+                                                 metadata=self.metadata, timeout=10).tournament
+            if got.status != tournaments_pb2.TOURNAMENT_STATUS_FINISHED:
+                raise
+            log(f"tournament {tournament_id} is over")
+            return False
+        return True
 
     def heard(self, news):
         kind = news.kind

@@ -30,6 +30,20 @@ pub fn system(value: i32, rounds: u32) -> Result<System, Vec<Violation>> {
     }
 }
 
+/// Decodes a status filter (unset: any).
+pub fn status_filter(value: i32) -> Result<Option<Status>, Vec<Violation>> {
+    match pb::TournamentStatus::try_from(value) {
+        Ok(pb::TournamentStatus::Unspecified) => Ok(None),
+        Ok(pb::TournamentStatus::Open) => Ok(Some(Status::Open)),
+        Ok(pb::TournamentStatus::Running) => Ok(Some(Status::Running)),
+        Ok(pb::TournamentStatus::Finished) => Ok(Some(Status::Finished)),
+        Err(_) => Err(vec![Violation {
+            field: "status".into(),
+            description: format!("{value} is not a TournamentStatus"),
+        }]),
+    }
+}
+
 /// What kind of step a record is.
 pub fn event_kind(record: &Record) -> pb::TournamentEventKind {
     use pb::TournamentEventKind as K;

@@ -467,6 +467,11 @@ impl TenantState {
         self.tournaments.get(id)
     }
 
+    /// Every tournament still held (a finished one until the retention), in id order.
+    pub fn tournaments(&self) -> impl Iterator<Item = (&LobbyId, &TournamentLog)> {
+        self.tournaments.iter()
+    }
+
     /// The tournaments not over, in id order.
     pub fn open_tournaments(&self) -> impl Iterator<Item = (&LobbyId, &TournamentLog)> {
         self.tournaments.iter().filter(|(_, log)| !log.closed)

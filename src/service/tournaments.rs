@@ -4,7 +4,7 @@
 use super::auth::{address, caller};
 use crate::api::lobby::lobby_id;
 use crate::api::matches::{time_control, Wire};
-use crate::api::tournaments::{system, tournament_pb, update_pb};
+use crate::api::tournaments::{status_filter, system, tournament_pb, update_pb};
 use crate::api::{convert, error, pb};
 use crate::engine::Violation;
 use crate::identity::Caller;
@@ -163,6 +163,37 @@ impl pb::tournaments_server::Tournaments for TournamentsService {
             .map_err(error::tournament_error)?;
         Ok(Response::new(pb::GetTournamentResponse {
             tournament: answer(&t),
+        }))
+    }
+
+    async fn list_tournaments(
+        &self,
+        request: Request<pb::ListTournamentsRequest>,
+    ) -> Result<Response<pb::ListTournamentsResponse>, Status> {
+        let (tenant, _) = actor_of(&request)?;
+        let r = request.into_inner();
+        let status = status_filter(r.status).map_err(error::invalid_argument)?;
+        let before = match r.page_token.as_str() {
+            "" => None,
+            token => Some(token.parse::<u64>().map_err(|_| {
+                error::invalid_argument(vec![Violation {
+                    field: "page_token".into(),
+                    description: "not a page token this call answered".into(),
+                }])
+            })?),
+        };
+        let limit = match r.page_size {
+            0 => 20,
+            size => size.min(100) as usize,
+        };
+        let (page, next) = self
+            .tournaments
+            .list(&tenant, status, before, limit)
+            .await
+            .map_err(error::tournament_error)?;
+        Ok(Response::new(pb::ListTournamentsResponse {
+            tournaments: page.iter().map(tournament_pb).collect(),
+            next_page_token: next.map(|n| n.to_string()).unwrap_or_default(),
         }))
     }
 

@@ -199,6 +199,39 @@ impl<E: Encoder> Tournaments<E> {
             .await?
     }
 
+    /// Up to `limit` of the tenant's tournaments in `status` (any when `None`), newest first, created before
+    /// entry `before` (the previous page's mark): the tournaments, and the next page's mark if there is one.
+    pub async fn list(
+        &self,
+        tenant: &str,
+        status: Option<Status>,
+        before: Option<u64>,
+        limit: usize,
+    ) -> Result<(Vec<Tournament>, Option<u64>), TournamentError> {
+        self.lobby
+            .read_state(tenant, move |state| {
+                let mut made: Vec<(u64, LobbyId)> = state
+                    .tournaments()
+                    .filter_map(|(id, log)| Some((log.steps.first()?.0, *id)))
+                    .filter(|(seq, _)| before.is_none_or(|before| *seq < before))
+                    .collect();
+                made.sort_by_key(|(seq, _)| std::cmp::Reverse(*seq));
+                let mut page = Vec::new();
+                for (seq, id) in made {
+                    let t = found(state, id)?;
+                    if status.is_some_and(|status| t.status != status) {
+                        continue;
+                    }
+                    if page.len() == limit {
+                        return Ok((page, Some(seq + 1)));
+                    }
+                    page.push(t);
+                }
+                Ok((page, None))
+            })
+            .await?
+    }
+
     /// Enters `actor` himself, or with `bot_level` a built-in opponent of that level (the creator or the
     /// backend): the tournament and the entrant id.
     pub async fn enter(

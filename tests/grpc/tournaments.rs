@@ -350,3 +350,80 @@ async fn refusals_name_the_field_the_reason_or_the_rule() {
     let refused = enter(&world, &world.cy, id, 0).await.unwrap_err();
     assert_eq!(reason(&refused), "TOURNAMENT_CLOSED");
 }
+
+async fn list(
+    world: &World,
+    status: pb::TournamentStatus,
+    page_size: u32,
+    page_token: &str,
+) -> pb::ListTournamentsResponse {
+    within(
+        "ListTournaments",
+        client(world).list_tournaments(authed(
+            pb::ListTournamentsRequest {
+                status: status as i32,
+                page_size,
+                page_token: page_token.into(),
+            },
+            &world.bob,
+        )),
+    )
+    .await
+    .expect("ListTournaments")
+    .into_inner()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournaments_are_listed_newest_first_a_page_at_a_time_and_by_status() {
+    let world = world().await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let t = create(
+            &world,
+            &world.key,
+            create_request(pb::TournamentSystem::Swiss, 1),
+        )
+        .await
+        .unwrap();
+        ids.push(t.tournament_id);
+    }
+    // The oldest runs: two built-in opponents play it.
+    for level in [1, 2] {
+        enter(&world, &world.key, &ids[0], level).await.unwrap();
+    }
+    start(&world, &world.key, &ids[0]).await.unwrap();
+    let first = list(&world, pb::TournamentStatus::Unspecified, 2, "").await;
+    let names: Vec<&str> = first
+        .tournaments
+        .iter()
+        .map(|t| t.tournament_id.as_str())
+        .collect();
+    assert_eq!(names, [ids[2].as_str(), ids[1].as_str()]);
+    assert!(!first.next_page_token.is_empty());
+    let second = list(
+        &world,
+        pb::TournamentStatus::Unspecified,
+        2,
+        &first.next_page_token,
+    )
+    .await;
+    assert_eq!(second.tournaments.len(), 1);
+    assert_eq!(second.tournaments[0].tournament_id, ids[0]);
+    assert!(second.next_page_token.is_empty());
+    let open = list(&world, pb::TournamentStatus::Open, 0, "").await;
+    assert_eq!(open.tournaments.len(), 2);
+    let refused = within(
+        "ListTournaments",
+        client(&world).list_tournaments(authed(
+            pb::ListTournamentsRequest {
+                status: 0,
+                page_size: 0,
+                page_token: "yesterday".into(),
+            },
+            &world.key,
+        )),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(bad_fields(&refused), ["page_token"]);
+}

@@ -54,7 +54,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mancala/v1/tournaments.proto.
  */
 export const file_mancala_v1_tournaments: GenFile = /*@__PURE__*/
-  fileDesc("ChxtYW5jYWxhL3YxL3RvdXJuYW1lbnRzLnByb3RvEgptYW5jYWxhLnYxIvEBChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEiwKBnN5c3RlbRgCIAEoDjIcLm1hbmNhbGEudjEuVG91cm5hbWVudFN5c3RlbRIOCgZyb3VuZHMYAyABKA0SIgoEa2luZBgEIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgFIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSLQoMdGltZV9jb250cm9sGAYgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBINCgVyYXRlZBgHIAEoCCJGChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLm1hbmNhbGEudjEuVG91cm5hbWVudCJCChZFbnRlclRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSEQoJYm90X2xldmVsGAIgASgNIlkKF0VudGVyVG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQSEgoKZW50cmFudF9pZBgCIAEoCSJKCh1XaXRoZHJhd0Zyb21Ub3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEhIKCmVudHJhbnRfaWQYAiABKAkiTAoeV2l0aGRyYXdGcm9tVG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQiLwoWU3RhcnRUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJIkUKF1N0YXJ0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQiLQoUR2V0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJDChVHZXRUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLm1hbmNhbGEudjEuVG91cm5hbWVudCJHChZXYXRjaFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAiABKAQixAEKF1dhdGNoVG91cm5hbWVudFJlc3BvbnNlEhAKCGV2ZW50X2lkGAEgASgEEg0KBWF0X21zGAIgASgEEi0KBGtpbmQYAyABKA4yHy5tYW5jYWxhLnYxLlRvdXJuYW1lbnRFdmVudEtpbmQSKgoKdG91cm5hbWVudBgEIAEoCzIWLm1hbmNhbGEudjEuVG91cm5hbWVudBItCgloZWFydGJlYXQYBSABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0IoQECgpUb3VybmFtZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIsCgZzeXN0ZW0YAyABKA4yHC5tYW5jYWxhLnYxLlRvdXJuYW1lbnRTeXN0ZW0SDgoGcm91bmRzGAQgASgNEiIKBGtpbmQYBSABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYBiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEi0KDHRpbWVfY29udHJvbBgHIAEoCzIXLm1hbmNhbGEudjEuVGltZUNvbnRyb2wSDQoFcmF0ZWQYCCABKAgSEgoKY3JlYXRlZF9ieRgJIAEoCRIsCgZzdGF0dXMYCiABKA4yHC5tYW5jYWxhLnYxLlRvdXJuYW1lbnRTdGF0dXMSFQoNY3VycmVudF9yb3VuZBgLIAEoDRIvCghlbnRyYW50cxgMIAMoCzIdLm1hbmNhbGEudjEuVG91cm5hbWVudEVudHJhbnQSMwoOcm91bmRfcGFpcmluZ3MYDSADKAsyGy5tYW5jYWxhLnYxLlRvdXJuYW1lbnRSb3VuZBIxCglzdGFuZGluZ3MYDiADKAsyHi5tYW5jYWxhLnYxLlRvdXJuYW1lbnRTdGFuZGluZxIVCg1jcmVhdGVkX2F0X21zGA8gASgEIm4KEVRvdXJuYW1lbnRFbnRyYW50EhIKCmVudHJhbnRfaWQYASABKAkSEQoJcGxheWVyX2lkGAIgASgJEhEKCWJvdF9sZXZlbBgDIAEoDRIMCgRzZWVkGAQgASgNEhEKCXdpdGhkcmF3bhgFIAEoCCJ/Cg9Ub3VybmFtZW50Um91bmQSDQoFcm91bmQYASABKA0SKwoGYm9hcmRzGAIgAygLMhsubWFuY2FsYS52MS5Ub3VybmFtZW50Qm9hcmQSFgoOYnllX2VudHJhbnRfaWQYAyABKAkSGAoQaWRsZV9lbnRyYW50X2lkcxgEIAMoCSKPAQoPVG91cm5hbWVudEJvYXJkEg0KBWJvYXJkGAEgASgNEhAKCG1hdGNoX2lkGAIgASgJEhgKEHNvdXRoX2VudHJhbnRfaWQYAyABKAkSGAoQbm9ydGhfZW50cmFudF9pZBgEIAEoCRInCgZyZXN1bHQYBSABKA4yFy5tYW5jYWxhLnYxLkJvYXJkUmVzdWx0It4BChJUb3VybmFtZW50U3RhbmRpbmcSDAoEcmFuaxgBIAEoDRISCgplbnRyYW50X2lkGAIgASgJEg4KBnBvaW50cxgDIAEoARIQCghidWNoaG9sehgEIAEoARIYChBzb25uZWJvcm5fYmVyZ2VyGAUgASgBEgwKBHdpbnMYBiABKA0SDQoFZHJhd3MYByABKA0SDgoGbG9zc2VzGAggASgNEgwKBGJ5ZXMYCSABKA0SDQoFc291dGgYCiABKA0SDQoFbm9ydGgYCyABKA0SEQoJd2l0aGRyYXduGAwgASgIKnUKEFRvdXJuYW1lbnRTeXN0ZW0SIQodVE9VUk5BTUVOVF9TWVNURU1fVU5TUEVDSUZJRUQQABIhCh1UT1VSTkFNRU5UX1NZU1RFTV9ST1VORF9ST0JJThABEhsKF1RPVVJOQU1FTlRfU1lTVEVNX1NXSVNTEAIqkAEKEFRvdXJuYW1lbnRTdGF0dXMSIQodVE9VUk5BTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIaChZUT1VSTkFNRU5UX1NUQVRVU19PUEVOEAESHQoZVE9VUk5BTUVOVF9TVEFUVVNfUlVOTklORxACEh4KGlRPVVJOQU1FTlRfU1RBVFVTX0ZJTklTSEVEEAMqlgEKC0JvYXJkUmVzdWx0EhwKGEJPQVJEX1JFU1VMVF9VTlNQRUNJRklFRBAAEhoKFkJPQVJEX1JFU1VMVF9TT1VUSF9XT04QARIaChZCT0FSRF9SRVNVTFRfTk9SVEhfV09OEAISFQoRQk9BUkRfUkVTVUxUX0RSQVcQAxIaChZCT0FSRF9SRVNVTFRfTk9fUkVTVUxUEAQyyQQKC1RvdXJuYW1lbnRzEl0KEENyZWF0ZVRvdXJuYW1lbnQSIy5tYW5jYWxhLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXF1ZXN0GiQubWFuY2FsYS52MS5DcmVhdGVUb3VybmFtZW50UmVzcG9uc2USWgoPRW50ZXJUb3VybmFtZW50EiIubWFuY2FsYS52MS5FbnRlclRvdXJuYW1lbnRSZXF1ZXN0GiMubWFuY2FsYS52MS5FbnRlclRvdXJuYW1lbnRSZXNwb25zZRJvChZXaXRoZHJhd0Zyb21Ub3VybmFtZW50EikubWFuY2FsYS52MS5XaXRoZHJhd0Zyb21Ub3VybmFtZW50UmVxdWVzdBoqLm1hbmNhbGEudjEuV2l0aGRyYXdGcm9tVG91cm5hbWVudFJlc3BvbnNlEloKD1N0YXJ0VG91cm5hbWVudBIiLm1hbmNhbGEudjEuU3RhcnRUb3VybmFtZW50UmVxdWVzdBojLm1hbmNhbGEudjEuU3RhcnRUb3VybmFtZW50UmVzcG9uc2USVAoNR2V0VG91cm5hbWVudBIgLm1hbmNhbGEudjEuR2V0VG91cm5hbWVudFJlcXVlc3QaIS5tYW5jYWxhLnYxLkdldFRvdXJuYW1lbnRSZXNwb25zZRJcCg9XYXRjaFRvdXJuYW1lbnQSIi5tYW5jYWxhLnYxLldhdGNoVG91cm5hbWVudFJlcXVlc3QaIy5tYW5jYWxhLnYxLldhdGNoVG91cm5hbWVudFJlc3BvbnNlMAFChQEKDmNvbS5tYW5jYWxhLnYxQhBUb3VybmFtZW50c1Byb3RvUAFaI21hbmNhbGEvZ2VuL2dvL21hbmNhbGEvdjE7bWFuY2FsYXYxogIDTVhYqgIKTWFuY2FsYS5WMboCC01hbmNhbGFfVjFfygIKTWFuY2FsYVxWMeoCC01hbmNhbGE6OlYxYgZwcm90bzM", [file_mancala_v1_game, file_mancala_v1_lobby, file_mancala_v1_matches, file_mancala_v1_rules]);
+  fileDesc("ChxtYW5jYWxhL3YxL3RvdXJuYW1lbnRzLnByb3RvEgptYW5jYWxhLnYxIvEBChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEiwKBnN5c3RlbRgCIAEoDjIcLm1hbmNhbGEudjEuVG91cm5hbWVudFN5c3RlbRIOCgZyb3VuZHMYAyABKA0SIgoEa2luZBgEIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgFIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSLQoMdGltZV9jb250cm9sGAYgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBINCgVyYXRlZBgHIAEoCCJGChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLm1hbmNhbGEudjEuVG91cm5hbWVudCJCChZFbnRlclRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSEQoJYm90X2xldmVsGAIgASgNIlkKF0VudGVyVG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQSEgoKZW50cmFudF9pZBgCIAEoCSJKCh1XaXRoZHJhd0Zyb21Ub3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEhIKCmVudHJhbnRfaWQYAiABKAkiTAoeV2l0aGRyYXdGcm9tVG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQiLwoWU3RhcnRUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJIkUKF1N0YXJ0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQiLQoUR2V0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJDChVHZXRUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLm1hbmNhbGEudjEuVG91cm5hbWVudCJtChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0EiwKBnN0YXR1cxgBIAEoDjIcLm1hbmNhbGEudjEuVG91cm5hbWVudFN0YXR1cxIRCglwYWdlX3NpemUYAiABKA0SEgoKcGFnZV90b2tlbhgDIAEoCSJfChdMaXN0VG91cm5hbWVudHNSZXNwb25zZRIrCgt0b3VybmFtZW50cxgBIAMoCzIWLm1hbmNhbGEudjEuVG91cm5hbWVudBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiRwoWV2F0Y2hUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgEIsQBChdXYXRjaFRvdXJuYW1lbnRSZXNwb25zZRIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBItCgRraW5kGAMgASgOMh8ubWFuY2FsYS52MS5Ub3VybmFtZW50RXZlbnRLaW5kEioKCnRvdXJuYW1lbnQYBCABKAsyFi5tYW5jYWxhLnYxLlRvdXJuYW1lbnQSLQoJaGVhcnRiZWF0GAUgASgLMhoubWFuY2FsYS52MS5Mb2JieUhlYXJ0YmVhdCKEBAoKVG91cm5hbWVudBIVCg10b3VybmFtZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSLAoGc3lzdGVtGAMgASgOMhwubWFuY2FsYS52MS5Ub3VybmFtZW50U3lzdGVtEg4KBnJvdW5kcxgEIAEoDRIiCgRraW5kGAUgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAYgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxItCgx0aW1lX2NvbnRyb2wYByABKAsyFy5tYW5jYWxhLnYxLlRpbWVDb250cm9sEg0KBXJhdGVkGAggASgIEhIKCmNyZWF0ZWRfYnkYCSABKAkSLAoGc3RhdHVzGAogASgOMhwubWFuY2FsYS52MS5Ub3VybmFtZW50U3RhdHVzEhUKDWN1cnJlbnRfcm91bmQYCyABKA0SLwoIZW50cmFudHMYDCADKAsyHS5tYW5jYWxhLnYxLlRvdXJuYW1lbnRFbnRyYW50EjMKDnJvdW5kX3BhaXJpbmdzGA0gAygLMhsubWFuY2FsYS52MS5Ub3VybmFtZW50Um91bmQSMQoJc3RhbmRpbmdzGA4gAygLMh4ubWFuY2FsYS52MS5Ub3VybmFtZW50U3RhbmRpbmcSFQoNY3JlYXRlZF9hdF9tcxgPIAEoBCJuChFUb3VybmFtZW50RW50cmFudBISCgplbnRyYW50X2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIRCglib3RfbGV2ZWwYAyABKA0SDAoEc2VlZBgEIAEoDRIRCgl3aXRoZHJhd24YBSABKAgifwoPVG91cm5hbWVudFJvdW5kEg0KBXJvdW5kGAEgASgNEisKBmJvYXJkcxgCIAMoCzIbLm1hbmNhbGEudjEuVG91cm5hbWVudEJvYXJkEhYKDmJ5ZV9lbnRyYW50X2lkGAMgASgJEhgKEGlkbGVfZW50cmFudF9pZHMYBCADKAkijwEKD1RvdXJuYW1lbnRCb2FyZBINCgVib2FyZBgBIAEoDRIQCghtYXRjaF9pZBgCIAEoCRIYChBzb3V0aF9lbnRyYW50X2lkGAMgASgJEhgKEG5vcnRoX2VudHJhbnRfaWQYBCABKAkSJwoGcmVzdWx0GAUgASgOMhcubWFuY2FsYS52MS5Cb2FyZFJlc3VsdCLeAQoSVG91cm5hbWVudFN0YW5kaW5nEgwKBHJhbmsYASABKA0SEgoKZW50cmFudF9pZBgCIAEoCRIOCgZwb2ludHMYAyABKAESEAoIYnVjaGhvbHoYBCABKAESGAoQc29ubmVib3JuX2JlcmdlchgFIAEoARIMCgR3aW5zGAYgASgNEg0KBWRyYXdzGAcgASgNEg4KBmxvc3NlcxgIIAEoDRIMCgRieWVzGAkgASgNEg0KBXNvdXRoGAogASgNEg0KBW5vcnRoGAsgASgNEhEKCXdpdGhkcmF3bhgMIAEoCCp1ChBUb3VybmFtZW50U3lzdGVtEiEKHVRPVVJOQU1FTlRfU1lTVEVNX1VOU1BFQ0lGSUVEEAASIQodVE9VUk5BTUVOVF9TWVNURU1fUk9VTkRfUk9CSU4QARIbChdUT1VSTkFNRU5UX1NZU1RFTV9TV0lTUxACKpABChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWVE9VUk5BTUVOVF9TVEFUVVNfT1BFThABEh0KGVRPVVJOQU1FTlRfU1RBVFVTX1JVTk5JTkcQAhIeChpUT1VSTkFNRU5UX1NUQVRVU19GSU5JU0hFRBADKpYBCgtCb2FyZFJlc3VsdBIcChhCT0FSRF9SRVNVTFRfVU5TUEVDSUZJRUQQABIaChZCT0FSRF9SRVNVTFRfU09VVEhfV09OEAESGgoWQk9BUkRfUkVTVUxUX05PUlRIX1dPThACEhUKEUJPQVJEX1JFU1VMVF9EUkFXEAMSGgoWQk9BUkRfUkVTVUxUX05PX1JFU1VMVBAEMqUFCgtUb3VybmFtZW50cxJdChBDcmVhdGVUb3VybmFtZW50EiMubWFuY2FsYS52MS5DcmVhdGVUb3VybmFtZW50UmVxdWVzdBokLm1hbmNhbGEudjEuQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEloKD0VudGVyVG91cm5hbWVudBIiLm1hbmNhbGEudjEuRW50ZXJUb3VybmFtZW50UmVxdWVzdBojLm1hbmNhbGEudjEuRW50ZXJUb3VybmFtZW50UmVzcG9uc2USbwoWV2l0aGRyYXdGcm9tVG91cm5hbWVudBIpLm1hbmNhbGEudjEuV2l0aGRyYXdGcm9tVG91cm5hbWVudFJlcXVlc3QaKi5tYW5jYWxhLnYxLldpdGhkcmF3RnJvbVRvdXJuYW1lbnRSZXNwb25zZRJaCg9TdGFydFRvdXJuYW1lbnQSIi5tYW5jYWxhLnYxLlN0YXJ0VG91cm5hbWVudFJlcXVlc3QaIy5tYW5jYWxhLnYxLlN0YXJ0VG91cm5hbWVudFJlc3BvbnNlElQKDUdldFRvdXJuYW1lbnQSIC5tYW5jYWxhLnYxLkdldFRvdXJuYW1lbnRSZXF1ZXN0GiEubWFuY2FsYS52MS5HZXRUb3VybmFtZW50UmVzcG9uc2USWgoPTGlzdFRvdXJuYW1lbnRzEiIubWFuY2FsYS52MS5MaXN0VG91cm5hbWVudHNSZXF1ZXN0GiMubWFuY2FsYS52MS5MaXN0VG91cm5hbWVudHNSZXNwb25zZRJcCg9XYXRjaFRvdXJuYW1lbnQSIi5tYW5jYWxhLnYxLldhdGNoVG91cm5hbWVudFJlcXVlc3QaIy5tYW5jYWxhLnYxLldhdGNoVG91cm5hbWVudFJlc3BvbnNlMAFChQEKDmNvbS5tYW5jYWxhLnYxQhBUb3VybmFtZW50c1Byb3RvUAFaI21hbmNhbGEvZ2VuL2dvL21hbmNhbGEvdjE7bWFuY2FsYXYxogIDTVhYqgIKTWFuY2FsYS5WMboCC01hbmNhbGFfVjFfygIKTWFuY2FsYVxWMeoCC01hbmNhbGE6OlYxYgZwcm90bzM", [file_mancala_v1_game, file_mancala_v1_lobby, file_mancala_v1_matches, file_mancala_v1_rules]);
 
 /**
  * @generated from message mancala.v1.CreateTournamentRequest
@@ -289,6 +289,65 @@ export const GetTournamentResponseSchema: GenMessage<GetTournamentResponse> = /*
   messageDesc(file_mancala_v1_tournaments, 9);
 
 /**
+ * @generated from message mancala.v1.ListTournamentsRequest
+ */
+export type ListTournamentsRequest = Message<"mancala.v1.ListTournamentsRequest"> & {
+  /**
+   * Only those in this status (unset: all).
+   *
+   * @generated from field: mancala.v1.TournamentStatus status = 1;
+   */
+  status: TournamentStatus;
+
+  /**
+   * At most this many (0: 20; at most 100).
+   *
+   * @generated from field: uint32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * The previous answer's `next_page_token` (empty: from the newest).
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message mancala.v1.ListTournamentsRequest.
+ * Use `create(ListTournamentsRequestSchema)` to create a new message.
+ */
+export const ListTournamentsRequestSchema: GenMessage<ListTournamentsRequest> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_tournaments, 10);
+
+/**
+ * @generated from message mancala.v1.ListTournamentsResponse
+ */
+export type ListTournamentsResponse = Message<"mancala.v1.ListTournamentsResponse"> & {
+  /**
+   * Newest first.
+   *
+   * @generated from field: repeated mancala.v1.Tournament tournaments = 1;
+   */
+  tournaments: Tournament[];
+
+  /**
+   * Pass it as `page_token` for the next page; empty when there is none.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message mancala.v1.ListTournamentsResponse.
+ * Use `create(ListTournamentsResponseSchema)` to create a new message.
+ */
+export const ListTournamentsResponseSchema: GenMessage<ListTournamentsResponse> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_tournaments, 11);
+
+/**
  * @generated from message mancala.v1.WatchTournamentRequest
  */
 export type WatchTournamentRequest = Message<"mancala.v1.WatchTournamentRequest"> & {
@@ -310,7 +369,7 @@ export type WatchTournamentRequest = Message<"mancala.v1.WatchTournamentRequest"
  * Use `create(WatchTournamentRequestSchema)` to create a new message.
  */
 export const WatchTournamentRequestSchema: GenMessage<WatchTournamentRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 10);
+  messageDesc(file_mancala_v1_tournaments, 12);
 
 /**
  * One step of `WatchTournament`.
@@ -359,7 +418,7 @@ export type WatchTournamentResponse = Message<"mancala.v1.WatchTournamentRespons
  * Use `create(WatchTournamentResponseSchema)` to create a new message.
  */
 export const WatchTournamentResponseSchema: GenMessage<WatchTournamentResponse> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 11);
+  messageDesc(file_mancala_v1_tournaments, 13);
 
 /**
  * @generated from message mancala.v1.Tournament
@@ -458,7 +517,7 @@ export type Tournament = Message<"mancala.v1.Tournament"> & {
  * Use `create(TournamentSchema)` to create a new message.
  */
 export const TournamentSchema: GenMessage<Tournament> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 12);
+  messageDesc(file_mancala_v1_tournaments, 14);
 
 /**
  * @generated from message mancala.v1.TournamentEntrant
@@ -503,7 +562,7 @@ export type TournamentEntrant = Message<"mancala.v1.TournamentEntrant"> & {
  * Use `create(TournamentEntrantSchema)` to create a new message.
  */
 export const TournamentEntrantSchema: GenMessage<TournamentEntrant> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 13);
+  messageDesc(file_mancala_v1_tournaments, 15);
 
 /**
  * @generated from message mancala.v1.TournamentRound
@@ -539,7 +598,7 @@ export type TournamentRound = Message<"mancala.v1.TournamentRound"> & {
  * Use `create(TournamentRoundSchema)` to create a new message.
  */
 export const TournamentRoundSchema: GenMessage<TournamentRound> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 14);
+  messageDesc(file_mancala_v1_tournaments, 16);
 
 /**
  * @generated from message mancala.v1.TournamentBoard
@@ -578,7 +637,7 @@ export type TournamentBoard = Message<"mancala.v1.TournamentBoard"> & {
  * Use `create(TournamentBoardSchema)` to create a new message.
  */
 export const TournamentBoardSchema: GenMessage<TournamentBoard> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 15);
+  messageDesc(file_mancala_v1_tournaments, 17);
 
 /**
  * @generated from message mancala.v1.TournamentStanding
@@ -654,7 +713,7 @@ export type TournamentStanding = Message<"mancala.v1.TournamentStanding"> & {
  * Use `create(TournamentStandingSchema)` to create a new message.
  */
 export const TournamentStandingSchema: GenMessage<TournamentStanding> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_tournaments, 16);
+  messageDesc(file_mancala_v1_tournaments, 18);
 
 /**
  * How the tournament is paired.
@@ -822,6 +881,16 @@ export const Tournaments: GenService<{
     methodKind: "unary";
     input: typeof GetTournamentRequestSchema;
     output: typeof GetTournamentResponseSchema;
+  },
+  /**
+   * The tenant's tournaments, newest first, a page at a time (finished ones until `matches.retention_ms`).
+   *
+   * @generated from rpc mancala.v1.Tournaments.ListTournaments
+   */
+  listTournaments: {
+    methodKind: "unary";
+    input: typeof ListTournamentsRequestSchema;
+    output: typeof ListTournamentsResponseSchema;
   },
   /**
    * Every event of the tournament after `after_event_id`, each with the tournament as it stood after it, then
