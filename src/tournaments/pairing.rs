@@ -166,10 +166,10 @@ fn pair_rest(
 /// participant (a "nobody" with an odd number) stays put while the others turn one place a round. Each pair is
 /// `(South, North)`, `None` for the nobody; `round` past the schedule gives none.
 ///
-/// The seats follow the principle of Berger's tables: the one who stays put sits South in odd rounds and North in even ones; on every other
-/// board the one ahead on the circle sits South. Each participant who turns is so ahead as often as behind, so
-/// every participant's Souths and Norths differ by one at most (by none with an odd number, the nobody being the
-/// one who stays put).
+/// The seats follow the principle of Berger's tables: the one who stays put sits South in odd rounds and North in
+/// even ones; on every other board the one ahead on the circle sits South. Each participant who turns is so ahead
+/// as often as behind, so every participant's Souths and Norths differ by one at most (by none with an odd number,
+/// the nobody being the one who stays put).
 pub fn round_robin(participants: &[String], round: u32) -> Vec<(Option<String>, Option<String>)> {
     let mut all: Vec<Option<String>> = participants.iter().cloned().map(Some).collect();
     if all.len() % 2 == 1 {
