@@ -11,7 +11,8 @@ use crate::lobby_redis::{channel, replicas, tenant, token};
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::lobby::{
     authed, create_tournament, enter_tournament, get_match, play_out, player_events,
-    short_tournament, start_tournament, started, tournament_updates, within, Events,
+    short_tournament, start_tournament, started, tournament_updates, try_player_events, within,
+    Events,
 };
 use mancala::api::pb;
 use pb::tournaments_client::TournamentsClient;
@@ -211,9 +212,22 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
     for p in players {
         tokens.insert(p.to_string(), token(&on_a, &key, p).await);
     }
+    // B hears of the tenant made on A through the store's feed, a moment later: its first stream waits for that.
     let mut streams: HashMap<&str, Events<pb::PlayerEvent>> = HashMap::new();
-    for p in players {
-        streams.insert(p, player_events(&on_b, &tokens[p], 0).await);
+    for attempt in 0.. {
+        match try_player_events(&on_b, &tokens["ann"], 0).await {
+            Ok(events) => {
+                streams.insert("ann", events);
+                break;
+            }
+            Err(status) if status.code() == tonic::Code::Unauthenticated && attempt < 200 => {
+                tokio::time::sleep(std::time::Duration::from_millis(25)).await
+            }
+            Err(status) => panic!("B never knew the tenant: {status:?}"),
+        }
+    }
+    for p in &players[1..] {
+        streams.insert(p, player_events(&on_b, &tokens[*p], 0).await);
     }
 
     let request = short_tournament(pb::TournamentSystem::Swiss, 5, true);
@@ -326,6 +340,48 @@ async fn eight_entrants_play_a_five_round_swiss_across_replicas_one_killed_betwe
     );
     let total: f64 = t.standings.iter().map(|s| s.points).sum();
     assert_eq!(total, 20.0, "twenty boards, a point each");
+
+    // Rated: each player's Bosh rating moved once per match against another player, never against a built-in one;
+    // every match he finished counts in his record.
+    for p in players {
+        let profile = within(
+            "GetPlayer",
+            pb::players_client::PlayersClient::new(on_b.clone()).get_player(authed(
+                pb::GetPlayerRequest {
+                    player_id: p.into(),
+                },
+                &key,
+            )),
+        )
+        .await
+        .expect("GetPlayer")
+        .into_inner()
+        .profile
+        .expect("a profile");
+        let bosh = profile
+            .ratings
+            .iter()
+            .find(|r| r.kind == pb::GameKind::Bosh as i32)
+            .expect("a Bosh rating");
+        let boards: Vec<&pb::TournamentBoard> = t
+            .round_pairings
+            .iter()
+            .flat_map(|r| &r.boards)
+            .filter(|b| b.south_entrant_id == p || b.north_entrant_id == p)
+            .collect();
+        let against_players = boards
+            .iter()
+            .filter(|b| {
+                tokens.contains_key(&b.south_entrant_id) && tokens.contains_key(&b.north_entrant_id)
+            })
+            .count();
+        assert_eq!(bosh.rated_matches as usize, against_players, "{p}");
+        assert_eq!(
+            (bosh.wins + bosh.losses + bosh.draws) as usize,
+            boards.len(),
+            "{p}"
+        );
+    }
 
     // Each player heard of each of his rounds once, with his match, of that match starting once, and of his rank.
     for p in players {
