@@ -5,7 +5,7 @@
 
 use crate::lobby::{bad_fields, world, World};
 use crate::support::lobby::{
-    authed, create_tournament, enter_tournament, play_out, player_events, short_tournament,
+    authed, create_tournament, enter_tournament, feed, play_out, player_events, short_tournament,
     start_tournament, tournament_updates, within, Events,
 };
 use mancala::api::pb;
@@ -115,12 +115,25 @@ async fn a_round_robin_of_three_meets_each_pair_once_with_one_idle_each_round() 
     let id = t.tournament_id.clone();
     let mut watcher = tournament_updates(world.channel(), &world.key, &id, 0).await;
     let mut bob_events = player_events(world.channel(), &world.bob, 0).await;
+    let mut backend = feed(world.channel(), &world.key, 0).await;
     assert_eq!(enter(&world, &world.ann, &id, 0).await.unwrap(), "ann");
     assert_eq!(enter(&world, &world.bob, &id, 0).await.unwrap(), "bob");
     let bot = enter(&world, &world.ann, &id, 1).await.unwrap();
     assert_eq!(bot, "bot 1 #1");
     let t = start(&world, &world.ann, &id).await.unwrap();
     assert_eq!((t.rounds, t.current_round), (3, 1));
+    // The tenant's feed names the tournament and round of each match it makes.
+    let made = backend
+        .until(|e| match &e.event {
+            Some(pb::feed_event::Event::MatchCreated(m)) => Some(m.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        (made.tournament_id.as_str(), made.tournament_round),
+        (id.as_str(), 1)
+    );
+    assert_eq!(made.match_id, t.round_pairings[0].boards[0].match_id);
     let tokens = [("ann", world.ann.as_str()), ("bob", world.bob.as_str())];
     let mut met = HashSet::new();
     let mut idle = Vec::new();
