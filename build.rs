@@ -19,6 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "proto/mancala/v1/admin.proto",
         "proto/mancala/v1/players.proto",
         "proto/mancala/v1/lobby.proto",
+        "proto/mancala/v1/tournaments.proto",
     ];
     let descriptors = protox::compile(files, ["proto"])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);

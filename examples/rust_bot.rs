@@ -9,6 +9,8 @@
 //! cargo run --example rust_bot -- --server http://127.0.0.1:50051 --token "$TOKEN"
 //! # challenge the player "py-bot" to 2 rated matches of Bosh, then 2 of Ba-awa, and play them
 //! cargo run --example rust_bot -- --token "$TOKEN" --challenge py-bot --game bosh,ba-awa --matches 2 --rated
+//! # enter a tournament (Tournaments service), play its rounds, stop at its end
+//! cargo run --example rust_bot -- --token "$TOKEN" --tournament "$TOURNAMENT"
 //! ```
 //!
 //! `serve` and `challenge` below are the bot; everything under them is plumbing.
@@ -19,6 +21,7 @@ use mancala::api::pb::lobby_client::LobbyClient;
 use mancala::api::pb::matches_client::MatchesClient;
 use mancala::api::pb::player_event::Event;
 use mancala::api::pb::players_client::PlayersClient;
+use mancala::api::pb::tournaments_client::TournamentsClient;
 use mancala::api::pb::watch_match_response::Kind as Update;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -28,8 +31,12 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 use tonic::{Code, Request, Status};
 use tonic_types::StatusExt;
 
-/// Waits for challenges addressed to the bot, accepts them, and plays every match that starts.
-async fn serve(bot: Bot, max_matches: Option<u32>) -> Result<(), String> {
+/// Waits for challenges addressed to the bot, accepts them, and plays every match that starts; with a
+/// `tournament`, enters it first and stops when it is over.
+async fn serve(bot: Bot, max_matches: Option<u32>, tournament: Option<&str>) -> Result<(), String> {
+    if let Some(id) = tournament {
+        bot.enter(id).await?; // its matches then arrive as any other: `match_started`, round by round
+    }
     let mut events = bot.events().await?; // Lobby.WatchPlayerEvents, resumed after a dropped connection
     let mut playing = tokio::task::JoinSet::new();
     // Every (re)connect restates the unfinished matches: one task per match, whoever announced it.
@@ -53,6 +60,18 @@ async fn serve(bot: Bot, max_matches: Option<u32>) -> Result<(), String> {
                 bot.report(&done);
                 finished += 1;
                 if max_matches.is_some_and(|n| finished >= n) {
+                    break;
+                }
+            }
+            Some(Event::Tournament(news)) => {
+                let over = news.kind == pb::TournamentEventKind::Finished as i32;
+                if over {
+                    log(&format!(
+                        "tournament {} over: rank {} with {} points",
+                        news.tournament_id, news.rank, news.points
+                    ));
+                }
+                if over && tournament == Some(news.tournament_id.as_str()) {
                     break;
                 }
             }
@@ -144,6 +163,9 @@ struct Args {
     /// Without --challenge: exit after this many finished matches.
     #[arg(long, value_name = "N")]
     max_matches: Option<u32>,
+    /// Without --challenge: enter this tournament (Tournaments.EnterTournament), play it, and exit at its end.
+    #[arg(long, value_name = "ID")]
+    tournament: Option<String>,
     /// The seed of the random moves (default: from the OS).
     #[arg(long)]
     seed: Option<u64>,
@@ -168,7 +190,7 @@ async fn main() -> ExitCode {
         log(&format!("{} on {}", bot.me, args.server));
         match &args.challenge {
             Some(opponent) => challenge(bot, opponent, &args.game, args.matches, args.rated).await,
-            None => serve(bot, args.max_matches).await,
+            None => serve(bot, args.max_matches, args.tournament.as_deref()).await,
         }
     };
     match outcome.await {
@@ -219,6 +241,7 @@ type Authed = InterceptedService<Channel, Bearer>;
 #[derive(Clone)]
 struct Bot {
     lobby: LobbyClient<Authed>,
+    tournaments: TournamentsClient<Authed>,
     matches: MatchesClient<Authed>,
     me: String,
     random: std::sync::Arc<std::sync::atomic::AtomicU64>,
@@ -265,10 +288,30 @@ impl Bot {
         }
         Ok(Bot {
             lobby: LobbyClient::with_interceptor(channel.clone(), bearer.clone()),
+            tournaments: TournamentsClient::with_interceptor(channel.clone(), bearer.clone()),
             matches: MatchesClient::with_interceptor(channel, bearer),
             me: me.player_id,
             random: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(seed | 1)),
         })
+    }
+
+    /// Enters tournament `id` (a restarted bot that entered before plays on).
+    async fn enter(&self, id: &str) -> Result<(), String> {
+        let request = pb::EnterTournamentRequest {
+            tournament_id: id.to_string(),
+            bot_level: 0,
+        };
+        match self.tournaments.clone().enter_tournament(request).await {
+            Ok(_) => log(&format!("entered tournament {id}")),
+            Err(e)
+                if e.get_details_error_info()
+                    .is_some_and(|i| i.reason == "ALREADY_ENTERED") =>
+            {
+                log(&format!("tournament {id}: entered already"))
+            }
+            Err(e) => return Err(status("EnterTournament")(e)),
+        }
+        Ok(())
     }
 
     async fn events(&self) -> Result<Events, String> {

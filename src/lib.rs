@@ -130,3 +130,5 @@ pub mod telemetry;
 pub mod tenants_cli;
 #[cfg(feature = "server")]
 pub mod tls;
+#[cfg(feature = "server")]
+pub mod tournaments;

@@ -37,8 +37,10 @@ use crate::service::diagnostics::DiagnosticsService;
 use crate::service::lobby::LobbyService;
 use crate::service::matches::MatchesService;
 use crate::service::players::PlayersService;
+use crate::service::tournaments::TournamentsService;
 use crate::store::{StoreError, Stores};
 use crate::sync::TaskGuard;
+use crate::tournaments::Tournaments;
 use crate::{api::pb, config::Settings, service::rules::RulesService, telemetry::GrpcTrace};
 use drain::Drain;
 
@@ -66,6 +68,7 @@ pub const SERVICE_NAMES: &[&str] = &[
     pb::players_server::SERVICE_NAME,
     pb::admin_server::SERVICE_NAME,
     pb::lobby_server::SERVICE_NAME,
+    pb::tournaments_server::SERVICE_NAME,
 ];
 
 /// Why the server could not run.
@@ -246,6 +249,15 @@ pub async fn run_with_time(
     .with_presence(stores.presence);
     let _lobby_tasks = lobby.start(lifecycles_rx);
     let lobby_for_lists = lobby.clone();
+    // Tournaments live in the lobby's logs; every replica advances the running ones (each step written once).
+    let tournaments = Tournaments::new(lobby.clone(), matches.clone());
+    let _tournaments_advancer = tournaments.spawn_advancer();
+    let tournaments = InterceptedService::new(
+        TournamentsService::new(tournaments)
+            .into_server()
+            .max_decoding_message_size(limit),
+        gate(Needs::Tenant),
+    );
     let players = InterceptedService::new(
         PlayersService::new(identity.clone(), lobby.clone())
             .into_server()
@@ -361,6 +373,7 @@ pub async fn run_with_time(
         .add_service(matches)
         .add_service(players)
         .add_service(lobby)
+        .add_service(tournaments)
         .add_service(admin)
         .add_service(health_service)
         .add_service(reflection_v1)

@@ -5,6 +5,7 @@
     python3 bot.py --server 127.0.0.1:50051 --token "$PLAYER_TOKEN"              # random legal moves
     python3 bot.py --server HOST:443 --ca ca.pem --token ... --suggest --level 4  # the server's search plays
     python3 bot.py ... --games bosh,ba-awa --max-matches 3                      # only some games; stop after 3
+    python3 bot.py ... --tournament ID                                          # enter it, play it, stop at its end
 
 The token is a player token that the tenant's backend asked for (Players.IssuePlayerToken); it is sent as
 `authorization: Bearer <token>` with every call. `run()` below is the whole bot; everything under it is the
@@ -21,13 +22,17 @@ import time
 import grpc
 
 from stubs import (game_pb2, lobby_pb2, lobby_pb2_grpc, matches_pb2, matches_pb2_grpc, players_pb2, players_pb2_grpc,
-                   rules_pb2, rules_pb2_grpc)
+                   rules_pb2, rules_pb2_grpc, tournaments_pb2, tournaments_pb2_grpc)
 
 PENDING = lobby_pb2.CHALLENGE_STATUS_PENDING
+TOURNAMENT_OVER = lobby_pb2.TOURNAMENT_EVENT_KIND_FINISHED
 
 
 def run(bot):
-    """The bot: answer challenges, play the matches they start, stop after --max-matches finished ones."""
+    """The bot: answer challenges, play the matches they start, stop after --max-matches finished ones (or at the
+    end of the --tournament it entered)."""
+    if bot.tournament and not bot.enter(bot.tournament):  # its matches arrive as any other: `match_started`
+        return bot.close()
     for event in bot.events():  # Lobby.WatchPlayerEvents, resumed after its last event if the connection drops
         kind = event.WhichOneof("event")
         if kind == "challenge" and event.challenge.status == PENDING and event.challenge.to_player_id == bot.me:
@@ -41,6 +46,10 @@ def run(bot):
         elif kind == "match_finished":
             bot.record(event.match_finished)
             if bot.max_matches and bot.finished >= bot.max_matches:
+                break
+        elif kind == "tournament":
+            bot.heard(event.tournament)
+            if event.tournament.kind == TOURNAMENT_OVER and event.tournament.tournament_id == bot.tournament:
                 break
     bot.close()
 
@@ -67,9 +76,11 @@ def name(enum, number):
 
 
 class Bot:
-    def __init__(self, channel, token, me, games, suggest, level, max_matches, state_file, seed):
+    def __init__(self, channel, token, me, games, suggest, level, max_matches, state_file, seed, tournament=None):
         self.metadata = (("authorization", f"Bearer {token}"),)
         self.lobby = lobby_pb2_grpc.LobbyStub(channel)
+        self.tournaments = tournaments_pb2_grpc.TournamentsStub(channel)
+        self.tournament = tournament
         self.matches = matches_pb2_grpc.MatchesStub(channel)
         self.rules = rules_pb2_grpc.RulesStub(channel)
         self.me, self.games, self.suggest, self.level = me, games, suggest, level
@@ -146,6 +157,39 @@ class Bot:
         except grpc.RpcError as error:
             if error.code() not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND):
                 raise
+
+    # -- tournaments ----------------------------------------------------------------------------------------
+
+    def enter(self, tournament_id):
+        """Enters the tournament; False if it is over (nothing to play)."""
+        try:
+            self.tournaments.EnterTournament(tournaments_pb2.EnterTournamentRequest(tournament_id=tournament_id),
+                                             metadata=self.metadata, timeout=10)
+            log(f"entered tournament {tournament_id}")
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            # A restarted bot entered before: it plays on (its stream restates its round and its match).
+            if "entered already" in error.details():
+                log(f"tournament {tournament_id}: entered already")
+                return True
+            got = self.tournaments.GetTournament(tournaments_pb2.GetTournamentRequest(tournament_id=tournament_id),
+                                                 metadata=self.metadata, timeout=10).tournament
+            if got.status != tournaments_pb2.TOURNAMENT_STATUS_FINISHED:
+                raise
+            log(f"tournament {tournament_id} is over")
+            return False
+        return True
+
+    def heard(self, news):
+        kind = news.kind
+        if kind == lobby_pb2.TOURNAMENT_EVENT_KIND_ROUND_PAIRED:
+            where = ("the bye" if news.bye else
+                     f"match {news.match_id} as {name(game_pb2.Player, news.seat)} against {news.opponent_entrant_id}"
+                     if news.match_id else "no game this round")
+            log(f"tournament {news.tournament_id}, round {news.round}: {where}")
+        elif kind == TOURNAMENT_OVER:
+            log(f"tournament {news.tournament_id} over: rank {news.rank} with {news.points:g} points")
 
     # -- matches --------------------------------------------------------------------------------------------
 
@@ -306,6 +350,8 @@ def main():
     parser.add_argument("--state-file", metavar="FILE",
                         help="keep the last event id here and resume after it when restarted")
     parser.add_argument("--seed", type=int, help="seed of the random moves")
+    parser.add_argument("--tournament", metavar="ID",
+                        help="enter this tournament (Tournaments.EnterTournament), play it, and exit when it ends")
     args = parser.parse_args()
     if not args.token:
         parser.error("a player token is needed: --token or $MANCALA_PLAYER_TOKEN")
@@ -317,7 +363,7 @@ def main():
     channel = connect(args.server, args.ca)
     me = player_of(channel, args.token)
     bot = Bot(channel, args.token, me, games, args.suggest, args.level, args.max_matches, args.state_file,
-              args.seed)
+              args.seed, args.tournament)
     log(f"{me} on {args.server}: waiting for challenges (after event {bot.last_event_id})")
     try:
         run(bot)

@@ -30,9 +30,9 @@ sys.path.insert(0, str(GENERATED))
 # The generated modules import each other as `mancala.v1.*`, hence the path above.
 from mancala.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc  # noqa: E402
 from mancala.v1 import matches_pb2, matches_pb2_grpc, players_pb2, players_pb2_grpc  # noqa: E402
-from mancala.v1 import rules_pb2, rules_pb2_grpc  # noqa: E402
+from mancala.v1 import rules_pb2, rules_pb2_grpc, tournaments_pb2, tournaments_pb2_grpc  # noqa: E402
 
 __all__ = [
     "game_pb2", "lobby_pb2", "lobby_pb2_grpc", "matches_pb2", "matches_pb2_grpc", "players_pb2",
-    "players_pb2_grpc", "rules_pb2", "rules_pb2_grpc",
+    "players_pb2_grpc", "rules_pb2", "rules_pb2_grpc", "tournaments_pb2", "tournaments_pb2_grpc",
 ]

@@ -276,6 +276,19 @@ pub fn lobby_error(error: crate::lobby::LobbyError) -> Status {
     }
 }
 
+/// A refusal of the tournaments as a status.
+pub fn tournament_error(error: crate::tournaments::TournamentError) -> Status {
+    use crate::tournaments::TournamentError as T;
+    match error {
+        T::Invalid(violations) => invalid_argument(violations),
+        T::NotFound(message) => Status::not_found(message),
+        T::PermissionDenied(message) => Status::permission_denied(message),
+        T::Refused { reason, message } => refused(reason, message, []),
+        T::ResourceExhausted(message) => Status::resource_exhausted(message),
+        T::Lobby(error) => lobby_error(error),
+    }
+}
+
 /// The `ErrorInfo` reason of a call over its tenant's rate.
 pub const RATE_LIMITED: &str = "RATE_LIMITED";
 

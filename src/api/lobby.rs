@@ -190,6 +190,15 @@ fn origin_ids(origin: &Origin) -> (String, Vec<String>) {
         Origin::Direct => (String::new(), Vec::new()),
         Origin::Challenge(id) => (id.to_string(), Vec::new()),
         Origin::Seeks(ids) => (String::new(), ids.iter().map(ToString::to_string).collect()),
+        Origin::Tournament { .. } => (String::new(), Vec::new()),
+    }
+}
+
+/// A tournament match's tournament and round (empty and 0 for any other match).
+fn tournament_of(origin: &Origin) -> (String, u32) {
+    match origin {
+        Origin::Tournament { id, round } => (id.to_string(), *round),
+        _ => (String::new(), 0),
     }
 }
 
@@ -267,6 +276,8 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
                     .collect(),
                 challenge_id,
                 seek_id: own_seek.map(|id| id.to_string()).unwrap_or_default(),
+                tournament_id: tournament_of(origin).0,
+                tournament_round: tournament_of(origin).1,
             })
         }
         News::MatchFinished {
@@ -284,7 +295,16 @@ pub fn player_event_pb(tiding: &Tiding) -> Option<pb::PlayerEvent> {
             rated: *rated,
             rating_changes: rating_changes_pb(ratings),
         }),
-        News::MatchCreated { .. } | News::MatchBegun { .. } => return None,
+        News::Tournament {
+            id,
+            reader: Some(reader),
+            body,
+        } => Event::Tournament(super::tournaments::player_tournament_event(
+            id, reader, body,
+        )?),
+        News::MatchCreated { .. } | News::MatchBegun { .. } | News::Tournament { .. } => {
+            return None
+        }
     };
     Some(pb::PlayerEvent {
         event_id,
@@ -333,6 +353,8 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
                     .collect(),
                 challenge_id,
                 seek_ids,
+                tournament_id: tournament_of(origin).0,
+                tournament_round: tournament_of(origin).1,
             })
         }
         News::MatchBegun { id } => Event::MatchStarted(pb::FeedMatchStarted {
@@ -350,7 +372,10 @@ pub fn feed_event_pb(tiding: &Tiding) -> Option<pb::FeedEvent> {
             rated: *rated,
             rating_changes: rating_changes_pb(ratings),
         }),
-        News::Challenge(_) | News::Seek(_) | News::MatchStarted { .. } => return None,
+        News::Challenge(_)
+        | News::Seek(_)
+        | News::MatchStarted { .. }
+        | News::Tournament { .. } => return None,
     };
     Some(pb::FeedEvent {
         event_id,

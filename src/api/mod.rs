@@ -6,6 +6,7 @@ pub mod lobby;
 pub mod matches;
 pub mod players;
 pub mod search;
+pub mod tournaments;
 pub mod wire;
 
 /// The generated messages and services of `proto/mancala/v1`.

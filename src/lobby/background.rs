@@ -102,7 +102,7 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// The tenants whose lobby the background work looks at: those with a log in the store, and those held here.
-    async fn tenants(&self) -> Result<Vec<String>, LobbyError> {
+    pub(super) async fn tenants(&self) -> Result<Vec<String>, LobbyError> {
         let mut tenants = self
             .inner
             .store

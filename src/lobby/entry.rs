@@ -4,7 +4,7 @@
 
 mod stored;
 
-pub use stored::{decode, encode};
+pub use stored::{decode, decode_game, encode, encode_game};
 
 use super::ratings::Glicko;
 use crate::clock::TimeControl;
@@ -215,6 +215,26 @@ pub enum Origin {
     Challenge(LobbyId),
     /// Paired seeks (one, against the bot).
     Seeks(Vec<LobbyId>),
+    /// A round of a tournament (`crate::tournaments`).
+    Tournament {
+        /// The tournament.
+        id: LobbyId,
+        /// The round, from 1.
+        round: u32,
+    },
+}
+
+/// One step of a tournament's log, kept in the lobby's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentStep {
+    /// The tournament.
+    pub id: LobbyId,
+    /// The players whose event streams carry it.
+    pub tell: Vec<String>,
+    /// Whether it ends the tournament (after it the background work leaves the tournament alone).
+    pub last: bool,
+    /// What happened, in the tournaments' own encoding.
+    pub body: Vec<u8>,
 }
 
 /// A rating moved by a rated match.
@@ -285,6 +305,10 @@ pub enum Entry {
         /// The match.
         id: MatchId,
     },
+    /// A step of a tournament: the lobby keeps it in order and tells `tell` of it, and leaves its meaning to
+    /// `crate::tournaments`, which sits above the lobby and writes these (with the `MatchCreated` of a round's
+    /// matches in the same write, so that a round is paired once).
+    Tournament(TournamentStep),
     /// A match ended.
     MatchFinished {
         /// The match.
@@ -321,6 +345,7 @@ impl Entry {
             Entry::MatchCreated { .. } => "match_created",
             Entry::MatchStarted { .. } => "match_started",
             Entry::MatchFinished { .. } => "match_finished",
+            Entry::Tournament(_) => "tournament",
         }
     }
 }

@@ -14,9 +14,11 @@
 //! `challenges`, `seeks`, `streams` (a reader's news, followed live), `record` (the matches the lobby arranges
 //! and those it records). Beside them: `entry` (the log's entries and their stored form), `state` (the replay and
 //! the questions asked of it), `ratings` (Glicko-2), `news` (what each reader is told of an entry), `error`,
-//! `presence` (who is online: the players with a stream open), `leaderboard` (the players ranked per game), and
-//! `background` (the lifecycle follower, the expiry sweep, the repair, the store's feed, the presence keeper).
+//! `presence` (who is online: the players with a stream open), `leaderboard` (the players ranked per game),
+//! `background` (the lifecycle follower, the expiry sweep, the repair, the store's feed, the presence keeper), and
+//! `above` (the lobby's log written and read by the modules above it: tournaments).
 
+mod above;
 mod background;
 mod challenges;
 pub mod entry;
@@ -37,19 +39,18 @@ pub use background::LobbyTasks;
 pub use challenges::{Accepted, ChallengeRequest};
 pub use entry::{
     BotAccount, Challenge, ChallengeStatus, DeclineReason, Fallback, LobbyId, Origin, SeatChoice,
-    SeatRecord, Seek, SeekStatus,
+    SeatRecord, Seek, SeekStatus, TournamentStep,
 };
 pub use error::LobbyError;
 pub use leaderboard::Ranked;
 pub use news::{News, PlayerRating, Reader};
 pub use profiles::{MAX_BOT_DESCRIPTION_BYTES, MAX_BOT_OWNER_BYTES, MAX_DISPLAY_NAME_BYTES};
 pub use seeks::SeekRequest;
-pub use state::{Profile, Standing};
+pub use state::{Profile, Standing, TenantState, TournamentLog};
 pub use streams::{Page, Tiding};
 
 use self::entry::{Entry, Logged};
 use self::error::store_failed;
-use self::state::TenantState;
 use crate::clock::TimeControl;
 use crate::config::LobbySettings;
 use crate::matches::{Encoder, Matches};

@@ -13,6 +13,8 @@ pub enum Reader {
     Player(String),
     /// The tenant's backend (`WatchTenantFeed`).
     Tenant,
+    /// A tournament's watcher (`WatchTournament`): its steps alone.
+    Tournament(super::entry::LobbyId),
 }
 
 /// A rating change with whose it is.
@@ -66,6 +68,16 @@ pub enum News {
         /// What made it.
         origin: Origin,
     },
+    /// A step of a tournament, for a player it tells (`reader`) or for the tournament's watcher (`reader` `None`);
+    /// `crate::tournaments` reads its body.
+    Tournament {
+        /// The tournament.
+        id: super::entry::LobbyId,
+        /// The player told, on his stream.
+        reader: Option<String>,
+        /// The step, in the tournaments' encoding.
+        body: Vec<u8>,
+    },
     /// A match's first event was accepted (the backend's feed).
     MatchBegun {
         /// The match.
@@ -94,6 +106,16 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
     let player = match reader {
         Reader::Player(player) => Some(player.as_str()),
         Reader::Tenant => None,
+        Reader::Tournament(watched) => {
+            return match &logged.entry {
+                Entry::Tournament(step) if step.id == *watched => Some(News::Tournament {
+                    id: step.id,
+                    reader: None,
+                    body: step.body.clone(),
+                }),
+                _ => None,
+            }
+        }
     };
     let concerns = |c: &Challenge| player.is_some_and(|p| c.concerns(p));
     match (&logged.entry, player) {
@@ -179,6 +201,16 @@ pub fn news_for(reader: &Reader, logged: &Logged, state: &TenantState) -> Option
             }),
         },
         (Entry::MatchStarted { id }, None) => Some(News::MatchBegun { id: *id }),
+        (Entry::Tournament(step), Some(p)) => {
+            step.tell
+                .iter()
+                .any(|told| told == p)
+                .then(|| News::Tournament {
+                    id: step.id,
+                    reader: Some(p.to_string()),
+                    body: step.body.clone(),
+                })
+        }
         (
             Entry::MatchFinished {
                 id,

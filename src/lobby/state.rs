@@ -4,12 +4,12 @@
 
 use super::entry::{
     BotAccount, Challenge, ChallengeStatus, Entry, LobbyId, Logged, Origin, SeatRecord, Seek,
-    SeekStatus,
+    SeekStatus, TournamentStep,
 };
 use super::ratings::Glicko;
 use crate::clock::TimeControl;
 use crate::engine::{GameKind, Options, Player};
-use crate::store::MatchId;
+use crate::store::{Finished, MatchId};
 use std::collections::{BTreeMap, HashMap};
 
 /// A player's standing in one game.
@@ -86,6 +86,8 @@ pub struct MatchInfo {
     pub stage: Stage,
     /// When it ended, once it has.
     pub finished_ms: Option<u64>,
+    /// How it ended, once it has (a tournament's result is read from it).
+    pub finished: Option<Finished>,
 }
 
 impl MatchInfo {
@@ -135,6 +137,19 @@ pub struct TenantState {
     made: HashMap<LobbyId, (u64, u64)>,
     /// When each player last did something the log records (a challenge, a seek, his profile, a match finished).
     seen: HashMap<String, u64>,
+    /// Every tournament's steps, kept whole (a tournament's standings need all of them).
+    tournaments: BTreeMap<LobbyId, TournamentLog>,
+}
+
+/// One tournament's steps in the log, in order: the bytes of `crate::tournaments`, with their entries' numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentLog {
+    /// Each step: its entry's number and time, and its body.
+    pub steps: Vec<(u64, u64, Vec<u8>)>,
+    /// Whether its last step was written (it is over).
+    pub closed: bool,
+    /// Per player told of its steps, the last one he was told of (its index in `steps`): what his stream restates.
+    pub last_told: HashMap<String, usize>,
 }
 
 impl TenantState {
@@ -192,7 +207,7 @@ impl TenantState {
                 origin,
             } => {
                 match origin {
-                    Origin::Direct => {}
+                    Origin::Direct | Origin::Tournament { .. } => {}
                     Origin::Challenge(challenge) => {
                         let by = seats
                             .iter()
@@ -238,8 +253,18 @@ impl TenantState {
                         origin: origin.clone(),
                         stage: Stage::Created,
                         finished_ms: None,
+                        finished: None,
                     },
                 );
+            }
+            Entry::Tournament(step) => {
+                let log = self.tournaments.entry(step.id).or_default();
+                log.steps
+                    .push((logged.seq, logged.at_ms, step.body.clone()));
+                log.closed |= step.last;
+                for player in &step.tell {
+                    log.last_told.insert(player.clone(), log.steps.len() - 1);
+                }
             }
             Entry::MatchStarted { id } => {
                 if let Some(info) = self.matches.get_mut(id) {
@@ -256,6 +281,7 @@ impl TenantState {
                 };
                 info.stage = Stage::Finished;
                 info.finished_ms = Some(finished.at_ms);
+                info.finished = Some(*finished);
                 let (kind, seats) = (info.kind, info.seats.clone());
                 for (seat, record) in Player::ALL.into_iter().zip(&seats) {
                     let Some(player) = &record.player else {
@@ -344,8 +370,8 @@ impl TenantState {
             .filter(move |profile| !bots_only || profile.bot.is_some())
     }
 
-    /// Forgets the challenges and seeks closed, and the matches finished, before `cutoff_ms` (the match store's
-    /// retention): a stream resumed from before then is no longer told of them. Profiles and ratings stay.
+    /// Forgets the challenges and seeks closed, the matches and tournaments finished, before `cutoff_ms` (the match
+    /// store's retention): a stream resumed from before then is no longer told of them. Profiles and ratings stay.
     pub fn forget_before(&mut self, cutoff_ms: u64) -> usize {
         let before = self.challenges.len() + self.seeks.len() + self.matches.len();
         self.challenges
@@ -354,6 +380,14 @@ impl TenantState {
             .retain(|_, s| s.status == SeekStatus::Open || s.expires_ms >= cutoff_ms);
         self.matches
             .retain(|_, m| m.finished_ms.is_none_or(|at| at >= cutoff_ms));
+        // A tournament's last step is its end.
+        self.tournaments.retain(|_, log| {
+            !log.closed
+                || log
+                    .steps
+                    .last()
+                    .is_none_or(|(_, at_ms, _)| *at_ms >= cutoff_ms)
+        });
         let (challenges, seeks, matches) = (&self.challenges, &self.seeks, &self.matches);
         self.made.retain(|id, _| {
             challenges.contains_key(id) || seeks.contains_key(id) || matches.contains_key(id)
@@ -367,7 +401,8 @@ impl TenantState {
     }
 
     /// What stands for `player` now, each as the entry that made it: his pending challenges (to or from him, not
-    /// expired at `now_ms`), his open seeks, and his unfinished matches, in log order.
+    /// expired at `now_ms`), his open seeks, his unfinished matches, and of each tournament not over the last step
+    /// he was told of, in log order.
     pub fn standing_for(&self, player: &str, now_ms: u64) -> Vec<Logged> {
         let mut out: Vec<Logged> = Vec::new();
         let mut push = |id: &LobbyId, entry: Entry| {
@@ -390,6 +425,24 @@ impl TenantState {
                 push(id, info.created_entry(*id));
             }
         }
+        // Of each tournament not over, the last step he was told of (the round he plays, his entry …).
+        for (id, log) in self.open_tournaments() {
+            let Some((seq, at_ms, body)) =
+                log.last_told.get(player).and_then(|&i| log.steps.get(i))
+            else {
+                continue;
+            };
+            out.push(Logged {
+                seq: *seq,
+                at_ms: *at_ms,
+                entry: Entry::Tournament(TournamentStep {
+                    id: *id,
+                    tell: vec![player.to_string()],
+                    last: false,
+                    body: body.clone(),
+                }),
+            });
+        }
         out.sort_by_key(|logged| logged.seq);
         out
     }
@@ -407,6 +460,21 @@ impl TenantState {
     /// A match the lobby has recorded.
     pub fn match_info(&self, id: &MatchId) -> Option<&MatchInfo> {
         self.matches.get(id)
+    }
+
+    /// A tournament's steps.
+    pub fn tournament(&self, id: &LobbyId) -> Option<&TournamentLog> {
+        self.tournaments.get(id)
+    }
+
+    /// Every tournament still held (a finished one until the retention), in id order.
+    pub fn tournaments(&self) -> impl Iterator<Item = (&LobbyId, &TournamentLog)> {
+        self.tournaments.iter()
+    }
+
+    /// The tournaments not over, in id order.
+    pub fn open_tournaments(&self) -> impl Iterator<Item = (&LobbyId, &TournamentLog)> {
+        self.tournaments.iter().filter(|(_, log)| !log.closed)
     }
 
     /// Every pending challenge, oldest first.

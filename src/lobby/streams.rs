@@ -152,13 +152,15 @@ impl<E: Encoder> Lobby<E> {
         // Refused now (OUT_OF_RANGE, a store failure) rather than as the stream's first item.
         let first = match &reader {
             Reader::Player(player) => self.standing(tenant, player, after).await?,
-            Reader::Tenant => self.news_after(tenant, reader.clone(), after).await?,
+            Reader::Tenant | Reader::Tournament(_) => {
+                self.news_after(tenant, reader.clone(), after).await?
+            }
         };
         let guard = self.open_stream(tenant, &reader, share)?;
         // A player with his stream open is online, on every replica, until it closes.
         let present = match &reader {
             Reader::Player(player) => Some(self.present(tenant, player).await),
-            Reader::Tenant => None,
+            Reader::Tenant | Reader::Tournament(_) => None,
         };
         let (sender, receiver) = tokio::sync::mpsc::channel(PAGE);
         let lobby = self.clone();
@@ -234,6 +236,8 @@ impl<E: Encoder> Lobby<E> {
             (Some(share), _) => (share.clone(), format!("{share} has")),
             (None, Reader::Player(player)) => (player.clone(), format!("{player} has")),
             (None, Reader::Tenant) => (String::new(), "the tenant has".to_string()),
+            // Counted as the tenant's feed is: a tournament's watchers share the tenant's count.
+            (None, Reader::Tournament(_)) => (String::new(), "the tenant has".to_string()),
         };
         let key = (tenant.to_string(), who);
         let max = self.inner.settings.max_streams_per_player;

@@ -6,3 +6,4 @@ pub mod lobby;
 pub mod matches;
 pub mod players;
 pub mod rules;
+pub mod tournaments;

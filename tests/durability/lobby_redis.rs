@@ -19,7 +19,7 @@ use tonic::transport::Channel;
 use tonic::Code;
 use tonic_types::StatusExt;
 
-const OPERATOR_KEY: &str = "mo_redis-lobby-operator";
+pub(crate) const OPERATOR_KEY: &str = "mo_redis-lobby-operator";
 
 pub(crate) async fn replicas(prefix: &Prefix) -> (Replica, Replica) {
     let hash = keys::hex(&keys::hash(OPERATOR_KEY));

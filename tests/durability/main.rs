@@ -12,3 +12,5 @@ mod lobby_three_redis;
 mod matches_redis;
 mod matches_restart;
 mod tenants_redis;
+mod tournaments_redis;
+mod tournaments_restart;

@@ -34,3 +34,4 @@ mod server;
 mod tenants;
 mod three_players;
 mod tls;
+mod tournaments;

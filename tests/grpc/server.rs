@@ -128,6 +128,7 @@ async fn reflection_lists_every_service_in_both_versions() {
         "mancala.v1.Matches",
         "mancala.v1.Players",
         "mancala.v1.Rules",
+        "mancala.v1.Tournaments",
     ];
 
     let mut client =

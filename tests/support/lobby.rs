@@ -60,6 +60,15 @@ impl LobbyMessage for pb::FeedEvent {
     }
 }
 
+impl LobbyMessage for pb::WatchTournamentResponse {
+    fn id(&self) -> u64 {
+        self.event_id
+    }
+    fn heartbeat(&self) -> Option<u64> {
+        self.heartbeat.as_ref().map(|h| h.last_event_id)
+    }
+}
+
 /// An open lobby stream: the events read so far (heartbeats not kept), and the latest heartbeat's mark.
 pub struct Events<T> {
     pub stream: Streaming<T>,
@@ -201,6 +210,111 @@ pub async fn feed(channel: &Channel, credential: &str, after: u64) -> Events<pb:
     try_feed(channel, credential, after)
         .await
         .expect("WatchTenantFeed opens")
+}
+
+/// A tournament of one-game Bosh matches (quick to play), rated if `rated`.
+pub fn short_tournament(
+    system: pb::TournamentSystem,
+    rounds: u32,
+    rated: bool,
+) -> pb::CreateTournamentRequest {
+    pb::CreateTournamentRequest {
+        name: "test cup".into(),
+        system: system as i32,
+        rounds,
+        kind: pb::GameKind::Bosh as i32,
+        options: Some(pb::GameOptions {
+            max_games: Some(1),
+            ..pb::GameOptions::default()
+        }),
+        time_control: None,
+        rated,
+    }
+}
+
+fn tournaments(channel: &Channel) -> pb::tournaments_client::TournamentsClient<Channel> {
+    pb::tournaments_client::TournamentsClient::new(channel.clone())
+}
+
+/// `CreateTournament` with `credential`.
+pub async fn create_tournament(
+    channel: &Channel,
+    credential: &str,
+    request: pb::CreateTournamentRequest,
+) -> Result<pb::Tournament, Status> {
+    within(
+        "CreateTournament",
+        tournaments(channel).create_tournament(authed(request, credential)),
+    )
+    .await
+    .map(|r| r.into_inner().tournament.expect("a tournament"))
+}
+
+/// `EnterTournament` with `credential` (a player himself, or with `bot_level` a built-in opponent): the entrant id.
+pub async fn enter_tournament(
+    channel: &Channel,
+    credential: &str,
+    id: &str,
+    bot_level: u32,
+) -> Result<String, Status> {
+    within(
+        "EnterTournament",
+        tournaments(channel).enter_tournament(authed(
+            pb::EnterTournamentRequest {
+                tournament_id: id.into(),
+                bot_level,
+            },
+            credential,
+        )),
+    )
+    .await
+    .map(|r| r.into_inner().entrant_id)
+}
+
+/// `StartTournament` with `credential`.
+pub async fn start_tournament(
+    channel: &Channel,
+    credential: &str,
+    id: &str,
+) -> Result<pb::Tournament, Status> {
+    within(
+        "StartTournament",
+        tournaments(channel).start_tournament(authed(
+            pb::StartTournamentRequest {
+                tournament_id: id.into(),
+            },
+            credential,
+        )),
+    )
+    .await
+    .map(|r| r.into_inner().tournament.expect("a tournament"))
+}
+
+/// `WatchTournament` of tournament `id` with `credential`, after `after`.
+pub async fn tournament_updates(
+    channel: &Channel,
+    credential: &str,
+    id: &str,
+    after: u64,
+) -> Events<pb::WatchTournamentResponse> {
+    let stream = within(
+        "WatchTournament",
+        tournaments(channel).watch_tournament(authed(
+            pb::WatchTournamentRequest {
+                tournament_id: id.into(),
+                after_event_id: after,
+            },
+            credential,
+        )),
+    )
+    .await
+    .expect("WatchTournament opens")
+    .into_inner();
+    Events {
+        stream,
+        seen: Vec::new(),
+        last_heartbeat: None,
+    }
 }
 
 /// A player event's `match_started`, if it is one.

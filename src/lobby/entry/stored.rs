@@ -4,7 +4,7 @@
 
 use super::{
     BotAccount, Challenge, ChallengeStatus, DeclineReason, Entry, Fallback, LobbyId, Logged,
-    Origin, RatingChange, SeatChoice, SeatRecord, Seek, SeekStatus,
+    Origin, RatingChange, SeatChoice, SeatRecord, Seek, SeekStatus, TournamentStep,
 };
 use crate::clock::TimeControl;
 use crate::engine::{GameKind, Options, Player};
@@ -41,6 +41,21 @@ struct StoredEntry {
     match_finished: Option<StoredMatchFinished>,
     #[prost(message, optional, tag = "10")]
     challenge_joined: Option<StoredJoined>,
+    #[prost(message, optional, tag = "11")]
+    tournament: Option<StoredTournamentStep>,
+}
+
+/// A tournament's step: the lobby keeps the tournaments' own bytes as they are.
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredTournamentStep {
+    #[prost(bytes = "vec", tag = "1")]
+    id: Vec<u8>,
+    #[prost(string, repeated, tag = "2")]
+    tell: Vec<String>,
+    #[prost(bool, tag = "3")]
+    last: bool,
+    #[prost(bytes = "vec", tag = "4")]
+    body: Vec<u8>,
 }
 
 /// A three-player challenge accepted by one player while it waits for another.
@@ -178,6 +193,11 @@ struct StoredMatchCreated {
     challenge: Option<Vec<u8>>,
     #[prost(bytes = "vec", repeated, tag = "6")]
     seeks: Vec<Vec<u8>>,
+    /// A tournament's match: the tournament, and the round in `tournament_round`.
+    #[prost(bytes = "vec", optional, tag = "7")]
+    tournament: Option<Vec<u8>>,
+    #[prost(uint32, tag = "8")]
+    tournament_round: u32,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -246,6 +266,20 @@ fn game_of(game: Option<StoredGame>) -> Result<(GameKind, Options, TimeControl),
             max_games: (game.max_games != 0).then_some(game.max_games),
         },
         time_control(game.time_control)?,
+    ))
+}
+
+/// A game, its options and time control as bytes: the lobby's stored form, for the tournaments' records.
+pub fn encode_game(kind: GameKind, options: &Options, control: TimeControl) -> Vec<u8> {
+    stored_game(kind, options, control)
+        .unwrap_or_default()
+        .encode_to_vec()
+}
+
+/// [`encode_game`]'s bytes read back, every value checked.
+pub fn decode_game(bytes: &[u8]) -> Result<(GameKind, Options, TimeControl), StoreError> {
+    game_of(Some(
+        StoredGame::decode(bytes).map_err(|e| bad(format_args!("game: {e}")))?,
     ))
 }
 
@@ -393,9 +427,25 @@ pub fn encode(entry: &Entry, at_ms: u64) -> Vec<u8> {
                     Origin::Seeks(ids) => ids.iter().map(|id| id.0.to_vec()).collect(),
                     _ => Vec::new(),
                 },
+                tournament: match origin {
+                    Origin::Tournament { id, .. } => Some(id.0.to_vec()),
+                    _ => None,
+                },
+                tournament_round: match origin {
+                    Origin::Tournament { round, .. } => *round,
+                    _ => 0,
+                },
             })
         }
         Entry::MatchStarted { id } => stored.match_started = Some(id.0.to_vec()),
+        Entry::Tournament(step) => {
+            stored.tournament = Some(StoredTournamentStep {
+                id: step.id.0.to_vec(),
+                tell: step.tell.clone(),
+                last: step.last,
+                body: step.body.clone(),
+            })
+        }
         Entry::MatchFinished {
             id,
             finished,
@@ -524,12 +574,16 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             time_control,
             rated: m.rated,
             seats,
-            origin: match (m.challenge, m.seeks.is_empty()) {
-                (Some(c), _) => Origin::Challenge(id_of(&c)?),
-                (None, false) => {
+            origin: match (m.challenge, m.seeks.is_empty(), m.tournament) {
+                (Some(c), _, _) => Origin::Challenge(id_of(&c)?),
+                (None, false, _) => {
                     Origin::Seeks(m.seeks.iter().map(|s| id_of(s)).collect::<Result<_, _>>()?)
                 }
-                (None, true) => Origin::Direct,
+                (None, true, Some(t)) => Origin::Tournament {
+                    id: id_of(&t)?,
+                    round: m.tournament_round,
+                },
+                (None, true, None) => Origin::Direct,
             },
         }
     } else if let Some(id) = stored.match_started {
@@ -563,6 +617,13 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<Logged, StoreError> {
             },
             ratings,
         }
+    } else if let Some(t) = stored.tournament {
+        Entry::Tournament(TournamentStep {
+            id: id_of(&t.id)?,
+            tell: t.tell,
+            last: t.last,
+            body: t.body,
+        })
     } else {
         return Err(StoreError::Failed(format!("lobby entry {seq}: empty")));
     };

@@ -173,6 +173,24 @@ fn every_entry_survives_the_codec() {
             seats: vec![SeatRecord::default(); 2],
             origin: Origin::Direct,
         },
+        Entry::MatchCreated {
+            id,
+            kind,
+            options,
+            time_control: Default::default(),
+            rated: true,
+            seats: vec![SeatRecord::default(); 2],
+            origin: Origin::Tournament {
+                id: MatchId([7; 16]),
+                round: 3,
+            },
+        },
+        Entry::Tournament(TournamentStep {
+            id: MatchId([7; 16]),
+            tell: vec!["ann".into(), "bob".into()],
+            last: true,
+            body: vec![1, 2, 3],
+        }),
         // Three-player Ba-awa: East's seat is recorded third.
         three_player_match(
             id,

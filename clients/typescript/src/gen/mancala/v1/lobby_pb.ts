@@ -65,7 +65,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mancala/v1/lobby.proto.
  */
 export const file_mancala_v1_lobby: GenFile = /*@__PURE__*/
-  fileDesc("ChZtYW5jYWxhL3YxL2xvYmJ5LnByb3RvEgptYW5jYWxhLnYxIpcECglDaGFsbGVuZ2USFAoMY2hhbGxlbmdlX2lkGAEgASgJEhYKDmZyb21fcGxheWVyX2lkGAIgASgJEhQKDHRvX3BsYXllcl9pZBgDIAEoCRIiCgRraW5kGAQgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAUgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgGIAEoCBIoCgRzZWF0GAcgASgOMhoubWFuY2FsYS52MS5TZWF0UHJlZmVyZW5jZRIrCgZzdGF0dXMYCCABKA4yGy5tYW5jYWxhLnYxLkNoYWxsZW5nZVN0YXR1cxIxCg5kZWNsaW5lX3JlYXNvbhgJIAEoDjIZLm1hbmNhbGEudjEuRGVjbGluZVJlYXNvbhIQCghtYXRjaF9pZBgKIAEoCRIdChVhY2NlcHRlZF9ieV9wbGF5ZXJfaWQYCyABKAkSFQoNY3JlYXRlZF9hdF9tcxgMIAEoBBIVCg1leHBpcmVzX2F0X21zGA0gASgEEhsKE3JlbWF0Y2hfb2ZfbWF0Y2hfaWQYDiABKAkSLQoMdGltZV9jb250cm9sGA8gASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBIZChFhbHNvX3RvX3BsYXllcl9pZBgQIAEoCRIZChFqb2luZWRfcGxheWVyX2lkcxgRIAMoCSKUAgoWQ3JlYXRlQ2hhbGxlbmdlUmVxdWVzdBIUCgx0b19wbGF5ZXJfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSKAoEc2VhdBgFIAEoDjIaLm1hbmNhbGEudjEuU2VhdFByZWZlcmVuY2USEwoLdHRsX3NlY29uZHMYBiABKA0SLQoMdGltZV9jb250cm9sGAcgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBIZChFhbHNvX3RvX3BsYXllcl9pZBgIIAEoCSJDChdDcmVhdGVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZBY2NlcHRDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSKHAQoXQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USKAoJY2hhbGxlbmdlGAEgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2USIAoFbWF0Y2gYAiABKAsyES5tYW5jYWxhLnYxLk1hdGNoEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllciJaChdEZWNsaW5lQ2hhbGxlbmdlUmVxdWVzdBIUCgxjaGFsbGVuZ2VfaWQYASABKAkSKQoGcmVhc29uGAIgASgOMhkubWFuY2FsYS52MS5EZWNsaW5lUmVhc29uIkQKGERlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZDYW5jZWxDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSJDChdDYW5jZWxDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIXChVMaXN0Q2hhbGxlbmdlc1JlcXVlc3QiagoWTGlzdENoYWxsZW5nZXNSZXNwb25zZRInCghpbmNvbWluZxgBIAMoCzIVLm1hbmNhbGEudjEuQ2hhbGxlbmdlEicKCG91dGdvaW5nGAIgAygLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2UiPAoTT2ZmZXJSZW1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRITCgt0dGxfc2Vjb25kcxgCIAEoDSJAChRPZmZlclJlbWF0Y2hSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSKZAwoEU2VlaxIPCgdzZWVrX2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIiCgRraW5kGAMgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAQgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgFIAEoCBISCgpyYXRpbmdfbWluGAYgASgNEhIKCnJhdGluZ19tYXgYByABKA0SGgoSZmFsbGJhY2tfYm90X2xldmVsGAggASgNEhkKEWZhbGxiYWNrX2FmdGVyX21zGAkgASgNEiYKBnN0YXR1cxgKIAEoDjIWLm1hbmNhbGEudjEuU2Vla1N0YXR1cxIQCghtYXRjaF9pZBgLIAEoCRIaChJvcHBvbmVudF9wbGF5ZXJfaWQYDCABKAkSFQoNY3JlYXRlZF9hdF9tcxgNIAEoBBIVCg1leHBpcmVzX2F0X21zGA4gASgEEi0KDHRpbWVfY29udHJvbBgPIAEoCzIXLm1hbmNhbGEudjEuVGltZUNvbnRyb2wijQIKC1NlZWtSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAMgASgIEhIKCnJhdGluZ19taW4YBCABKA0SEgoKcmF0aW5nX21heBgFIAEoDRIaChJmYWxsYmFja19ib3RfbGV2ZWwYBiABKA0SGQoRZmFsbGJhY2tfYWZ0ZXJfbXMYByABKA0SEwoLdHRsX3NlY29uZHMYCCABKA0SLQoMdGltZV9jb250cm9sGAkgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbCIuCgxTZWVrUmVzcG9uc2USHgoEc2VlaxgBIAEoCzIQLm1hbmNhbGEudjEuU2VlayIkChFDYW5jZWxTZWVrUmVxdWVzdBIPCgdzZWVrX2lkGAEgASgJIjQKEkNhbmNlbFNlZWtSZXNwb25zZRIeCgRzZWVrGAEgASgLMhAubWFuY2FsYS52MS5TZWVrIicKDkxvYmJ5SGVhcnRiZWF0EhUKDWxhc3RfZXZlbnRfaWQYASABKAQiegoIT3Bwb25lbnQSEQoJcGxheWVyX2lkGAEgASgJEhEKCWJvdF9sZXZlbBgCIAEoDRIOCgZyYXRpbmcYAyABKAESFgoOaXNfYm90X2FjY291bnQYBCABKAgSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyIp0CChJQbGF5ZXJNYXRjaFN0YXJ0ZWQSEAoIbWF0Y2hfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEiYKCG9wcG9uZW50GAYgASgLMhQubWFuY2FsYS52MS5PcHBvbmVudBIUCgxjaGFsbGVuZ2VfaWQYByABKAkSDwoHc2Vla19pZBgIIAEoCRInCglvcHBvbmVudHMYCSADKAsyFC5tYW5jYWxhLnYxLk9wcG9uZW50IkAKDFJhdGluZ0NoYW5nZRIRCglwbGF5ZXJfaWQYASABKAkSDgoGYmVmb3JlGAIgASgBEg0KBWFmdGVyGAMgASgBItcBChNQbGF5ZXJNYXRjaEZpbmlzaGVkEhAKCG1hdGNoX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllchInCgZyZXN1bHQYBCABKAsyFy5tYW5jYWxhLnYxLk1hdGNoUmVzdWx0Eg0KBXJhdGVkGAUgASgIEjAKDnJhdGluZ19jaGFuZ2VzGAYgAygLMhgubWFuY2FsYS52MS5SYXRpbmdDaGFuZ2UiMgoYV2F0Y2hQbGF5ZXJFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgEIrwCCgtQbGF5ZXJFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASKgoJY2hhbGxlbmdlGAQgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2VIABIgCgRzZWVrGAUgASgLMhAubWFuY2FsYS52MS5TZWVrSAASNwoNbWF0Y2hfc3RhcnRlZBgGIAEoCzIeLm1hbmNhbGEudjEuUGxheWVyTWF0Y2hTdGFydGVkSAASOQoObWF0Y2hfZmluaXNoZWQYByABKAsyHy5tYW5jYWxhLnYxLlBsYXllck1hdGNoRmluaXNoZWRIABIQCghyZXN0YXRlZBgIIAEoCEIHCgVldmVudCJUCghGZWVkU2VhdBIiCgZwbGF5ZXIYASABKA4yEi5tYW5jYWxhLnYxLlBsYXllchIRCglwbGF5ZXJfaWQYAiABKAkSEQoJYm90X2xldmVsGAMgASgNIs4BChBGZWVkTWF0Y2hDcmVhdGVkEhAKCG1hdGNoX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAyABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAQgASgIEiMKBXNlYXRzGAUgAygLMhQubWFuY2FsYS52MS5GZWVkU2VhdBIUCgxjaGFsbGVuZ2VfaWQYBiABKAkSEAoIc2Vla19pZHMYByADKAkiJAoQRmVlZE1hdGNoU3RhcnRlZBIQCghtYXRjaF9pZBgBIAEoCSKPAQoRRmVlZE1hdGNoRmluaXNoZWQSEAoIbWF0Y2hfaWQYASABKAkSJwoGcmVzdWx0GAIgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdBINCgVyYXRlZBgDIAEoCBIwCg5yYXRpbmdfY2hhbmdlcxgEIAMoCzIYLm1hbmNhbGEudjEuUmF0aW5nQ2hhbmdlIjAKFldhdGNoVGVuYW50RmVlZFJlcXVlc3QSFgoOYWZ0ZXJfZXZlbnRfaWQYASABKAQijQIKCUZlZWRFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASNQoNbWF0Y2hfY3JlYXRlZBgEIAEoCzIcLm1hbmNhbGEudjEuRmVlZE1hdGNoQ3JlYXRlZEgAEjUKDW1hdGNoX3N0YXJ0ZWQYBSABKAsyHC5tYW5jYWxhLnYxLkZlZWRNYXRjaFN0YXJ0ZWRIABI3Cg5tYXRjaF9maW5pc2hlZBgGIAEoCzIdLm1hbmNhbGEudjEuRmVlZE1hdGNoRmluaXNoZWRIAEIHCgVldmVudCp8Cg5TZWF0UHJlZmVyZW5jZRIaChZTRUFUX1BSRUZFUkVOQ0VfUkFORE9NEAASGQoVU0VBVF9QUkVGRVJFTkNFX1NPVVRIEAESGQoVU0VBVF9QUkVGRVJFTkNFX05PUlRIEAISGAoUU0VBVF9QUkVGRVJFTkNFX0VBU1QQAyrNAQoPQ2hhbGxlbmdlU3RhdHVzEiAKHENIQUxMRU5HRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhDSEFMTEVOR0VfU1RBVFVTX1BFTkRJTkcQARIdChlDSEFMTEVOR0VfU1RBVFVTX0FDQ0VQVEVEEAISHQoZQ0hBTExFTkdFX1NUQVRVU19ERUNMSU5FRBADEh4KGkNIQUxMRU5HRV9TVEFUVVNfQ0FOQ0VMTEVEEAQSHAoYQ0hBTExFTkdFX1NUQVRVU19FWFBJUkVEEAUq5wEKDURlY2xpbmVSZWFzb24SGgoWREVDTElORV9SRUFTT05fR0VORVJJQxAAEhgKFERFQ0xJTkVfUkVBU09OX0xBVEVSEAESGQoVREVDTElORV9SRUFTT05fQ0FTVUFMEAISGAoUREVDTElORV9SRUFTT05fUkFURUQQAxIXChNERUNMSU5FX1JFQVNPTl9HQU1FEAQSGgoWREVDTElORV9SRUFTT05fT1BUSU9OUxAFEhkKFURFQ0xJTkVfUkVBU09OX05PX0JPVBAGEhsKF0RFQ0xJTkVfUkVBU09OX09OTFlfQk9UEAcqiwEKClNlZWtTdGF0dXMSGwoXU0VFS19TVEFUVVNfVU5TUEVDSUZJRUQQABIUChBTRUVLX1NUQVRVU19PUEVOEAESFgoSU0VFS19TVEFUVVNfUEFJUkVEEAISGQoVU0VFS19TVEFUVVNfQ0FOQ0VMTEVEEAMSFwoTU0VFS19TVEFUVVNfRVhQSVJFRBAEMtQGCgVMb2JieRJaCg9DcmVhdGVDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkNyZWF0ZUNoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkNyZWF0ZUNoYWxsZW5nZVJlc3BvbnNlEloKD0FjY2VwdENoYWxsZW5nZRIiLm1hbmNhbGEudjEuQWNjZXB0Q2hhbGxlbmdlUmVxdWVzdBojLm1hbmNhbGEudjEuQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USXQoQRGVjbGluZUNoYWxsZW5nZRIjLm1hbmNhbGEudjEuRGVjbGluZUNoYWxsZW5nZVJlcXVlc3QaJC5tYW5jYWxhLnYxLkRlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRJaCg9DYW5jZWxDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkNhbmNlbENoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkNhbmNlbENoYWxsZW5nZVJlc3BvbnNlElcKDkxpc3RDaGFsbGVuZ2VzEiEubWFuY2FsYS52MS5MaXN0Q2hhbGxlbmdlc1JlcXVlc3QaIi5tYW5jYWxhLnYxLkxpc3RDaGFsbGVuZ2VzUmVzcG9uc2USUQoMT2ZmZXJSZW1hdGNoEh8ubWFuY2FsYS52MS5PZmZlclJlbWF0Y2hSZXF1ZXN0GiAubWFuY2FsYS52MS5PZmZlclJlbWF0Y2hSZXNwb25zZRI5CgRTZWVrEhcubWFuY2FsYS52MS5TZWVrUmVxdWVzdBoYLm1hbmNhbGEudjEuU2Vla1Jlc3BvbnNlEksKCkNhbmNlbFNlZWsSHS5tYW5jYWxhLnYxLkNhbmNlbFNlZWtSZXF1ZXN0Gh4ubWFuY2FsYS52MS5DYW5jZWxTZWVrUmVzcG9uc2USVAoRV2F0Y2hQbGF5ZXJFdmVudHMSJC5tYW5jYWxhLnYxLldhdGNoUGxheWVyRXZlbnRzUmVxdWVzdBoXLm1hbmNhbGEudjEuUGxheWVyRXZlbnQwARJOCg9XYXRjaFRlbmFudEZlZWQSIi5tYW5jYWxhLnYxLldhdGNoVGVuYW50RmVlZFJlcXVlc3QaFS5tYW5jYWxhLnYxLkZlZWRFdmVudDABQn8KDmNvbS5tYW5jYWxhLnYxQgpMb2JieVByb3RvUAFaI21hbmNhbGEvZ2VuL2dvL21hbmNhbGEvdjE7bWFuY2FsYXYxogIDTVhYqgIKTWFuY2FsYS5WMboCC01hbmNhbGFfVjFfygIKTWFuY2FsYVxWMeoCC01hbmNhbGE6OlYxYgZwcm90bzM", [file_mancala_v1_game, file_mancala_v1_matches, file_mancala_v1_rules]);
+  fileDesc("ChZtYW5jYWxhL3YxL2xvYmJ5LnByb3RvEgptYW5jYWxhLnYxIpcECglDaGFsbGVuZ2USFAoMY2hhbGxlbmdlX2lkGAEgASgJEhYKDmZyb21fcGxheWVyX2lkGAIgASgJEhQKDHRvX3BsYXllcl9pZBgDIAEoCRIiCgRraW5kGAQgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAUgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgGIAEoCBIoCgRzZWF0GAcgASgOMhoubWFuY2FsYS52MS5TZWF0UHJlZmVyZW5jZRIrCgZzdGF0dXMYCCABKA4yGy5tYW5jYWxhLnYxLkNoYWxsZW5nZVN0YXR1cxIxCg5kZWNsaW5lX3JlYXNvbhgJIAEoDjIZLm1hbmNhbGEudjEuRGVjbGluZVJlYXNvbhIQCghtYXRjaF9pZBgKIAEoCRIdChVhY2NlcHRlZF9ieV9wbGF5ZXJfaWQYCyABKAkSFQoNY3JlYXRlZF9hdF9tcxgMIAEoBBIVCg1leHBpcmVzX2F0X21zGA0gASgEEhsKE3JlbWF0Y2hfb2ZfbWF0Y2hfaWQYDiABKAkSLQoMdGltZV9jb250cm9sGA8gASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBIZChFhbHNvX3RvX3BsYXllcl9pZBgQIAEoCRIZChFqb2luZWRfcGxheWVyX2lkcxgRIAMoCSKUAgoWQ3JlYXRlQ2hhbGxlbmdlUmVxdWVzdBIUCgx0b19wbGF5ZXJfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSKAoEc2VhdBgFIAEoDjIaLm1hbmNhbGEudjEuU2VhdFByZWZlcmVuY2USEwoLdHRsX3NlY29uZHMYBiABKA0SLQoMdGltZV9jb250cm9sGAcgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbBIZChFhbHNvX3RvX3BsYXllcl9pZBgIIAEoCSJDChdDcmVhdGVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZBY2NlcHRDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSKHAQoXQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USKAoJY2hhbGxlbmdlGAEgASgLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2USIAoFbWF0Y2gYAiABKAsyES5tYW5jYWxhLnYxLk1hdGNoEiAKBHNlYXQYAyABKA4yEi5tYW5jYWxhLnYxLlBsYXllciJaChdEZWNsaW5lQ2hhbGxlbmdlUmVxdWVzdBIUCgxjaGFsbGVuZ2VfaWQYASABKAkSKQoGcmVhc29uGAIgASgOMhkubWFuY2FsYS52MS5EZWNsaW5lUmVhc29uIkQKGERlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIuChZDYW5jZWxDaGFsbGVuZ2VSZXF1ZXN0EhQKDGNoYWxsZW5nZV9pZBgBIAEoCSJDChdDYW5jZWxDaGFsbGVuZ2VSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSIXChVMaXN0Q2hhbGxlbmdlc1JlcXVlc3QiagoWTGlzdENoYWxsZW5nZXNSZXNwb25zZRInCghpbmNvbWluZxgBIAMoCzIVLm1hbmNhbGEudjEuQ2hhbGxlbmdlEicKCG91dGdvaW5nGAIgAygLMhUubWFuY2FsYS52MS5DaGFsbGVuZ2UiPAoTT2ZmZXJSZW1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRITCgt0dGxfc2Vjb25kcxgCIAEoDSJAChRPZmZlclJlbWF0Y2hSZXNwb25zZRIoCgljaGFsbGVuZ2UYASABKAsyFS5tYW5jYWxhLnYxLkNoYWxsZW5nZSKZAwoEU2VlaxIPCgdzZWVrX2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIiCgRraW5kGAMgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIoCgdvcHRpb25zGAQgASgLMhcubWFuY2FsYS52MS5HYW1lT3B0aW9ucxINCgVyYXRlZBgFIAEoCBISCgpyYXRpbmdfbWluGAYgASgNEhIKCnJhdGluZ19tYXgYByABKA0SGgoSZmFsbGJhY2tfYm90X2xldmVsGAggASgNEhkKEWZhbGxiYWNrX2FmdGVyX21zGAkgASgNEiYKBnN0YXR1cxgKIAEoDjIWLm1hbmNhbGEudjEuU2Vla1N0YXR1cxIQCghtYXRjaF9pZBgLIAEoCRIaChJvcHBvbmVudF9wbGF5ZXJfaWQYDCABKAkSFQoNY3JlYXRlZF9hdF9tcxgNIAEoBBIVCg1leHBpcmVzX2F0X21zGA4gASgEEi0KDHRpbWVfY29udHJvbBgPIAEoCzIXLm1hbmNhbGEudjEuVGltZUNvbnRyb2wijQIKC1NlZWtSZXF1ZXN0EiIKBGtpbmQYASABKA4yFC5tYW5jYWxhLnYxLkdhbWVLaW5kEigKB29wdGlvbnMYAiABKAsyFy5tYW5jYWxhLnYxLkdhbWVPcHRpb25zEg0KBXJhdGVkGAMgASgIEhIKCnJhdGluZ19taW4YBCABKA0SEgoKcmF0aW5nX21heBgFIAEoDRIaChJmYWxsYmFja19ib3RfbGV2ZWwYBiABKA0SGQoRZmFsbGJhY2tfYWZ0ZXJfbXMYByABKA0SEwoLdHRsX3NlY29uZHMYCCABKA0SLQoMdGltZV9jb250cm9sGAkgASgLMhcubWFuY2FsYS52MS5UaW1lQ29udHJvbCIuCgxTZWVrUmVzcG9uc2USHgoEc2VlaxgBIAEoCzIQLm1hbmNhbGEudjEuU2VlayIkChFDYW5jZWxTZWVrUmVxdWVzdBIPCgdzZWVrX2lkGAEgASgJIjQKEkNhbmNlbFNlZWtSZXNwb25zZRIeCgRzZWVrGAEgASgLMhAubWFuY2FsYS52MS5TZWVrIicKDkxvYmJ5SGVhcnRiZWF0EhUKDWxhc3RfZXZlbnRfaWQYASABKAQiegoIT3Bwb25lbnQSEQoJcGxheWVyX2lkGAEgASgJEhEKCWJvdF9sZXZlbBgCIAEoDRIOCgZyYXRpbmcYAyABKAESFgoOaXNfYm90X2FjY291bnQYBCABKAgSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyIs4CChJQbGF5ZXJNYXRjaFN0YXJ0ZWQSEAoIbWF0Y2hfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEiYKCG9wcG9uZW50GAYgASgLMhQubWFuY2FsYS52MS5PcHBvbmVudBIUCgxjaGFsbGVuZ2VfaWQYByABKAkSDwoHc2Vla19pZBgIIAEoCRInCglvcHBvbmVudHMYCSADKAsyFC5tYW5jYWxhLnYxLk9wcG9uZW50EhUKDXRvdXJuYW1lbnRfaWQYCiABKAkSGAoQdG91cm5hbWVudF9yb3VuZBgLIAEoDSJACgxSYXRpbmdDaGFuZ2USEQoJcGxheWVyX2lkGAEgASgJEg4KBmJlZm9yZRgCIAEoARINCgVhZnRlchgDIAEoASLXAQoTUGxheWVyTWF0Y2hGaW5pc2hlZBIQCghtYXRjaF9pZBgBIAEoCRIiCgRraW5kGAIgASgOMhQubWFuY2FsYS52MS5HYW1lS2luZBIgCgRzZWF0GAMgASgOMhIubWFuY2FsYS52MS5QbGF5ZXISJwoGcmVzdWx0GAQgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdBINCgVyYXRlZBgFIAEoCBIwCg5yYXRpbmdfY2hhbmdlcxgGIAMoCzIYLm1hbmNhbGEudjEuUmF0aW5nQ2hhbmdlIjIKGFdhdGNoUGxheWVyRXZlbnRzUmVxdWVzdBIWCg5hZnRlcl9ldmVudF9pZBgBIAEoBCL1AgoLUGxheWVyRXZlbnQSEAoIZXZlbnRfaWQYASABKAQSDQoFYXRfbXMYAiABKAQSLwoJaGVhcnRiZWF0GAMgASgLMhoubWFuY2FsYS52MS5Mb2JieUhlYXJ0YmVhdEgAEioKCWNoYWxsZW5nZRgEIAEoCzIVLm1hbmNhbGEudjEuQ2hhbGxlbmdlSAASIAoEc2VlaxgFIAEoCzIQLm1hbmNhbGEudjEuU2Vla0gAEjcKDW1hdGNoX3N0YXJ0ZWQYBiABKAsyHi5tYW5jYWxhLnYxLlBsYXllck1hdGNoU3RhcnRlZEgAEjkKDm1hdGNoX2ZpbmlzaGVkGAcgASgLMh8ubWFuY2FsYS52MS5QbGF5ZXJNYXRjaEZpbmlzaGVkSAASNwoKdG91cm5hbWVudBgJIAEoCzIhLm1hbmNhbGEudjEuUGxheWVyVG91cm5hbWVudEV2ZW50SAASEAoIcmVzdGF0ZWQYCCABKAhCBwoFZXZlbnQi6AEKFVBsYXllclRvdXJuYW1lbnRFdmVudBIVCg10b3VybmFtZW50X2lkGAEgASgJEi0KBGtpbmQYAiABKA4yHy5tYW5jYWxhLnYxLlRvdXJuYW1lbnRFdmVudEtpbmQSDQoFcm91bmQYAyABKA0SEAoIbWF0Y2hfaWQYBCABKAkSIAoEc2VhdBgFIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhsKE29wcG9uZW50X2VudHJhbnRfaWQYBiABKAkSCwoDYnllGAcgASgIEgwKBHJhbmsYCCABKA0SDgoGcG9pbnRzGAkgASgBIlQKCEZlZWRTZWF0EiIKBnBsYXllchgBIAEoDjISLm1hbmNhbGEudjEuUGxheWVyEhEKCXBsYXllcl9pZBgCIAEoCRIRCglib3RfbGV2ZWwYAyABKA0i/wEKEEZlZWRNYXRjaENyZWF0ZWQSEAoIbWF0Y2hfaWQYASABKAkSIgoEa2luZBgCIAEoDjIULm1hbmNhbGEudjEuR2FtZUtpbmQSKAoHb3B0aW9ucxgDIAEoCzIXLm1hbmNhbGEudjEuR2FtZU9wdGlvbnMSDQoFcmF0ZWQYBCABKAgSIwoFc2VhdHMYBSADKAsyFC5tYW5jYWxhLnYxLkZlZWRTZWF0EhQKDGNoYWxsZW5nZV9pZBgGIAEoCRIQCghzZWVrX2lkcxgHIAMoCRIVCg10b3VybmFtZW50X2lkGAggASgJEhgKEHRvdXJuYW1lbnRfcm91bmQYCSABKA0iJAoQRmVlZE1hdGNoU3RhcnRlZBIQCghtYXRjaF9pZBgBIAEoCSKPAQoRRmVlZE1hdGNoRmluaXNoZWQSEAoIbWF0Y2hfaWQYASABKAkSJwoGcmVzdWx0GAIgASgLMhcubWFuY2FsYS52MS5NYXRjaFJlc3VsdBINCgVyYXRlZBgDIAEoCBIwCg5yYXRpbmdfY2hhbmdlcxgEIAMoCzIYLm1hbmNhbGEudjEuUmF0aW5nQ2hhbmdlIjAKFldhdGNoVGVuYW50RmVlZFJlcXVlc3QSFgoOYWZ0ZXJfZXZlbnRfaWQYASABKAQijQIKCUZlZWRFdmVudBIQCghldmVudF9pZBgBIAEoBBINCgVhdF9tcxgCIAEoBBIvCgloZWFydGJlYXQYAyABKAsyGi5tYW5jYWxhLnYxLkxvYmJ5SGVhcnRiZWF0SAASNQoNbWF0Y2hfY3JlYXRlZBgEIAEoCzIcLm1hbmNhbGEudjEuRmVlZE1hdGNoQ3JlYXRlZEgAEjUKDW1hdGNoX3N0YXJ0ZWQYBSABKAsyHC5tYW5jYWxhLnYxLkZlZWRNYXRjaFN0YXJ0ZWRIABI3Cg5tYXRjaF9maW5pc2hlZBgGIAEoCzIdLm1hbmNhbGEudjEuRmVlZE1hdGNoRmluaXNoZWRIAEIHCgVldmVudCp8Cg5TZWF0UHJlZmVyZW5jZRIaChZTRUFUX1BSRUZFUkVOQ0VfUkFORE9NEAASGQoVU0VBVF9QUkVGRVJFTkNFX1NPVVRIEAESGQoVU0VBVF9QUkVGRVJFTkNFX05PUlRIEAISGAoUU0VBVF9QUkVGRVJFTkNFX0VBU1QQAyrNAQoPQ2hhbGxlbmdlU3RhdHVzEiAKHENIQUxMRU5HRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhDSEFMTEVOR0VfU1RBVFVTX1BFTkRJTkcQARIdChlDSEFMTEVOR0VfU1RBVFVTX0FDQ0VQVEVEEAISHQoZQ0hBTExFTkdFX1NUQVRVU19ERUNMSU5FRBADEh4KGkNIQUxMRU5HRV9TVEFUVVNfQ0FOQ0VMTEVEEAQSHAoYQ0hBTExFTkdFX1NUQVRVU19FWFBJUkVEEAUq5wEKDURlY2xpbmVSZWFzb24SGgoWREVDTElORV9SRUFTT05fR0VORVJJQxAAEhgKFERFQ0xJTkVfUkVBU09OX0xBVEVSEAESGQoVREVDTElORV9SRUFTT05fQ0FTVUFMEAISGAoUREVDTElORV9SRUFTT05fUkFURUQQAxIXChNERUNMSU5FX1JFQVNPTl9HQU1FEAQSGgoWREVDTElORV9SRUFTT05fT1BUSU9OUxAFEhkKFURFQ0xJTkVfUkVBU09OX05PX0JPVBAGEhsKF0RFQ0xJTkVfUkVBU09OX09OTFlfQk9UEAcqiwEKClNlZWtTdGF0dXMSGwoXU0VFS19TVEFUVVNfVU5TUEVDSUZJRUQQABIUChBTRUVLX1NUQVRVU19PUEVOEAESFgoSU0VFS19TVEFUVVNfUEFJUkVEEAISGQoVU0VFS19TVEFUVVNfQ0FOQ0VMTEVEEAMSFwoTU0VFS19TVEFUVVNfRVhQSVJFRBAEKrgCChNUb3VybmFtZW50RXZlbnRLaW5kEiUKIVRPVVJOQU1FTlRfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiEKHVRPVVJOQU1FTlRfRVZFTlRfS0lORF9DUkVBVEVEEAESIQodVE9VUk5BTUVOVF9FVkVOVF9LSU5EX0VOVEVSRUQQAhIjCh9UT1VSTkFNRU5UX0VWRU5UX0tJTkRfV0lUSERSQVdOEAMSIQodVE9VUk5BTUVOVF9FVkVOVF9LSU5EX1NUQVJURUQQBBImCiJUT1VSTkFNRU5UX0VWRU5UX0tJTkRfUk9VTkRfUEFJUkVEEAUSIAocVE9VUk5BTUVOVF9FVkVOVF9LSU5EX1JFU1VMVBAGEiIKHlRPVVJOQU1FTlRfRVZFTlRfS0lORF9GSU5JU0hFRBAHMtQGCgVMb2JieRJaCg9DcmVhdGVDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkNyZWF0ZUNoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkNyZWF0ZUNoYWxsZW5nZVJlc3BvbnNlEloKD0FjY2VwdENoYWxsZW5nZRIiLm1hbmNhbGEudjEuQWNjZXB0Q2hhbGxlbmdlUmVxdWVzdBojLm1hbmNhbGEudjEuQWNjZXB0Q2hhbGxlbmdlUmVzcG9uc2USXQoQRGVjbGluZUNoYWxsZW5nZRIjLm1hbmNhbGEudjEuRGVjbGluZUNoYWxsZW5nZVJlcXVlc3QaJC5tYW5jYWxhLnYxLkRlY2xpbmVDaGFsbGVuZ2VSZXNwb25zZRJaCg9DYW5jZWxDaGFsbGVuZ2USIi5tYW5jYWxhLnYxLkNhbmNlbENoYWxsZW5nZVJlcXVlc3QaIy5tYW5jYWxhLnYxLkNhbmNlbENoYWxsZW5nZVJlc3BvbnNlElcKDkxpc3RDaGFsbGVuZ2VzEiEubWFuY2FsYS52MS5MaXN0Q2hhbGxlbmdlc1JlcXVlc3QaIi5tYW5jYWxhLnYxLkxpc3RDaGFsbGVuZ2VzUmVzcG9uc2USUQoMT2ZmZXJSZW1hdGNoEh8ubWFuY2FsYS52MS5PZmZlclJlbWF0Y2hSZXF1ZXN0GiAubWFuY2FsYS52MS5PZmZlclJlbWF0Y2hSZXNwb25zZRI5CgRTZWVrEhcubWFuY2FsYS52MS5TZWVrUmVxdWVzdBoYLm1hbmNhbGEudjEuU2Vla1Jlc3BvbnNlEksKCkNhbmNlbFNlZWsSHS5tYW5jYWxhLnYxLkNhbmNlbFNlZWtSZXF1ZXN0Gh4ubWFuY2FsYS52MS5DYW5jZWxTZWVrUmVzcG9uc2USVAoRV2F0Y2hQbGF5ZXJFdmVudHMSJC5tYW5jYWxhLnYxLldhdGNoUGxheWVyRXZlbnRzUmVxdWVzdBoXLm1hbmNhbGEudjEuUGxheWVyRXZlbnQwARJOCg9XYXRjaFRlbmFudEZlZWQSIi5tYW5jYWxhLnYxLldhdGNoVGVuYW50RmVlZFJlcXVlc3QaFS5tYW5jYWxhLnYxLkZlZWRFdmVudDABQn8KDmNvbS5tYW5jYWxhLnYxQgpMb2JieVByb3RvUAFaI21hbmNhbGEvZ2VuL2dvL21hbmNhbGEvdjE7bWFuY2FsYXYxogIDTVhYqgIKTWFuY2FsYS5WMboCC01hbmNhbGFfVjFfygIKTWFuY2FsYVxWMeoCC01hbmNhbGE6OlYxYgZwcm90bzM", [file_mancala_v1_game, file_mancala_v1_matches, file_mancala_v1_rules]);
 
 /**
  * A challenge.
@@ -848,6 +848,18 @@ export type PlayerMatchStarted = Message<"mancala.v1.PlayerMatchStarted"> & {
    * @generated from field: repeated mancala.v1.Opponent opponents = 9;
    */
   opponents: Opponent[];
+
+  /**
+   * A tournament's match (tournaments.proto): the tournament and the round (empty and 0 otherwise).
+   *
+   * @generated from field: string tournament_id = 10;
+   */
+  tournamentId: string;
+
+  /**
+   * @generated from field: uint32 tournament_round = 11;
+   */
+  tournamentRound: number;
 };
 
 /**
@@ -941,7 +953,8 @@ export type WatchPlayerEventsRequest = Message<"mancala.v1.WatchPlayerEventsRequ
   /**
    * Resume after this event id. Whatever it is, the stream begins with what stands for the caller (each
    * unfinished match with a seat of his, each pending challenge to or from him, each open seek of his, as the
-   * event that made it, oldest first, `restated` set) made at or before the resume point, then a heartbeat whose
+   * event that made it, and of each tournament of his not over the last `tournament` event he was told of, oldest
+   * first, `restated` set) made at or before the resume point, then a heartbeat whose
    * `last_event_id` is the resume point, then every event after it. 0: start from now, as lichess's event stream
    * does: the resume point is the latest event id, so everything that stands is restated and no history is sent.
    *
@@ -1015,6 +1028,15 @@ export type PlayerEvent = Message<"mancala.v1.PlayerEvent"> & {
      */
     value: PlayerMatchFinished;
     case: "matchFinished";
+  } | {
+    /**
+     * Something happened in a tournament the reader entered (tournaments.proto): he entered or withdrew, a round
+     * was paired (his match or his bye), or the tournament finished (his rank).
+     *
+     * @generated from field: mancala.v1.PlayerTournamentEvent tournament = 9;
+     */
+    value: PlayerTournamentEvent;
+    case: "tournament";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -1033,6 +1055,77 @@ export type PlayerEvent = Message<"mancala.v1.PlayerEvent"> & {
  */
 export const PlayerEventSchema: GenMessage<PlayerEvent> = /*@__PURE__*/
   messageDesc(file_mancala_v1_lobby, 24);
+
+/**
+ * A tournament's news for one entrant (`PlayerEvent.tournament`).
+ *
+ * @generated from message mancala.v1.PlayerTournamentEvent
+ */
+export type PlayerTournamentEvent = Message<"mancala.v1.PlayerTournamentEvent"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+
+  /**
+   * @generated from field: mancala.v1.TournamentEventKind kind = 2;
+   */
+  kind: TournamentEventKind;
+
+  /**
+   * ROUND_PAIRED: the round (from 1).
+   *
+   * @generated from field: uint32 round = 3;
+   */
+  round: number;
+
+  /**
+   * ROUND_PAIRED: the reader's match of the round (empty for a bye or a free round).
+   *
+   * @generated from field: string match_id = 4;
+   */
+  matchId: string;
+
+  /**
+   * ROUND_PAIRED: the reader's seat in it.
+   *
+   * @generated from field: mancala.v1.Player seat = 5;
+   */
+  seat: Player;
+
+  /**
+   * ROUND_PAIRED: the opponent's entrant id (a player id, or "bot L #N" for a built-in opponent).
+   *
+   * @generated from field: string opponent_entrant_id = 6;
+   */
+  opponentEntrantId: string;
+
+  /**
+   * ROUND_PAIRED: the reader has the round's bye (Swiss: a point without a match).
+   *
+   * @generated from field: bool bye = 7;
+   */
+  bye: boolean;
+
+  /**
+   * FINISHED: the reader's final rank (from 1) and points.
+   *
+   * @generated from field: uint32 rank = 8;
+   */
+  rank: number;
+
+  /**
+   * @generated from field: double points = 9;
+   */
+  points: number;
+};
+
+/**
+ * Describes the message mancala.v1.PlayerTournamentEvent.
+ * Use `create(PlayerTournamentEventSchema)` to create a new message.
+ */
+export const PlayerTournamentEventSchema: GenMessage<PlayerTournamentEvent> = /*@__PURE__*/
+  messageDesc(file_mancala_v1_lobby, 25);
 
 /**
  * A match's seats, as the tenant's backend sees them.
@@ -1065,7 +1158,7 @@ export type FeedSeat = Message<"mancala.v1.FeedSeat"> & {
  * Use `create(FeedSeatSchema)` to create a new message.
  */
 export const FeedSeatSchema: GenMessage<FeedSeat> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_lobby, 25);
+  messageDesc(file_mancala_v1_lobby, 26);
 
 /**
  * A match of the tenant was created (by `CreateMatch`, an accepted challenge or a pairing).
@@ -1109,6 +1202,18 @@ export type FeedMatchCreated = Message<"mancala.v1.FeedMatchCreated"> & {
    * @generated from field: repeated string seek_ids = 7;
    */
   seekIds: string[];
+
+  /**
+   * A tournament's match (tournaments.proto): the tournament and the round (empty and 0 otherwise).
+   *
+   * @generated from field: string tournament_id = 8;
+   */
+  tournamentId: string;
+
+  /**
+   * @generated from field: uint32 tournament_round = 9;
+   */
+  tournamentRound: number;
 };
 
 /**
@@ -1116,7 +1221,7 @@ export type FeedMatchCreated = Message<"mancala.v1.FeedMatchCreated"> & {
  * Use `create(FeedMatchCreatedSchema)` to create a new message.
  */
 export const FeedMatchCreatedSchema: GenMessage<FeedMatchCreated> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_lobby, 26);
+  messageDesc(file_mancala_v1_lobby, 27);
 
 /**
  * A match's first event was accepted.
@@ -1135,7 +1240,7 @@ export type FeedMatchStarted = Message<"mancala.v1.FeedMatchStarted"> & {
  * Use `create(FeedMatchStartedSchema)` to create a new message.
  */
 export const FeedMatchStartedSchema: GenMessage<FeedMatchStarted> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_lobby, 27);
+  messageDesc(file_mancala_v1_lobby, 28);
 
 /**
  * A match ended.
@@ -1169,7 +1274,7 @@ export type FeedMatchFinished = Message<"mancala.v1.FeedMatchFinished"> & {
  * Use `create(FeedMatchFinishedSchema)` to create a new message.
  */
 export const FeedMatchFinishedSchema: GenMessage<FeedMatchFinished> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_lobby, 28);
+  messageDesc(file_mancala_v1_lobby, 29);
 
 /**
  * @generated from message mancala.v1.WatchTenantFeedRequest
@@ -1188,7 +1293,7 @@ export type WatchTenantFeedRequest = Message<"mancala.v1.WatchTenantFeedRequest"
  * Use `create(WatchTenantFeedRequestSchema)` to create a new message.
  */
 export const WatchTenantFeedRequestSchema: GenMessage<WatchTenantFeedRequest> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_lobby, 29);
+  messageDesc(file_mancala_v1_lobby, 30);
 
 /**
  * One event of the tenant's feed.
@@ -1241,7 +1346,7 @@ export type FeedEvent = Message<"mancala.v1.FeedEvent"> & {
  * Use `create(FeedEventSchema)` to create a new message.
  */
 export const FeedEventSchema: GenMessage<FeedEvent> = /*@__PURE__*/
-  messageDesc(file_mancala_v1_lobby, 30);
+  messageDesc(file_mancala_v1_lobby, 31);
 
 /**
  * Which seat the challenger wants.
@@ -1451,6 +1556,73 @@ export enum SeekStatus {
  */
 export const SeekStatusSchema: GenEnum<SeekStatus> = /*@__PURE__*/
   enumDesc(file_mancala_v1_lobby, 3);
+
+/**
+ * What happened in a tournament, as one entrant hears it on his event stream.
+ *
+ * @generated from enum mancala.v1.TournamentEventKind
+ */
+export enum TournamentEventKind {
+  /**
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The tournament was created.
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_CREATED = 1;
+   */
+  CREATED = 1,
+
+  /**
+   * An entrant entered (on the stream: the reader did).
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_ENTERED = 2;
+   */
+  ENTERED = 2,
+
+  /**
+   * An entrant withdrew or was withdrawn (on the stream: the reader).
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_WITHDRAWN = 3;
+   */
+  WITHDRAWN = 3,
+
+  /**
+   * The tournament started: entries close for a round robin, round 1 is paired in the same event id's batch.
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_STARTED = 4;
+   */
+  STARTED = 4,
+
+  /**
+   * A round was paired and started: its matches are created (each player also gets `match_started`).
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_ROUND_PAIRED = 5;
+   */
+  ROUND_PAIRED = 5,
+
+  /**
+   * A match of the current round ended and its result was recorded.
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_RESULT = 6;
+   */
+  RESULT = 6,
+
+  /**
+   * The tournament finished: the standings are final.
+   *
+   * @generated from enum value: TOURNAMENT_EVENT_KIND_FINISHED = 7;
+   */
+  FINISHED = 7,
+}
+
+/**
+ * Describes the enum mancala.v1.TournamentEventKind.
+ */
+export const TournamentEventKindSchema: GenEnum<TournamentEventKind> = /*@__PURE__*/
+  enumDesc(file_mancala_v1_lobby, 4);
 
 /**
  * @generated from service mancala.v1.Lobby

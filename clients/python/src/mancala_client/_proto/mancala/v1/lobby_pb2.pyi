@@ -44,6 +44,17 @@ class SeekStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEEK_STATUS_PAIRED: _ClassVar[SeekStatus]
     SEEK_STATUS_CANCELLED: _ClassVar[SeekStatus]
     SEEK_STATUS_EXPIRED: _ClassVar[SeekStatus]
+
+class TournamentEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TOURNAMENT_EVENT_KIND_UNSPECIFIED: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_CREATED: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_ENTERED: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_WITHDRAWN: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_STARTED: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_ROUND_PAIRED: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_RESULT: _ClassVar[TournamentEventKind]
+    TOURNAMENT_EVENT_KIND_FINISHED: _ClassVar[TournamentEventKind]
 SEAT_PREFERENCE_RANDOM: SeatPreference
 SEAT_PREFERENCE_SOUTH: SeatPreference
 SEAT_PREFERENCE_NORTH: SeatPreference
@@ -67,6 +78,14 @@ SEEK_STATUS_OPEN: SeekStatus
 SEEK_STATUS_PAIRED: SeekStatus
 SEEK_STATUS_CANCELLED: SeekStatus
 SEEK_STATUS_EXPIRED: SeekStatus
+TOURNAMENT_EVENT_KIND_UNSPECIFIED: TournamentEventKind
+TOURNAMENT_EVENT_KIND_CREATED: TournamentEventKind
+TOURNAMENT_EVENT_KIND_ENTERED: TournamentEventKind
+TOURNAMENT_EVENT_KIND_WITHDRAWN: TournamentEventKind
+TOURNAMENT_EVENT_KIND_STARTED: TournamentEventKind
+TOURNAMENT_EVENT_KIND_ROUND_PAIRED: TournamentEventKind
+TOURNAMENT_EVENT_KIND_RESULT: TournamentEventKind
+TOURNAMENT_EVENT_KIND_FINISHED: TournamentEventKind
 
 class Challenge(_message.Message):
     __slots__ = ("challenge_id", "from_player_id", "to_player_id", "kind", "options", "rated", "seat", "status", "decline_reason", "match_id", "accepted_by_player_id", "created_at_ms", "expires_at_ms", "rematch_of_match_id", "time_control", "also_to_player_id", "joined_player_ids")
@@ -295,7 +314,7 @@ class Opponent(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., bot_level: _Optional[int] = ..., rating: _Optional[float] = ..., is_bot_account: _Optional[bool] = ..., seat: _Optional[_Union[_game_pb2.Player, str]] = ...) -> None: ...
 
 class PlayerMatchStarted(_message.Message):
-    __slots__ = ("match_id", "kind", "options", "rated", "seat", "opponent", "challenge_id", "seek_id", "opponents")
+    __slots__ = ("match_id", "kind", "options", "rated", "seat", "opponent", "challenge_id", "seek_id", "opponents", "tournament_id", "tournament_round")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -305,6 +324,8 @@ class PlayerMatchStarted(_message.Message):
     CHALLENGE_ID_FIELD_NUMBER: _ClassVar[int]
     SEEK_ID_FIELD_NUMBER: _ClassVar[int]
     OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ROUND_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     kind: _game_pb2.GameKind
     options: _rules_pb2.GameOptions
@@ -314,7 +335,9 @@ class PlayerMatchStarted(_message.Message):
     challenge_id: str
     seek_id: str
     opponents: _containers.RepeatedCompositeFieldContainer[Opponent]
-    def __init__(self, match_id: _Optional[str] = ..., kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., options: _Optional[_Union[_rules_pb2.GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., seat: _Optional[_Union[_game_pb2.Player, str]] = ..., opponent: _Optional[_Union[Opponent, _Mapping]] = ..., challenge_id: _Optional[str] = ..., seek_id: _Optional[str] = ..., opponents: _Optional[_Iterable[_Union[Opponent, _Mapping]]] = ...) -> None: ...
+    tournament_id: str
+    tournament_round: int
+    def __init__(self, match_id: _Optional[str] = ..., kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., options: _Optional[_Union[_rules_pb2.GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., seat: _Optional[_Union[_game_pb2.Player, str]] = ..., opponent: _Optional[_Union[Opponent, _Mapping]] = ..., challenge_id: _Optional[str] = ..., seek_id: _Optional[str] = ..., opponents: _Optional[_Iterable[_Union[Opponent, _Mapping]]] = ..., tournament_id: _Optional[str] = ..., tournament_round: _Optional[int] = ...) -> None: ...
 
 class RatingChange(_message.Message):
     __slots__ = ("player_id", "before", "after")
@@ -349,7 +372,7 @@ class WatchPlayerEventsRequest(_message.Message):
     def __init__(self, after_event_id: _Optional[int] = ...) -> None: ...
 
 class PlayerEvent(_message.Message):
-    __slots__ = ("event_id", "at_ms", "heartbeat", "challenge", "seek", "match_started", "match_finished", "restated")
+    __slots__ = ("event_id", "at_ms", "heartbeat", "challenge", "seek", "match_started", "match_finished", "tournament", "restated")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     AT_MS_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
@@ -357,6 +380,7 @@ class PlayerEvent(_message.Message):
     SEEK_FIELD_NUMBER: _ClassVar[int]
     MATCH_STARTED_FIELD_NUMBER: _ClassVar[int]
     MATCH_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     RESTATED_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     at_ms: int
@@ -365,8 +389,31 @@ class PlayerEvent(_message.Message):
     seek: Seek
     match_started: PlayerMatchStarted
     match_finished: PlayerMatchFinished
+    tournament: PlayerTournamentEvent
     restated: bool
-    def __init__(self, event_id: _Optional[int] = ..., at_ms: _Optional[int] = ..., heartbeat: _Optional[_Union[LobbyHeartbeat, _Mapping]] = ..., challenge: _Optional[_Union[Challenge, _Mapping]] = ..., seek: _Optional[_Union[Seek, _Mapping]] = ..., match_started: _Optional[_Union[PlayerMatchStarted, _Mapping]] = ..., match_finished: _Optional[_Union[PlayerMatchFinished, _Mapping]] = ..., restated: _Optional[bool] = ...) -> None: ...
+    def __init__(self, event_id: _Optional[int] = ..., at_ms: _Optional[int] = ..., heartbeat: _Optional[_Union[LobbyHeartbeat, _Mapping]] = ..., challenge: _Optional[_Union[Challenge, _Mapping]] = ..., seek: _Optional[_Union[Seek, _Mapping]] = ..., match_started: _Optional[_Union[PlayerMatchStarted, _Mapping]] = ..., match_finished: _Optional[_Union[PlayerMatchFinished, _Mapping]] = ..., tournament: _Optional[_Union[PlayerTournamentEvent, _Mapping]] = ..., restated: _Optional[bool] = ...) -> None: ...
+
+class PlayerTournamentEvent(_message.Message):
+    __slots__ = ("tournament_id", "kind", "round", "match_id", "seat", "opponent_entrant_id", "bye", "rank", "points")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_ENTRANT_ID_FIELD_NUMBER: _ClassVar[int]
+    BYE_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    kind: TournamentEventKind
+    round: int
+    match_id: str
+    seat: _game_pb2.Player
+    opponent_entrant_id: str
+    bye: bool
+    rank: int
+    points: float
+    def __init__(self, tournament_id: _Optional[str] = ..., kind: _Optional[_Union[TournamentEventKind, str]] = ..., round: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[_Union[_game_pb2.Player, str]] = ..., opponent_entrant_id: _Optional[str] = ..., bye: _Optional[bool] = ..., rank: _Optional[int] = ..., points: _Optional[float] = ...) -> None: ...
 
 class FeedSeat(_message.Message):
     __slots__ = ("player", "player_id", "bot_level")
@@ -379,7 +426,7 @@ class FeedSeat(_message.Message):
     def __init__(self, player: _Optional[_Union[_game_pb2.Player, str]] = ..., player_id: _Optional[str] = ..., bot_level: _Optional[int] = ...) -> None: ...
 
 class FeedMatchCreated(_message.Message):
-    __slots__ = ("match_id", "kind", "options", "rated", "seats", "challenge_id", "seek_ids")
+    __slots__ = ("match_id", "kind", "options", "rated", "seats", "challenge_id", "seek_ids", "tournament_id", "tournament_round")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -387,6 +434,8 @@ class FeedMatchCreated(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CHALLENGE_ID_FIELD_NUMBER: _ClassVar[int]
     SEEK_IDS_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ROUND_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     kind: _game_pb2.GameKind
     options: _rules_pb2.GameOptions
@@ -394,7 +443,9 @@ class FeedMatchCreated(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[FeedSeat]
     challenge_id: str
     seek_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, match_id: _Optional[str] = ..., kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., options: _Optional[_Union[_rules_pb2.GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[FeedSeat, _Mapping]]] = ..., challenge_id: _Optional[str] = ..., seek_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    tournament_id: str
+    tournament_round: int
+    def __init__(self, match_id: _Optional[str] = ..., kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., options: _Optional[_Union[_rules_pb2.GameOptions, _Mapping]] = ..., rated: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[FeedSeat, _Mapping]]] = ..., challenge_id: _Optional[str] = ..., seek_ids: _Optional[_Iterable[str]] = ..., tournament_id: _Optional[str] = ..., tournament_round: _Optional[int] = ...) -> None: ...
 
 class FeedMatchStarted(_message.Message):
     __slots__ = ("match_id",)
