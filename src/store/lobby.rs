@@ -273,14 +273,16 @@ impl LobbyStore for RedisStore {
     ) -> Result<(), StoreError> {
         let keys = self.keys();
         let log = keys.lobby(tenant);
-        // Listed first: a tenant listed with an empty log reads as one without.
+        // Listed with its first entry, before it: a tenant listed with an empty log reads as one without.
         let (outcome, length, mut con): (u8, u64, _) = self
             .with(|mut con| async {
-                redis::cmd("SADD")
-                    .arg(keys.lobby_tenants())
-                    .arg(tenant)
-                    .query_async::<()>(&mut con)
-                    .await?;
+                if first == 1 {
+                    redis::cmd("SADD")
+                        .arg(keys.lobby_tenants())
+                        .arg(tenant)
+                        .query_async::<()>(&mut con)
+                        .await?;
+                }
                 let script = redis::Script::new(LOBBY_APPEND);
                 let mut invocation = script.key(&log);
                 invocation.arg(first).arg(tenant).arg(keys.lobby_channel());

@@ -534,24 +534,10 @@ impl MatchStore for RedisStore {
         let encoded = codec::encode_event(event);
         let ttl = self.request_ttl.map_or(0, |ttl| ttl.as_millis().max(1));
         let finished_at = record.finished.map(|f| f.at_ms);
-        if let Some(at) = finished_at {
-            // Indexed before: the purge checks the header, so an append that loses its race leaves nothing wrong.
-            let _: () = self
-                .with(|mut con| async move {
-                    redis::cmd("ZADD")
-                        .arg(keys.finished(Keys::bucket(&id)))
-                        .arg(at)
-                        .arg(id.to_string())
-                        .query_async(&mut con)
-                        .await
-                })
-                .await?;
-        }
         let header = keys.header(&id);
         let mut con = self.connection.clone();
-        let (outcome, version): (u8, u64) = self
-            .append
-            .key(&header)
+        let mut invocation = self.append.key(&header);
+        invocation
             .key(keys.log(&id))
             .key(keys.request(&id, &event.request_id))
             .arg(event.seq)
@@ -564,10 +550,27 @@ impl MatchStore for RedisStore {
             })
             .arg(ttl.to_string())
             .arg(finished_at.map_or(String::new(), |at| at.to_string()))
-            .arg(keys.events(&id))
-            .invoke_async(&mut con)
-            .await
-            .map_err(failed)?;
+            .arg(keys.events(&id));
+        let append = invocation.invoke_async::<(u8, u64)>(&mut con);
+        // A finishing append is indexed for the purge at the same time (in another slot): the purge checks the
+        // header, so an append that loses its race leaves nothing wrong, and one that wins is never left out.
+        let mut index = self.connection.clone();
+        let indexed = async move {
+            match finished_at {
+                Some(at) => {
+                    redis::cmd("ZADD")
+                        .arg(keys.finished(Keys::bucket(&id)))
+                        .arg(at)
+                        .arg(id.to_string())
+                        .query_async::<()>(&mut index)
+                        .await
+                }
+                None => Ok(()),
+            }
+        };
+        let (appended, indexed) = tokio::join!(append, indexed);
+        let (outcome, version) = appended.map_err(failed)?;
+        indexed.map_err(failed)?;
         match outcome {
             0 => {}
             1 => return Err(StoreError::Conflict { current: version }),
