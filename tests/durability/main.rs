@@ -5,6 +5,7 @@
 mod support;
 
 mod bot_matches;
+mod cluster_failover;
 mod clocks_redis;
 mod endless;
 mod lobby_redis;

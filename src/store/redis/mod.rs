@@ -848,6 +848,51 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn a_write_is_acknowledged_once_it_reached_the_replicas_asked_for() {
+        use crate::engine::{GameKind, Options};
+        let url = crate::store::test_redis_url();
+        let prefix = format!("mancala-test-wait-{}:", std::process::id());
+        let record = |n: u8| MatchRecord {
+            id: MatchId([n; 16]),
+            kind: GameKind::BaAwa,
+            options: Options::default(),
+            created_ms: 1,
+            token_hashes: [[1; 32], [2; 32], [0; 32]],
+            tenant: "acme".into(),
+            players: [None, None, None],
+            bots: [None, None, None],
+            active_ms: 1,
+            version: 0,
+            finished: None,
+            time_control: Default::default(),
+            deadline_ms: None,
+        };
+        // More replicas than any primary here has: refused, saying how many it reached of how many.
+        let store = RedisStore::open(&url, &prefix, None)
+            .await
+            .unwrap()
+            .require_replicas(9, Duration::from_millis(50));
+        match store.create(&record(1), None).await {
+            Err(StoreError::Unavailable(why)) => {
+                assert!(why.contains("of the 9 Redis replicas"), "{why}");
+                assert!(why.contains("within 50 ms"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Written all the same (WAIT does not undo it), and a retry finds it.
+        assert!(store.load(&MatchId([1; 16])).await.unwrap().is_some());
+        // As many as the primary has: acknowledged.
+        let slot = keys::slot(store.keys.header(&MatchId([2; 16])).as_bytes());
+        let replicas = store
+            .with(|mut con| async move { con.wait(slot, 0, Duration::from_millis(1)).await })
+            .await
+            .unwrap();
+        let store = store.require_replicas(replicas, Duration::from_secs(5));
+        store.create(&record(2), None).await.unwrap();
+        assert!(store.load(&MatchId([2; 16])).await.unwrap().is_some());
+    }
+
     #[test]
     fn scripts_name_their_keys_and_arguments_as_append_passes_them() {
         // A guard against editing one side only: the script reads ARGV[1]..ARGV[7], KEYS[1]..KEYS[3].
