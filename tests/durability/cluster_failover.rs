@@ -198,9 +198,7 @@ async fn a_primary_killed_under_load_loses_no_acknowledged_move_and_every_stream
 
     let mut refused = 0;
     for ((m, _), player) in games.iter().zip(players) {
-        let (acked, failures) = within("a match played on", player)
-            .await
-            .expect("no panic");
+        let (acked, failures) = within("a match played on", player).await.expect("no panic");
         refused += failures;
         assert!(!acked.is_empty());
         // Every acknowledged move is there, on both replicas, at its seq; nothing else is.

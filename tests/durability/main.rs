@@ -5,8 +5,8 @@
 mod support;
 
 mod bot_matches;
-mod cluster_failover;
 mod clocks_redis;
+mod cluster_failover;
 mod endless;
 mod lobby_redis;
 mod lobby_three_redis;

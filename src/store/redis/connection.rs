@@ -234,3 +234,84 @@ impl Connection {
         }
     }
 }
+
+/// The store's connection, made again when a cluster's topology changed under it in a way the cluster client does
+/// not see by itself: a command answered by a node that became a replica (`READONLY`, `WAIT` refused), a transaction
+/// redirected (`MOVED` inside `MULTI`), the cluster down meanwhile, or no answer at all (a client left waiting on a
+/// node that died). The client follows a plain `MOVED` by itself; these it reports as errors, and a new connection
+/// reads the slot map afresh.
+pub(super) struct Shared {
+    target: Target,
+    current: std::sync::RwLock<Connection>,
+    /// When the connection was last made again (never more often than [`REMAKE_EVERY`]).
+    remade: std::sync::Mutex<Option<std::time::Instant>>,
+}
+
+/// The shortest time between two remakes of the connection.
+const REMAKE_EVERY: Duration = Duration::from_millis(500);
+
+impl Shared {
+    pub(super) fn new(target: Target, connection: Connection) -> Shared {
+        Shared {
+            target,
+            current: std::sync::RwLock::new(connection),
+            remade: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The connection (a clone: they share the connections to the servers).
+    pub(super) fn get(&self) -> Connection {
+        self.current
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Looks at a failed command's error: on a cluster, one that says the topology changed has the connection made
+    /// again, on `runtime`, in the background.
+    pub(super) fn noticed(
+        self: &std::sync::Arc<Self>,
+        error: &redis::RedisError,
+        runtime: &tokio::runtime::Handle,
+    ) {
+        if !matches!(self.target, Target::Cluster(_)) {
+            return;
+        }
+        let text = error.to_string();
+        let moved = [
+            "ReadOnly",
+            "Moved",
+            "replica instances",
+            "ClusterDown",
+            "TryAgain",
+        ];
+        if !error.is_timeout() && !moved.iter().any(|sign| text.contains(sign)) {
+            return;
+        }
+        {
+            let mut remade = self
+                .remade
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if remade.is_some_and(|at| at.elapsed() < REMAKE_EVERY) {
+                return;
+            }
+            *remade = Some(std::time::Instant::now());
+        }
+        let shared = self.clone();
+        runtime.spawn(async move {
+            match shared.target.connect().await {
+                Ok(connection) => {
+                    *shared
+                        .current
+                        .write()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = connection;
+                    tracing::info!(servers = %shared.target.servers(), "the Redis Cluster's topology changed: connected again");
+                }
+                Err(error) => {
+                    tracing::warn!(servers = %shared.target.servers(), error = %error, "cannot connect to the Redis Cluster again");
+                }
+            }
+        });
+    }
+}

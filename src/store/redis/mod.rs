@@ -43,7 +43,7 @@ mod follower;
 mod keys;
 mod shards;
 
-use self::connection::{Connection, Target, IO_TIMEOUT};
+use self::connection::{Connection, Shared, Target, IO_TIMEOUT};
 pub(super) use self::follower::ChannelSink;
 use self::follower::Follower;
 pub(in crate::store) use self::keys::Keys;
@@ -89,6 +89,11 @@ if ARGV[4] == '1' then
 end
 redis.call('SPUBLISH', ARGV[7], ARGV[3])
 return {0, tonumber(ARGV[1])}
+"#;
+
+/// A match's header and its events from index ARGV[1] on. KEYS: 1 header, 2 log.
+const READ: &str = r#"
+return {redis.call('HGET', KEYS[1], 'h'), redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
 "#;
 
 /// Counts a match among its tenant's unfinished ones unless the tenant has `max`: `{0, n}` counted (n: the
@@ -146,11 +151,12 @@ pub struct RedisStore {
     request_ttl: Option<Duration>,
     replicated: Option<Replicated>,
     /// Cloned for each call: the clones share the connection (or, on a cluster, the connection to each node).
-    connection: Connection,
+    connection: Arc<Shared>,
     /// The runtime the store was opened on, where the matches' feed runs.
     runtime: tokio::runtime::Handle,
     shards: Shards,
     append: Script,
+    read: Script,
     reserve: Script,
     create: Script,
     purge: Script,
@@ -179,10 +185,6 @@ fn seat_field(seat: Player) -> &'static str {
     }
 }
 
-fn failed(error: RedisError) -> StoreError {
-    StoreError::Failed(format!("redis: {error}"))
-}
-
 impl RedisStore {
     /// Connects to `url` (one Redis, or a cluster's seeds with `redis+cluster://`), failing now, with a one-line
     /// reason, if it does not answer, and keeps its keys under `prefix`. The connection's tasks run on the runtime
@@ -202,19 +204,26 @@ impl RedisStore {
             .map_err(|_| StoreError::Failed(format!("cannot reach Redis at {server}: timed out")))?
             .map_err(|e| StoreError::Failed(format!("cannot reach Redis at {server}: {e}")))?;
         let store = RedisStore {
-            target,
+            target: target.clone(),
             keys: Keys::new(prefix),
             request_ttl,
             replicated: None,
-            connection,
+            connection: Arc::new(Shared::new(target.clone(), connection)),
             runtime: tokio::runtime::Handle::current(),
             shards: Shards::new(),
             append: Script::new(APPEND),
+            read: Script::new(READ),
             reserve: Script::new(RESERVE),
             create: Script::new(CREATE),
             purge: Script::new(PURGE),
         };
-        let scripts = [&store.append, &store.reserve, &store.create, &store.purge];
+        let scripts = [
+            &store.append,
+            &store.read,
+            &store.reserve,
+            &store.create,
+            &store.purge,
+        ];
         store
             .with(|mut con| async move {
                 redis::cmd("PING").query_async::<()>(&mut con).await?;
@@ -251,7 +260,15 @@ impl RedisStore {
     where
         F: Future<Output = RedisResult<T>>,
     {
-        work(self.connection.clone()).await.map_err(failed)
+        work(self.connection.get())
+            .await
+            .map_err(|error| self.failed(error))
+    }
+
+    /// A failed command's error for the caller, after the connection had a look at it (`connection::Shared`).
+    fn failed(&self, error: RedisError) -> StoreError {
+        self.connection.noticed(&error, &self.runtime);
+        StoreError::Failed(format!("redis: {error}"))
     }
 
     /// The names of the keys.
@@ -273,7 +290,7 @@ impl RedisStore {
         let reached = con
             .wait(keys::slot(key), replicas, timeout)
             .await
-            .map_err(failed)?;
+            .map_err(|error| self.failed(error))?;
         if reached >= replicas {
             return Ok(());
         }
@@ -360,17 +377,18 @@ impl RedisStore {
         Ok(())
     }
 
-    /// The header and the events after `after`, read atomically.
+    /// The header and the events after `after`, read atomically (a script, not a transaction: a cluster client
+    /// follows a script's redirection, not a transaction's).
     async fn read(&self, id: &MatchId, after: u64) -> Result<Option<StoredMatch>, StoreError> {
         // `after` may be past the log (u64::MAX: the header alone); `as isize` would wrap it to -1, the last event.
         let start = isize::try_from(after).unwrap_or(isize::MAX);
         let (header, raw): (Option<Vec<u8>>, Vec<Vec<u8>>) = self
             .with(|mut con| async move {
-                redis::pipe()
-                    .atomic()
-                    .hget(self.keys.header(id), "h")
-                    .lrange(self.keys.log(id), start, -1)
-                    .query_async(&mut con)
+                self.read
+                    .key(self.keys.header(id))
+                    .key(self.keys.log(id))
+                    .arg(start)
+                    .invoke_async(&mut con)
                     .await
             })
             .await?;
@@ -494,14 +512,14 @@ impl MatchStore for RedisStore {
         self.reserve(&record.tenant, &id, max_active.unwrap_or(0))
             .await?;
         let header = keys.header(&id);
-        let mut con = self.connection.clone();
+        let mut con = self.connection.get();
         self.create
             .key(&header)
             .arg(record.version)
             .arg(codec::encode_match(record))
             .invoke_async::<u8>(&mut con)
             .await
-            .map_err(failed)?;
+            .map_err(|error| self.failed(error))?;
         self.replicated(&mut con, header.as_bytes(), "the match's creation")
             .await
     }
@@ -535,7 +553,7 @@ impl MatchStore for RedisStore {
         let ttl = self.request_ttl.map_or(0, |ttl| ttl.as_millis().max(1));
         let finished_at = record.finished.map(|f| f.at_ms);
         let header = keys.header(&id);
-        let mut con = self.connection.clone();
+        let mut con = self.connection.get();
         let mut invocation = self.append.key(&header);
         invocation
             .key(keys.log(&id))
@@ -554,7 +572,7 @@ impl MatchStore for RedisStore {
         let append = invocation.invoke_async::<(u8, u64)>(&mut con);
         // A finishing append is indexed for the purge at the same time (in another slot): the purge checks the
         // header, so an append that loses its race leaves nothing wrong, and one that wins is never left out.
-        let mut index = self.connection.clone();
+        let mut index = self.connection.get();
         let indexed = async move {
             match finished_at {
                 Some(at) => {
@@ -569,8 +587,8 @@ impl MatchStore for RedisStore {
             }
         };
         let (appended, indexed) = tokio::join!(append, indexed);
-        let (outcome, version) = appended.map_err(failed)?;
-        indexed.map_err(failed)?;
+        let (outcome, version) = appended.map_err(|error| self.failed(error))?;
+        indexed.map_err(|error| self.failed(error))?;
         match outcome {
             0 => {}
             1 => return Err(StoreError::Conflict { current: version }),
