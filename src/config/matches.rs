@@ -173,7 +173,7 @@ pub struct LobbySettings {
 #[derive(Clone, Debug)]
 pub enum RedisAt {
     /// `redis://[:password@]host:port[/db]` or `rediss://…`.
-    Single(redis::ConnectionInfo),
+    Single(Box<redis::ConnectionInfo>),
     /// `redis+cluster://[user:password@]host:port,host:port…[/?options]` (`rediss+cluster://` with TLS): the seeds,
     /// any of which tells the client the rest, each with the credentials and options of the URL.
     Cluster(Vec<redis::ConnectionInfo>),
@@ -190,7 +190,9 @@ impl RedisAt {
         .into_iter()
         .find_map(|(scheme, single)| Some((url.strip_prefix(scheme)?, single)));
         let Some((rest, scheme)) = cluster else {
-            return url.into_connection_info().map(RedisAt::Single).map_err(|_| {
+            return url
+                .into_connection_info()
+                .map(|info| RedisAt::Single(Box::new(info))).map_err(|_| {
                 "matches.redis_url is not a Redis URL (expected redis://[:password@]host:port[/db], rediss://…, \
                  or redis+cluster://host:port,host:port…)"
                     .to_string()

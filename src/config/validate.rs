@@ -63,7 +63,7 @@ impl Settings {
         }
         if matches.store == StoreKind::Redis {
             // The URL may hold a password: the message never repeats it.
-            let at = super::RedisAt::parse(&matches.redis_url).map_err(|e| ConfigError::new(e))?;
+            let at = super::RedisAt::parse(&matches.redis_url).map_err(ConfigError::new)?;
             let braces = matches.redis_key_prefix.contains(['{', '}']);
             if braces && matches!(at, super::RedisAt::Cluster(_)) {
                 // A brace in the prefix would become every key's hash tag, or cut the matches' own tags short.

@@ -14,7 +14,8 @@
 //! `MANCALA_TEST_REDIS_URL` (one Redis) instead measures the same rows over one Redis, for comparison;
 //! `CLUSTER_BENCH_WAIT=1` sets `matches.redis_wait_replicas`.
 
-use crate::support::replica::{authed, create, moved_on, next_request, Replica};
+use crate::scale_bench::{env_or, timed_move};
+use crate::support::replica::{create, Replica};
 use mancala::api::pb;
 use mancala::config::RedisAt;
 use pb::matches_client::MatchesClient;
@@ -23,13 +24,6 @@ use tonic::transport::Channel;
 
 /// Quiet servers that still log their address.
 const LOG: &str = "warn,mancala=info,mancala::request=warn";
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// What the Redis nodes have done so far, summed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,7 +56,7 @@ impl std::ops::Sub for Totals {
 /// Every node of `url`'s Redis: the one, or every node a cluster's first seed knows.
 fn nodes(url: &str) -> Vec<redis::Client> {
     match RedisAt::parse(url).expect("a Redis URL") {
-        RedisAt::Single(info) => vec![redis::Client::open(info).unwrap()],
+        RedisAt::Single(info) => vec![redis::Client::open(*info).unwrap()],
         RedisAt::Cluster(seeds) => {
             let mut seed = redis::Client::open(seeds[0].clone())
                 .unwrap()
@@ -159,18 +153,8 @@ async fn play(
             });
         }
         while !m.legal_moves.is_empty() && Instant::now() < until {
-            let (request, token) = next_request(&m, &tokens, n * 7 + 1);
+            latencies.push(timed_move(&mut client, &mut m, &tokens, n).await);
             n += 1;
-            let start = Instant::now();
-            let event = client
-                .submit_move(authed(request, &token))
-                .await
-                .expect("accepted")
-                .into_inner()
-                .event
-                .unwrap();
-            latencies.push(start.elapsed());
-            moved_on(&mut m, &event);
         }
     }
     latencies

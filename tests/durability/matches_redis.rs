@@ -36,7 +36,7 @@ pub(crate) fn redis_connection(url: &str) -> Box<dyn redis::ConnectionLike> {
 fn try_redis_connection(url: &str) -> Option<Box<dyn redis::ConnectionLike>> {
     Some(match mancala::config::RedisAt::parse(url).ok()? {
         mancala::config::RedisAt::Single(info) => {
-            Box::new(redis::Client::open(info).ok()?.get_connection().ok()?)
+            Box::new(redis::Client::open(*info).ok()?.get_connection().ok()?)
         }
         mancala::config::RedisAt::Cluster(seeds) => Box::new(
             redis::cluster::ClusterClient::new(seeds)
@@ -113,7 +113,7 @@ impl Drop for Prefix {
         // Each node's keys (a cluster's seeds answer KEYS for their own slots), deleted one by one through a
         // connection that knows where each lives.
         let nodes = match &at {
-            mancala::config::RedisAt::Single(info) => vec![info.clone()],
+            mancala::config::RedisAt::Single(info) => vec![(**info).clone()],
             mancala::config::RedisAt::Cluster(seeds) => seeds.clone(),
         };
         let mut keys: Vec<Vec<u8>> = Vec::new();

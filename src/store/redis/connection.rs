@@ -32,7 +32,7 @@ const CLUSTER_RETRIES: u32 = 8;
 #[derive(Clone, Debug)]
 pub(super) enum Target {
     /// One Redis.
-    Single(Client),
+    Single(Box<Client>),
     /// A Redis Cluster, by its seed nodes.
     Cluster(Vec<ConnectionInfo>),
 }
@@ -42,7 +42,9 @@ impl Target {
     /// hold a password.
     pub(super) fn parse(url: &str) -> Result<Target, String> {
         Ok(match RedisAt::parse(url)? {
-            RedisAt::Single(info) => Target::Single(Client::open(info).map_err(|e| e.to_string())?),
+            RedisAt::Single(info) => {
+                Target::Single(Box::new(Client::open(*info).map_err(|e| e.to_string())?))
+            }
             RedisAt::Cluster(seeds) => Target::Cluster(seeds),
         })
     }
@@ -63,7 +65,7 @@ impl Target {
     /// forwards `PUBLISH` to all its nodes, so any one will do; the next is tried when one fails).
     pub(super) fn followable(&self) -> Vec<Client> {
         match self {
-            Target::Single(client) => vec![client.clone()],
+            Target::Single(client) => vec![(**client).clone()],
             Target::Cluster(seeds) => seeds
                 .iter()
                 .filter_map(|seed| Client::open(seed.clone()).ok())
@@ -107,7 +109,7 @@ impl Target {
                         config = config.set_push_sender(pushes);
                         Client::open(resp3(client.get_connection_info()))?
                     }
-                    None => client.clone(),
+                    None => (**client).clone(),
                 };
                 Ok(Connection::Single(
                     ConnectionManager::new_with_config(client, config).await?,

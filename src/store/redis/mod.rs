@@ -434,7 +434,7 @@ impl RedisStore {
             if outcome == 0 {
                 return Ok(());
             }
-            if pruned || self.prune_active(&active_key).await? == 0 {
+            if pruned || self.prune_active(active_key).await? == 0 {
                 return Err(StoreError::TooManyActive { active });
             }
         }
@@ -812,17 +812,11 @@ impl RedisStore {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn a_read_past_the_log_is_the_header_alone() {
-        use crate::engine::{GameKind, Move, Options, Player, Sow};
-        use crate::store::{Action, EventRecord, MatchRecord};
-        let url = crate::store::test_redis_url();
-        let prefix = format!("mancala-test-read-past-{}:", std::process::id());
-        let store = RedisStore::open(&url, &prefix, Some(Duration::from_secs(60)))
-            .await
-            .unwrap();
-        let mut record = MatchRecord {
-            id: MatchId([7; 16]),
+    /// A new match of tenant `acme`, its id all `n`.
+    fn record(n: u8) -> MatchRecord {
+        use crate::engine::{GameKind, Options};
+        MatchRecord {
+            id: MatchId([n; 16]),
             kind: GameKind::BaAwa,
             options: Options::default(),
             created_ms: 1,
@@ -835,7 +829,19 @@ mod tests {
             finished: None,
             time_control: Default::default(),
             deadline_ms: None,
-        };
+        }
+    }
+
+    #[tokio::test]
+    async fn a_read_past_the_log_is_the_header_alone() {
+        use crate::engine::{Move, Player, Sow};
+        use crate::store::{Action, EventRecord};
+        let url = crate::store::test_redis_url();
+        let prefix = format!("mancala-test-read-past-{}:", std::process::id());
+        let store = RedisStore::open(&url, &prefix, Some(Duration::from_secs(60)))
+            .await
+            .unwrap();
+        let mut record = record(7);
         store.create(&record, None).await.unwrap();
         record.version = 1;
         let event = EventRecord {
@@ -868,24 +874,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_write_is_acknowledged_once_it_reached_the_replicas_asked_for() {
-        use crate::engine::{GameKind, Options};
         let url = crate::store::test_redis_url();
         let prefix = format!("mancala-test-wait-{}:", std::process::id());
-        let record = |n: u8| MatchRecord {
-            id: MatchId([n; 16]),
-            kind: GameKind::BaAwa,
-            options: Options::default(),
-            created_ms: 1,
-            token_hashes: [[1; 32], [2; 32], [0; 32]],
-            tenant: "acme".into(),
-            players: [None, None, None],
-            bots: [None, None, None],
-            active_ms: 1,
-            version: 0,
-            finished: None,
-            time_control: Default::default(),
-            deadline_ms: None,
-        };
         // More replicas than any primary here has: refused, saying how many it reached of how many.
         let store = RedisStore::open(&url, &prefix, None)
             .await
