@@ -252,7 +252,7 @@ impl LobbyStore for MemoryStore {
 /// Appends entries if the log holds exactly `first - 1`: `{0, last}` written, `{1, length}` not.
 /// KEYS: 1 the tenant's log (a list). ARGV: 1 first, 2 the tenant, 3 the channel, 4… the entries. The set of
 /// tenants with a log is written before, by a command of its own (a script keeps to one hash slot, `redis/keys.rs`).
-const LOBBY_APPEND: &str = r#"
+const LOBBY_APPEND: &str = r#"#!lua
 local length = redis.call('LLEN', KEYS[1])
 if length + 1 ~= tonumber(ARGV[1]) then return {1, length} end
 local last = redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))

@@ -126,7 +126,7 @@ impl PresenceStore for LocalPresence {
 
 /// A hold: the holder's member of the tenant's sorted set, scored by when it lapses (lapsed ones pruned).
 /// KEYS: 1 the holds (a sorted set of "<player> <holder>"). ARGV: 1 the member, 2 now, 3 until (empty: release).
-const PRESENCE_HOLD: &str = r#"
+const PRESENCE_HOLD: &str = r#"#!lua
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
 if ARGV[3] == '' then
   redis.call('ZREM', KEYS[1], ARGV[1])
@@ -138,7 +138,7 @@ return 0
 
 /// The player's last-seen time raised, never lowered. KEYS: 1 last seen (a hash player → ms). ARGV: 1 the player,
 /// 2 now. A script of its own: the holds and the times are two keys, which a cluster may place on two nodes.
-const PRESENCE_SEEN: &str = r#"
+const PRESENCE_SEEN: &str = r#"#!lua
 local seen = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if seen < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 return 0

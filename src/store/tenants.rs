@@ -367,7 +367,7 @@ impl TenantStore for MemoryStore {
 
 /// Writes a tenant if its stored revision is the one before: `{0, rev}` written, `{1, stored}` not.
 /// KEYS: 1 the tenants hash. ARGV: 1 the id, 2 the revision, 3 the record, 4 the channel.
-const PUT_TENANT: &str = r#"
+const PUT_TENANT: &str = r#"#!lua
 local stored = tonumber(redis.call('HGET', KEYS[1], 'rev:' .. ARGV[1]) or '0')
 if stored + 1 ~= tonumber(ARGV[2]) then return {1, stored} end
 redis.call('HSET', KEYS[1], 'rev:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3])

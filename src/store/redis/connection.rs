@@ -287,7 +287,8 @@ impl Shared {
             "ClusterDown",
             "TryAgain",
         ];
-        if !error.is_timeout() && !moved.iter().any(|sign| text.contains(sign)) {
+        let unanswered = error.is_timeout() || error.is_io_error() || error.is_connection_refusal();
+        if !unanswered && !moved.iter().any(|sign| text.contains(sign)) {
             return;
         }
         {

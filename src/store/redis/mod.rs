@@ -19,6 +19,11 @@
 //!   counted, which the next creation the limit refuses prunes (it drops every member whose header says finished);
 //! - the listing's index of ids is written before the header.
 //!
+//! Every script starts `#!lua` (Redis 7): a script so declared counts as a write, which a replica never runs but
+//! redirects to its primary. The cluster client's connections to the nodes are all `READONLY`, so that a replica
+//! would otherwise answer a script from its own copy, stale or (a node that just rejoined) empty, whenever the
+//! client's slot map is behind a failover.
+//!
 //! Each replica follows the sharded channels of the matches it holds (`shards.rs`) and feeds the events to their
 //! watchers; a message it missed (a gap in `seq`, a lost connection, a slot that moved) is read back from the log,
 //! which stays the authority.
@@ -68,7 +73,7 @@ const LIST_BATCH: usize = 200;
 ///
 /// KEYS: 1 header hash, 2 log list, 3 request key. ARGV: 1 seq, 2 header, 3 event, 4 "1" when there is a request
 /// id, 5 its TTL in ms ("0": none), 6 finished-at ms ("" while active), 7 the match's sharded channel.
-pub const APPEND: &str = r#"
+pub const APPEND: &str = r#"#!lua
 local version = redis.call('HGET', KEYS[1], 'v')
 if not version then return {2, 0} end
 version = tonumber(version)
@@ -92,14 +97,14 @@ return {0, tonumber(ARGV[1])}
 "#;
 
 /// A match's header and its events from index ARGV[1] on. KEYS: 1 header, 2 log.
-const READ: &str = r#"
+const READ: &str = r#"#!lua
 return {redis.call('HGET', KEYS[1], 'h'), redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
 "#;
 
 /// Counts a match among its tenant's unfinished ones unless the tenant has `max`: `{0, n}` counted (n: the
 /// tenant's unfinished matches before), `{1, n}` refused. A match counted already is counted once.
 /// KEYS: 1 the tenant's set of unfinished matches. ARGV: 1 the id, 2 max ("0": none).
-const RESERVE: &str = r#"
+const RESERVE: &str = r#"#!lua
 local active = redis.call('SCARD', KEYS[1])
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return {0, active - 1} end
 local max = tonumber(ARGV[2])
@@ -109,7 +114,7 @@ return {0, active}
 "#;
 
 /// Writes a new match's header unless it exists. KEYS: 1 header. ARGV: 1 version, 2 header.
-const CREATE: &str = r#"
+const CREATE: &str = r#"#!lua
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'h', ARGV[2])
 return 1
@@ -117,7 +122,7 @@ return 1
 
 /// Deletes a match that finished before the cutoff: 1 deleted, 0 gone already, 2 kept (not finished, or since).
 /// KEYS: 1 header, 2 log, 3 seats seen. ARGV: 1 the cutoff (ms).
-const PURGE: &str = r#"
+const PURGE: &str = r#"#!lua
 local finished = redis.call('HGET', KEYS[1], 'f')
 if not finished then
   if redis.call('EXISTS', KEYS[1]) == 1 then return 2 end
@@ -130,7 +135,7 @@ return 1
 
 /// Moves a finished match of the single index of earlier versions into its bucket, its header marked finished.
 /// KEYS: 1 header. ARGV: 1 finished-at (ms).
-const MARK_FINISHED: &str = r#"
+const MARK_FINISHED: &str = r#"#!lua
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'f', ARGV[1]) end
 return 0
 "#;
