@@ -231,6 +231,10 @@ async fn moves_per_second_through_one_two_and_four_replicas_over_a_cluster() {
         ("MANCALA__MATCHES__REDIS_KEY_PREFIX", prefix.as_str()),
         ("MANCALA__MATCHES__REDIS_WAIT_REPLICAS", wait.as_str()),
         ("MANCALA__MATCHES__MAX_WATCHERS_TOTAL", "1000000"),
+        // The matches a row leaves unfinished count against the one client address of every row after it.
+        ("MANCALA__ADDRESSES__MAX_ACTIVE_MATCHES", "1000000"),
+        ("MANCALA__ADDRESSES__MAX_WATCHERS", "1000000"),
+        ("MANCALA__ADDRESSES__CALLS_PER_SECOND", "0"),
         ("MANCALA__LOG__FILTER", LOG),
     ];
     println!("| setup | matches | moves | moves/s | p50 / p99 ms | server CPU µs/move | commands/move: primaries / replicas | bytes/move: in / out / to replicas | Redis CPU µs/move |");
