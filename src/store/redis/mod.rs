@@ -906,6 +906,78 @@ mod tests {
         assert!(store.load(&MatchId([2; 16])).await.unwrap().is_some());
     }
 
+    #[tokio::test]
+    async fn the_single_indexes_of_an_earlier_version_move_into_their_buckets() {
+        let url = crate::store::test_redis_url();
+        let prefix = format!("mancala-test-legacy-{}:", std::process::id());
+        let store = RedisStore::open(&url, &prefix, None).await.unwrap();
+        // Two matches as an earlier version left them: indexed in `P ids` and `P finished` only, the finished one's
+        // header without `f`.
+        let (active, done) = (record(0x11), record(0xee));
+        for m in [&active, &done] {
+            store.create(m, None).await.unwrap();
+        }
+        let keys = store.keys.clone();
+        let _: () = store
+            .with(|mut con| async move {
+                for id in [MatchId([0x11; 16]), MatchId([0xee; 16])] {
+                    redis::cmd("ZREM")
+                        .arg(keys.ids(Keys::bucket(&id)))
+                        .arg(id.to_string())
+                        .query_async::<()>(&mut con)
+                        .await?;
+                    redis::cmd("ZADD")
+                        .arg(keys.legacy_ids())
+                        .arg(0)
+                        .arg(id.to_string())
+                        .query_async::<()>(&mut con)
+                        .await?;
+                }
+                redis::cmd("ZADD")
+                    .arg(keys.legacy_finished())
+                    .arg(5)
+                    .arg(MatchId([0xee; 16]).to_string())
+                    .query_async(&mut con)
+                    .await
+            })
+            .await
+            .unwrap();
+        let all = ListQuery {
+            limit: 10,
+            ..ListQuery::default()
+        };
+        assert!(store.list(&all).await.unwrap().is_empty(), "not yet moved");
+        // The next server to start moves them.
+        let store = RedisStore::open(&url, &prefix, None).await.unwrap();
+        let listed: Vec<MatchId> = store
+            .list(&all)
+            .await
+            .unwrap()
+            .iter()
+            .map(|m| m.id)
+            .collect();
+        assert_eq!(listed, [active.id, done.id], "in id order, across buckets");
+        assert_eq!(store.purge_finished_before(6).await.unwrap(), [done.id]);
+        assert!(store.load(&done.id).await.unwrap().is_none());
+        assert!(store.load(&active.id).await.unwrap().is_some());
+        let keys = store.keys.clone();
+        let left: (bool, bool) = store
+            .with(|mut con| async move {
+                let ids = redis::cmd("EXISTS")
+                    .arg(keys.legacy_ids())
+                    .query_async(&mut con)
+                    .await?;
+                let done = redis::cmd("EXISTS")
+                    .arg(keys.legacy_finished())
+                    .query_async(&mut con)
+                    .await?;
+                Ok((ids, done))
+            })
+            .await
+            .unwrap();
+        assert_eq!(left, (false, false), "the old keys are gone");
+    }
+
     #[test]
     fn scripts_name_their_keys_and_arguments_as_append_passes_them() {
         // A guard against editing one side only: the script reads ARGV[1]..ARGV[7], KEYS[1]..KEYS[3].
