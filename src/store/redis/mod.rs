@@ -978,6 +978,57 @@ mod tests {
         assert_eq!(left, (false, false), "the old keys are gone");
     }
 
+    #[tokio::test]
+    async fn a_finished_match_a_killed_server_left_counted_is_pruned_when_the_limit_refuses() {
+        use crate::engine::Player;
+        use crate::store::{Action, EndReason, EventRecord, Finished};
+        let url = crate::store::test_redis_url();
+        let prefix = format!("mancala-test-prune-{}:", std::process::id());
+        let store = RedisStore::open(&url, &prefix, None).await.unwrap();
+        let mut first = record(0x21);
+        store.create(&first, Some(1)).await.unwrap();
+        assert!(matches!(
+            store.create(&record(0x22), Some(1)).await,
+            Err(StoreError::TooManyActive { active: 1 })
+        ));
+        // It ends by resignation; the server dies before taking it off its tenant's count (put back here).
+        first.version = 1;
+        first.finished = Some(Finished {
+            at_ms: 9,
+            winner: Some(Player::North),
+            resigned: Some(Player::South),
+            reason: EndReason::Resignation,
+        });
+        let resign = EventRecord {
+            seq: 1,
+            player: Player::South,
+            action: Action::Resign,
+            request_id: "r-1".into(),
+            at_ms: 9,
+        };
+        store.append(&first, &resign).await.unwrap();
+        assert_eq!(store.unfinished_count("acme").await.unwrap(), 0);
+        let active = store.keys.active("acme");
+        let _: () = store
+            .with(|mut con| async move {
+                redis::cmd("SADD")
+                    .arg(active)
+                    .arg(MatchId([0x21; 16]).to_string())
+                    .query_async(&mut con)
+                    .await
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.unfinished_count("acme").await.unwrap(), 1);
+        // The next creation the limit would refuse prunes it, and goes through.
+        store.create(&record(0x22), Some(1)).await.unwrap();
+        assert_eq!(store.unfinished_count("acme").await.unwrap(), 1);
+        assert!(matches!(
+            store.create(&record(0x23), Some(1)).await,
+            Err(StoreError::TooManyActive { active: 1 })
+        ));
+    }
+
     #[test]
     fn scripts_name_their_keys_and_arguments_as_append_passes_them() {
         // A guard against editing one side only: the script reads ARGV[1]..ARGV[7], KEYS[1]..KEYS[3].
