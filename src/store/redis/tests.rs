@@ -3,24 +3,9 @@
 
 use super::*;
 
-/// A new match of tenant `acme`, its id all `n`.
+/// A new Ba-awa match of tenant `acme`, its id all `n`.
 fn record(n: u8) -> MatchRecord {
-    use crate::engine::{GameKind, Options};
-    MatchRecord {
-        id: MatchId([n; 16]),
-        kind: GameKind::BaAwa,
-        options: Options::default(),
-        created_ms: 1,
-        token_hashes: [[1; 32], [2; 32], [0; 32]],
-        tenant: "acme".into(),
-        players: [None, None, None],
-        bots: [None, None, None],
-        active_ms: 1,
-        version: 0,
-        finished: None,
-        time_control: Default::default(),
-        deadline_ms: None,
-    }
+    crate::store::tests::record(n, crate::engine::GameKind::BaAwa)
 }
 
 #[tokio::test]
