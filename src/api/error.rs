@@ -227,6 +227,7 @@ pub fn match_error(error: MatchError) -> Status {
         MatchError::OverLimit(over) => over_limit(&over),
         MatchError::Unfinished(unfinished) => engine_work(WorkError::Unfinished(unfinished)),
         MatchError::Internal(message) => Status::internal(message),
+        MatchError::Unavailable(message) => Status::unavailable(message),
     }
 }
 

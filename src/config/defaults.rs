@@ -40,6 +40,8 @@ watcher_buffer = 64
 redis_url = "redis://127.0.0.1:6379"
 redis_key_prefix = "mancala:"
 redis_request_ttl_ms = 604800000
+redis_wait_replicas = 0
+redis_wait_timeout_ms = 1000
 idle_expiry_ms = 604800000
 
 [clock]

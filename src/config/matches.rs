@@ -36,7 +36,8 @@ pub struct MatchSettings {
     /// Events a watcher may fall behind before it is resynchronised with a snapshot.
     pub watcher_buffer: usize,
     /// The Redis server of the `redis` store, `redis://[:password@]host:port[/db]` (`rediss://`
-    /// for TLS). Never logged whole: it may carry a password.
+    /// for TLS), or a Redis Cluster by its seed nodes, `redis+cluster://[:password@]host:port,host:port…`
+    /// (`rediss+cluster://`). Never logged whole: it may carry a password.
     pub redis_url: String,
     /// Prepended to every key and channel the `redis` store uses, so that several deployments
     /// (or test runs) can share one Redis.
@@ -48,6 +49,12 @@ pub struct MatchSettings {
         deserialize_with = "millis_zero_is_none"
     )]
     pub redis_request_ttl: Option<Duration>,
+    /// The replicas of its Redis primary a write must reach before the `redis` store acknowledges it (Redis's
+    /// `WAIT`; `0`: the primary alone, replication left asynchronous).
+    pub redis_wait_replicas: u32,
+    /// How long a write waits for `redis_wait_replicas`; short of them by then it fails UNAVAILABLE.
+    #[serde(rename = "redis_wait_timeout_ms", deserialize_with = "millis")]
+    pub redis_wait_timeout: Duration,
     /// An unfinished match with no event for this long ends, with no winner (end reason EXPIRED),
     /// and is then kept for `retention_ms` like any finished match (`0`: never).
     #[serde(rename = "idle_expiry_ms", deserialize_with = "millis_zero_is_none")]
@@ -160,4 +167,103 @@ pub struct LobbySettings {
     pub repair_interval: Duration,
     /// `WatchPlayerEvents` streams one player may hold open on one server (and `WatchTenantFeed` streams one tenant).
     pub max_streams_per_player: usize,
+}
+
+/// Where `matches.redis_url` points: one Redis, or the seed nodes of a Redis Cluster.
+#[derive(Clone, Debug)]
+pub enum RedisAt {
+    /// `redis://[:password@]host:port[/db]` or `rediss://…`.
+    Single(Box<redis::ConnectionInfo>),
+    /// `redis+cluster://[user:password@]host:port,host:port…[/?options]` (`rediss+cluster://` with TLS): the seeds,
+    /// any of which tells the client the rest, each with the credentials and options of the URL.
+    Cluster(Vec<redis::ConnectionInfo>),
+}
+
+impl RedisAt {
+    /// Reads `url`. The error says what is wrong without repeating the URL, which may hold a password.
+    pub fn parse(url: &str) -> Result<RedisAt, String> {
+        use redis::IntoConnectionInfo;
+        let cluster = [
+            ("redis+cluster://", "redis://"),
+            ("rediss+cluster://", "rediss://"),
+        ]
+        .into_iter()
+        .find_map(|(scheme, single)| Some((url.strip_prefix(scheme)?, single)));
+        let Some((rest, scheme)) = cluster else {
+            return url
+                .into_connection_info()
+                .map(|info| RedisAt::Single(Box::new(info))).map_err(|_| {
+                "matches.redis_url is not a Redis URL (expected redis://[:password@]host:port[/db], rediss://…, \
+                 or redis+cluster://host:port,host:port…)"
+                    .to_string()
+            });
+        };
+        let end = rest.find(['/', '?']).unwrap_or(rest.len());
+        let (authority, tail) = rest.split_at(end);
+        let (user, hosts) = match authority.rfind('@') {
+            Some(at) => authority.split_at(at + 1),
+            None => ("", authority),
+        };
+        let seeds = hosts
+            .split(',')
+            .filter(|host| !host.trim().is_empty())
+            .map(|host| format!("{scheme}{user}{}{tail}", host.trim()).into_connection_info())
+            .collect::<redis::RedisResult<Vec<_>>>()
+            .map_err(|_| {
+                "matches.redis_url: a seed node of redis+cluster:// is not host:port".to_string()
+            })?;
+        if seeds.is_empty() {
+            return Err("matches.redis_url: redis+cluster:// names no seed node".into());
+        }
+        if seeds.iter().any(|seed| seed.redis_settings().db() != 0) {
+            return Err("matches.redis_url: a Redis Cluster has database 0 only".into());
+        }
+        Ok(RedisAt::Cluster(seeds))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_url_names_its_seeds_with_the_credentials_and_options_of_each() {
+        let Ok(RedisAt::Cluster(seeds)) =
+            RedisAt::parse("redis+cluster://:secret@10.0.0.1:7000,10.0.0.2:7001/?protocol=resp3")
+        else {
+            panic!("a cluster")
+        };
+        let addrs: Vec<String> = seeds.iter().map(|s| s.addr().to_string()).collect();
+        assert_eq!(addrs, ["10.0.0.1:7000", "10.0.0.2:7001"]);
+        for seed in &seeds {
+            assert_eq!(seed.redis_settings().password(), Some("secret"));
+            assert_eq!(
+                seed.redis_settings().protocol(),
+                redis::ProtocolVersion::RESP3
+            );
+        }
+        assert!(matches!(
+            RedisAt::parse("redis://127.0.0.1:6379"),
+            Ok(RedisAt::Single(_))
+        ));
+        assert!(matches!(
+            RedisAt::parse("rediss+cluster://a:1,b:2"),
+            Ok(RedisAt::Cluster(seeds)) if seeds.len() == 2
+        ));
+    }
+
+    #[test]
+    fn a_bad_cluster_url_says_what_is_wrong_without_repeating_it() {
+        for (url, problem) in [
+            ("redis+cluster://", "names no seed node"),
+            ("redis+cluster://:pw@,", "names no seed node"),
+            ("redis+cluster://h:1/3", "database 0 only"),
+            ("redis+cluster://h:notaport", "is not host:port"),
+            ("http://:pw@h:1", "is not a Redis URL"),
+        ] {
+            let error = RedisAt::parse(url).err().unwrap_or_else(|| panic!("{url}"));
+            assert!(error.contains(problem), "{url}: {error}");
+            assert!(!error.contains("pw"), "{error}");
+        }
+    }
 }

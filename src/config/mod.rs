@@ -35,7 +35,7 @@ pub use self::{
     defaults::DEFAULTS,
     dev::{DEV_OPERATOR_KEY, DEV_TENANT},
     engine::{EngineSettings, SearchSettings},
-    matches::{BotSettings, ClockSettings, LobbySettings, MatchSettings, StoreKind},
+    matches::{BotSettings, ClockSettings, LobbySettings, MatchSettings, RedisAt, StoreKind},
     observability::{LogFormat, LogSettings, MetricsSettings, TelemetrySettings},
     server::{CorsOrigins, ServerSettings},
     tls::TlsSettings,

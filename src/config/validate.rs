@@ -63,9 +63,12 @@ impl Settings {
         }
         if matches.store == StoreKind::Redis {
             // The URL may hold a password: the message never repeats it.
-            if redis::Client::open(matches.redis_url.as_str()).is_err() {
+            let at = super::RedisAt::parse(&matches.redis_url).map_err(ConfigError::new)?;
+            let braces = matches.redis_key_prefix.contains(['{', '}']);
+            if braces && matches!(at, super::RedisAt::Cluster(_)) {
+                // A brace in the prefix would become every key's hash tag, or cut the matches' own tags short.
                 return Err(ConfigError::new(
-                    "matches.redis_url is not a Redis URL (expected redis://[:password@]host:port[/db] or rediss://…)",
+                    "matches.redis_key_prefix must not contain { or } on a Redis Cluster: the keys' hash tags follow it",
                 ));
             }
         }

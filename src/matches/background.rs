@@ -227,6 +227,15 @@ impl<E: Encoder> Inner<E> {
                 };
                 self.metrics.remote_events(fed as u64);
             }
+            Appended::Following { id } => {
+                // Subscribed just now: what was appended before is read from the log.
+                let Some(slot) = lock(&self.slots).get(&id).cloned() else {
+                    return;
+                };
+                if lock(&slot.live).finished.is_none() {
+                    self.catch_up_logged(&slot).await;
+                }
+            }
             Appended::Resumed => {
                 let slots: Vec<Arc<Slot<E::Message>>> =
                     lock(&self.slots).values().cloned().collect();

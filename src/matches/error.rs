@@ -4,7 +4,7 @@
 use crate::engine::across_turns::AgreementRefusal;
 use crate::engine::{IllegalMove, NotYourChoice, Reason, Unfinished, Violation};
 use crate::identity::{OverLimit, Throttled};
-use crate::store::MatchId;
+use crate::store::{MatchId, StoreError};
 
 /// Why a match request failed.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +74,10 @@ pub enum MatchError {
     /// The store or the server failed; logged where it happened, with the details.
     #[error("{0}")]
     Internal(String),
+    /// The store took a write but could not make it as durable as it is configured to before acknowledging it
+    /// (Redis's replicas not reached in time): retrying with the same `request_id` is safe.
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl MatchError {
@@ -99,6 +103,7 @@ impl MatchError {
             MatchError::Unfinished(Unfinished::Exhausted { .. }) => "WORK_BUDGET_EXHAUSTED",
             MatchError::Unfinished(Unfinished::Cancelled) => "CANCELLED",
             MatchError::Internal(_) => "INTERNAL",
+            MatchError::Unavailable(_) => "UNAVAILABLE",
         }
     }
 
@@ -121,8 +126,11 @@ impl MatchError {
 pub(super) fn store_failed(
     what: &str,
     id: Option<MatchId>,
-    error: impl std::fmt::Display,
+    error: impl std::fmt::Display + std::any::Any,
 ) -> MatchError {
     tracing::error!(match_id = id.map(|id| id.to_string()), error = %error, "{what} failed");
+    if let Some(StoreError::Unavailable(why)) = (&error as &dyn std::any::Any).downcast_ref() {
+        return MatchError::Unavailable(format!("{what}: {why}"));
+    }
     MatchError::Internal(format!("{what} failed; see the server log"))
 }

@@ -499,6 +499,7 @@ impl<E: Encoder> Matches<E> {
             })
             .clone();
         if installed {
+            inner.store.follow_match(&id, true);
             inner.watch_clocks(&slot);
         }
         Ok(slot)
@@ -597,6 +598,7 @@ impl<E: Encoder> Matches<E> {
                     vacant.insert(held.clone());
                 }
             }
+            inner.store.follow_match(&id, true);
             inner.watch_clocks(&held);
             inner.metrics.matches_active_add(1);
             if let (Some(identity), Some(creator)) = (&inner.identity, &creator) {

@@ -343,6 +343,7 @@ impl<E: Encoder> Inner<E> {
     /// Forgets `id` here (purged, here or by another server sharing the store).
     pub(super) fn forget(&self, id: &MatchId) {
         if let Some(gone) = lock(&self.slots).remove(id) {
+            self.store.follow_match(id, false);
             if lock(&gone.live).finished.is_none() {
                 self.metrics.matches_active_add(-1);
             }

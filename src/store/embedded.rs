@@ -389,26 +389,10 @@ impl MatchStore for EmbeddedStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{GameKind, Move, Options, Player, Sow};
+    use crate::engine::{GameKind, Move, Player, Sow};
     use crate::store::{Action, Finished};
 
-    fn record(id: u8, kind: GameKind) -> MatchRecord {
-        MatchRecord {
-            id: MatchId([id; 16]),
-            kind,
-            options: Options::default(),
-            created_ms: 1,
-            token_hashes: [[1; 32], [2; 32], [0; 32]],
-            tenant: "acme".into(),
-            players: [None, None, None],
-            bots: [None, None, None],
-            active_ms: 1,
-            version: 0,
-            finished: None,
-            time_control: Default::default(),
-            deadline_ms: None,
-        }
-    }
+    use crate::store::tests::record;
 
     fn sow(seq: u64, pit: u8) -> EventRecord {
         EventRecord {

@@ -250,31 +250,15 @@ impl LobbyStore for MemoryStore {
 }
 
 /// Appends entries if the log holds exactly `first - 1`: `{0, last}` written, `{1, length}` not.
-/// KEYS: 1 the tenant's log (a list), 2 the set of tenants with a log. ARGV: 1 first, 2 the tenant, 3 the channel,
-/// 4… the entries.
-const LOBBY_APPEND: &str = r#"
+/// KEYS: 1 the tenant's log (a list). ARGV: 1 first, 2 the tenant, 3 the channel, 4… the entries. The set of
+/// tenants with a log is written before, by a command of its own (a script keeps to one hash slot, `redis/keys.rs`).
+const LOBBY_APPEND: &str = r#"#!lua
 local length = redis.call('LLEN', KEYS[1])
 if length + 1 ~= tonumber(ARGV[1]) then return {1, length} end
 local last = redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))
-redis.call('SADD', KEYS[2], ARGV[2])
 redis.call('PUBLISH', ARGV[3], ARGV[2] .. ' ' .. last)
 return {0, last}
 "#;
-
-impl RedisStore {
-    fn lobby_key(&self, tenant: &str) -> String {
-        format!("{}lobby:{tenant}", self.prefix())
-    }
-
-    fn lobby_tenants_key(&self) -> String {
-        format!("{}lobby-tenants", self.prefix())
-    }
-
-    /// The channel on which every lobby append is announced, as "<tenant> <seq>".
-    pub fn lobby_channel(&self) -> String {
-        format!("{}lobby-appended", self.prefix())
-    }
-}
 
 /// How many entries one Redis read returns at most (the lobby reads on in pages).
 const REDIS_PAGE: usize = 1000;
@@ -287,23 +271,33 @@ impl LobbyStore for RedisStore {
         first: u64,
         entries: &[Vec<u8>],
     ) -> Result<(), StoreError> {
-        let (outcome, length): (u8, u64) = self
-            .with(|mut con| async move {
+        let keys = self.keys();
+        let log = keys.lobby(tenant);
+        // Listed with its first entry, before it: a tenant listed with an empty log reads as one without.
+        let (outcome, length, mut con): (u8, u64, _) = self
+            .with(|mut con| async {
+                if first == 1 {
+                    redis::cmd("SADD")
+                        .arg(keys.lobby_tenants())
+                        .arg(tenant)
+                        .query_async::<()>(&mut con)
+                        .await?;
+                }
                 let script = redis::Script::new(LOBBY_APPEND);
-                let mut invocation = script.key(self.lobby_key(tenant));
-                invocation
-                    .key(self.lobby_tenants_key())
-                    .arg(first)
-                    .arg(tenant)
-                    .arg(self.lobby_channel());
+                let mut invocation = script.key(&log);
+                invocation.arg(first).arg(tenant).arg(keys.lobby_channel());
                 for bytes in entries {
                     invocation.arg(bytes.as_slice());
                 }
-                invocation.invoke_async(&mut con).await
+                let (outcome, length) = invocation.invoke_async(&mut con).await?;
+                Ok((outcome, length, con))
             })
             .await?;
         match outcome {
-            0 => Ok(()),
+            0 => {
+                self.replicated(&mut con, log.as_bytes(), "the lobby's entry")
+                    .await
+            }
             _ => Err(StoreError::Conflict { current: length }),
         }
     }
@@ -322,7 +316,7 @@ impl LobbyStore for RedisStore {
         let entries: Vec<Vec<u8>> = self
             .with(|mut con| async move {
                 redis::cmd("LRANGE")
-                    .arg(self.lobby_key(tenant))
+                    .arg(self.keys().lobby(tenant))
                     .arg(start)
                     .arg(stop)
                     .query_async(&mut con)
@@ -339,7 +333,7 @@ impl LobbyStore for RedisStore {
     async fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
         self.with(|mut con| async move {
             redis::cmd("SMEMBERS")
-                .arg(self.lobby_tenants_key())
+                .arg(self.keys().lobby_tenants())
                 .query_async(&mut con)
                 .await
         })
@@ -352,7 +346,7 @@ impl LobbyStore for RedisStore {
         stop: Arc<AtomicBool>,
     ) -> Option<std::thread::JoinHandle<()>> {
         self.follow_channel(
-            self.lobby_channel(),
+            self.keys().lobby_channel(),
             "lobby",
             Box::new(move |payload: Option<&[u8]>| {
                 let Some(payload) = payload else {

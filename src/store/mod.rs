@@ -116,7 +116,8 @@ impl Stores {
                     &settings.redis_key_prefix,
                     settings.redis_request_ttl,
                 )
-                .await?;
+                .await?
+                .require_replicas(settings.redis_wait_replicas, settings.redis_wait_timeout);
                 tracing::info!(
                     server = %store.server(),
                     prefix = %settings.redis_key_prefix,
@@ -156,6 +157,10 @@ pub enum StoreError {
     /// The storage failed (I/O, corruption, an unreadable record).
     #[error("storage failed: {0}")]
     Failed(String),
+    /// A write reached the store but not the replicas it must reach before it is acknowledged (Redis's `WAIT`
+    /// fell short): it may or may not be kept. What happened, in a sentence.
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 /// What a shared store reports to [`MatchStore::follow`]'s sink.
@@ -171,6 +176,12 @@ pub enum Appended {
     },
     /// The feed (re)started: appends made while it was down were not reported; read the log.
     Resumed,
+    /// The feed carries match `id`'s appends from now on (its channel was (re)subscribed): what came before is in
+    /// the log.
+    Following {
+        /// The match.
+        id: MatchId,
+    },
 }
 
 /// The Redis the store's own tests use: `MANCALA_TEST_REDIS_URL`, or the local one every machine of this project's
@@ -245,7 +256,14 @@ pub trait MatchStore: Send + Sync + 'static {
         Ok([0; SEATS])
     }
 
-    /// For a shared store: starts reporting every append, by any server, to `sink`, on a thread
+    /// For a shared store whose feed is per match (Redis's sharded channels): reports the appends to match `id`
+    /// from now on (`follow`), or no longer. A store whose feed carries every match ignores it.
+    fn follow_match(&self, id: &MatchId, follow: bool) {
+        let _ = (id, follow);
+    }
+
+    /// For a shared store: starts reporting the appends, by any server, to the matches told to
+    /// [`MatchStore::follow_match`] (to every match, for a store that is told nothing), to `sink`, on a thread
     /// of its own, until `stop` is set. `None`: nothing to follow (the store is not shared).
     fn follow(
         &self,

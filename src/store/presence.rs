@@ -124,29 +124,27 @@ impl PresenceStore for LocalPresence {
     }
 }
 
-/// A hold: the holder's member of the tenant's sorted set, scored by when it lapses (lapsed ones pruned), and the
-/// player's last-seen time raised. KEYS: 1 the holds (a sorted set of "<player> <holder>"), 2 last seen (a hash
-/// player → ms). ARGV: 1 the member, 2 the player, 3 now, 4 until (empty: release).
-const PRESENCE_SET: &str = r#"
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
-if ARGV[4] == '' then
+/// A hold: the holder's member of the tenant's sorted set, scored by when it lapses (lapsed ones pruned).
+/// KEYS: 1 the holds (a sorted set of "<player> <holder>"). ARGV: 1 the member, 2 now, 3 until (empty: release).
+const PRESENCE_HOLD: &str = r#"#!lua
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+if ARGV[3] == '' then
   redis.call('ZREM', KEYS[1], ARGV[1])
 else
-  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 end
-local seen = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
-if seen < tonumber(ARGV[3]) then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
+return 0
+"#;
+
+/// The player's last-seen time raised, never lowered. KEYS: 1 last seen (a hash player → ms). ARGV: 1 the player,
+/// 2 now. A script of its own: the holds and the times are two keys, which a cluster may place on two nodes.
+const PRESENCE_SEEN: &str = r#"#!lua
+local seen = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if seen < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 return 0
 "#;
 
 impl RedisStore {
-    fn presence_keys(&self, tenant: &str) -> (String, String) {
-        (
-            format!("{}presence:{tenant}", self.prefix()),
-            format!("{}seen:{tenant}", self.prefix()),
-        )
-    }
-
     async fn presence_set(
         &self,
         tenant: &str,
@@ -157,21 +155,24 @@ impl RedisStore {
     ) -> Result<(), StoreError> {
         // Player ids have no spaces (`identity::tokens::player_id_problem`): the first space ends the player.
         let member = format!("{player} {holder}");
-        let (holds, seen) = self.presence_keys(tenant);
-        let _: i64 = self
-            .with(|mut con| async move {
-                redis::Script::new(PRESENCE_SET)
-                    .key(holds)
-                    .key(seen)
-                    .arg(member)
-                    .arg(player)
-                    .arg(now_ms)
-                    .arg(until_ms.map(|until| until.to_string()).unwrap_or_default())
-                    .invoke_async(&mut con)
-                    .await
-            })
-            .await?;
-        Ok(())
+        let (holds, seen) = self.keys().presence(tenant);
+        self.with(|mut con| async move {
+            redis::Script::new(PRESENCE_HOLD)
+                .key(holds)
+                .arg(member)
+                .arg(now_ms)
+                .arg(until_ms.map(|until| until.to_string()).unwrap_or_default())
+                .invoke_async::<i64>(&mut con)
+                .await?;
+            redis::Script::new(PRESENCE_SEEN)
+                .key(seen)
+                .arg(player)
+                .arg(now_ms)
+                .invoke_async::<i64>(&mut con)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 }
 
@@ -209,19 +210,22 @@ impl PresenceStore for RedisStore {
         if players.is_empty() {
             return Ok(Vec::new());
         }
-        let (holds, seen) = self.presence_keys(tenant);
+        let (holds, seen) = self.keys().presence(tenant);
         let (live, seen): (Vec<String>, Vec<Option<u64>>) = self
             .with(|mut con| async move {
-                redis::pipe()
-                    .cmd("ZRANGEBYSCORE")
+                // Two keys, perhaps on two nodes: two commands.
+                let live = redis::cmd("ZRANGEBYSCORE")
                     .arg(&holds)
                     .arg(format!("({now_ms}"))
                     .arg("+inf")
-                    .cmd("HMGET")
+                    .query_async(&mut con)
+                    .await?;
+                let seen = redis::cmd("HMGET")
                     .arg(&seen)
                     .arg(players)
                     .query_async(&mut con)
-                    .await
+                    .await?;
+                Ok((live, seen))
             })
             .await?;
         let online: std::collections::HashSet<&str> = live

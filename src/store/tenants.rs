@@ -367,7 +367,7 @@ impl TenantStore for MemoryStore {
 
 /// Writes a tenant if its stored revision is the one before: `{0, rev}` written, `{1, stored}` not.
 /// KEYS: 1 the tenants hash. ARGV: 1 the id, 2 the revision, 3 the record, 4 the channel.
-const PUT_TENANT: &str = r#"
+const PUT_TENANT: &str = r#"#!lua
 local stored = tonumber(redis.call('HGET', KEYS[1], 'rev:' .. ARGV[1]) or '0')
 if stored + 1 ~= tonumber(ARGV[2]) then return {1, stored} end
 redis.call('HSET', KEYS[1], 'rev:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3])
@@ -375,24 +375,13 @@ redis.call('PUBLISH', ARGV[4], ARGV[1])
 return {0, tonumber(ARGV[2])}
 "#;
 
-impl RedisStore {
-    fn tenants_key(&self) -> String {
-        format!("{}tenants", self.prefix())
-    }
-
-    /// The channel on which every tenant write is announced.
-    pub fn tenants_channel(&self) -> String {
-        format!("{}tenants-changed", self.prefix())
-    }
-}
-
 #[async_trait::async_trait]
 impl TenantStore for RedisStore {
     async fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
         let all: Vec<(String, Vec<u8>)> = self
             .with(|mut con| async move {
                 redis::cmd("HGETALL")
-                    .arg(self.tenants_key())
+                    .arg(self.keys().tenants())
                     .query_async(&mut con)
                     .await
             })
@@ -404,26 +393,31 @@ impl TenantStore for RedisStore {
     }
 
     async fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
-        let (outcome, stored): (u8, u64) = self
+        let key = self.keys().tenants();
+        let (outcome, stored, mut con): (u8, u64, _) = self
             .with(|mut con| async move {
-                redis::Script::new(PUT_TENANT)
-                    .key(self.tenants_key())
+                let (outcome, stored) = redis::Script::new(PUT_TENANT)
+                    .key(self.keys().tenants())
                     .arg(&record.id)
                     .arg(record.revision)
                     .arg(encode_tenant(record))
-                    .arg(self.tenants_channel())
+                    .arg(self.keys().tenants_channel())
                     .invoke_async(&mut con)
-                    .await
+                    .await?;
+                Ok((outcome, stored, con))
             })
             .await?;
         match outcome {
-            0 => Ok(()),
+            0 => {
+                self.replicated(&mut con, key.as_bytes(), "the tenant's change")
+                    .await
+            }
             _ => Err(StoreError::Conflict { current: stored }),
         }
     }
 
     async fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
-        let key = format!("{}player-token-secret", self.prefix());
+        let key = self.keys().token_secret();
         // SET NX then GET, in one transaction: the first replica's secret is everyone's.
         let (stored,): (Vec<u8>,) = self
             .with(|mut con| async move {
@@ -451,7 +445,7 @@ impl TenantStore for RedisStore {
         stop: Arc<AtomicBool>,
     ) -> Option<std::thread::JoinHandle<()>> {
         self.follow_channel(
-            self.tenants_channel(),
+            self.keys().tenants_channel(),
             "tenants",
             Box::new(move |_: Option<&[u8]>| changed()),
             stop,

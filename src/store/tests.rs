@@ -4,6 +4,25 @@ use super::*;
 use crate::clock::TimeControl;
 use crate::engine::{GameKind, Kichwa, Move, Options, PitSet, Sow};
 
+/// A new match of `kind` of tenant `acme`, its id all `id`: the stores' tests' fixture.
+pub(super) fn record(id: u8, kind: GameKind) -> MatchRecord {
+    MatchRecord {
+        id: MatchId([id; 16]),
+        kind,
+        options: Options::default(),
+        created_ms: 1,
+        token_hashes: [[1; 32], [2; 32], [0; 32]],
+        tenant: "acme".into(),
+        players: [None, None, None],
+        bots: [None, None, None],
+        active_ms: 1,
+        version: 0,
+        finished: None,
+        time_control: Default::default(),
+        deadline_ms: None,
+    }
+}
+
 #[test]
 fn match_ids_print_as_32_hex_digits_and_parse_back() {
     let id = MatchId::random().expect("the OS has randomness");

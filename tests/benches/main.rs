@@ -4,5 +4,6 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod cluster_bench;
 mod fanout_bench;
 mod scale_bench;

@@ -22,7 +22,7 @@ use tonic::transport::Channel;
 /// Quiet servers that still log their address.
 const LOG: &str = "warn,mancala=info,mancala::request=warn";
 
-fn env_or(name: &str, default: u64) -> u64 {
+pub(crate) fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
@@ -37,23 +37,33 @@ async fn play(mut clients: Vec<MatchesClient<Channel>>, until: Instant) -> Vec<D
     while Instant::now() < until {
         let (mut m, tokens) = create(&mut clients[0]).await;
         while !m.legal_moves.is_empty() && Instant::now() < until {
-            let (request, token) = next_request(&m, &tokens, n * 7 + 1);
             let replicas = clients.len();
-            let client = &mut clients[n % replicas];
+            latencies.push(timed_move(&mut clients[n % replicas], &mut m, &tokens, n).await);
             n += 1;
-            let start = Instant::now();
-            let event = client
-                .submit_move(authed(request, &token))
-                .await
-                .expect("accepted")
-                .into_inner()
-                .event
-                .unwrap();
-            latencies.push(start.elapsed());
-            moved_on(&mut m, &event);
         }
     }
     latencies
+}
+
+/// Plays a legal move of `m` (its `n`-th choice) on `client` and moves `m` on; how long the answer took.
+pub(crate) async fn timed_move(
+    client: &mut MatchesClient<Channel>,
+    m: &mut pb::Match,
+    tokens: &[String],
+    n: usize,
+) -> Duration {
+    let (request, token) = next_request(m, tokens, n * 7 + 1);
+    let start = Instant::now();
+    let event = client
+        .submit_move(authed(request, &token))
+        .await
+        .expect("accepted")
+        .into_inner()
+        .event
+        .unwrap();
+    let took = start.elapsed();
+    moved_on(m, &event);
+    took
 }
 
 async fn measure(name: &str, replicas: &[Replica], alternate: bool, matches: u64, seconds: u64) {

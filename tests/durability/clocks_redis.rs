@@ -2,7 +2,7 @@
 //! that both replicas see fall is written once, and a seat connected to one replica cannot be claimed on the other.
 //! Needs a Redis, as the other Redis tests (`matches_redis::redis_url`).
 
-use crate::matches_redis::{redis_url, Prefix};
+use crate::matches_redis::{redis_connection, redis_url, Prefix};
 use crate::support::replica::{authed, history, next_event, seat_to_move, within};
 use crate::support::timed::{create, departure, sow, watch, TimedServer, START_MS};
 use mancala::api::pb;
@@ -95,13 +95,10 @@ async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
     // The seat to move watches on A; its opponent claims on B.
     let stream = watch(&mut on_a, &m, Some(&tokens[absent])).await;
     let mut spectator = watch(&mut on_a, &m, None).await;
-    let mut redis = redis::Client::open(url.as_str())
-        .unwrap()
-        .get_connection()
-        .unwrap();
+    let mut redis = redis_connection(&url);
     let key = format!("{}seen:{{{}}}", prefix.name(), m.match_id);
     let field = ["S", "N"][absent];
-    let seen_since = |redis: &mut redis::Connection, at: u64| {
+    let seen_since = |redis: &mut dyn redis::ConnectionLike, at: u64| {
         let seen: Option<u64> = redis::cmd("HGET")
             .arg(&key)
             .arg(field)
@@ -110,7 +107,7 @@ async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
         seen.is_some_and(|seen| seen >= at)
     };
     within("A records the seat's stream", async {
-        while !seen_since(&mut redis, START_MS) {
+        while !seen_since(&mut *redis, START_MS) {
             // A short sleep, not a spin: the server's tasks and its blocking writes need the CPU more than this loop.
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
@@ -131,7 +128,7 @@ async fn a_seat_connected_to_one_replica_cannot_be_claimed_on_the_other() {
     time.advance(120_000);
     let now = time.now_ms();
     within("A refreshes the seat's presence", async {
-        while !seen_since(&mut redis, now) {
+        while !seen_since(&mut *redis, now) {
             // A short sleep, not a spin: the server's tasks and its blocking writes need the CPU more than this loop.
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }

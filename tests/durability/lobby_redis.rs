@@ -197,11 +197,13 @@ async fn a_challenge_made_on_a_is_accepted_on_b_and_both_streams_hear_of_it_once
     )
     .await;
     let winner = end.result.expect("a result").winner;
-    let mut resumed = player_events(&on_b, &ann, cut).await;
-    let ann_end = resumed
+    // The lobby records the end after the last move's answer: once bob on B has heard of it, B's lobby has it, and
+    // ann's stream resumed there finds the match finished (not one to restate as standing).
+    let bob_end = bob_on_b
         .until(|e| finished(e).filter(|f| f.match_id == match_id))
         .await;
-    let bob_end = bob_on_b
+    let mut resumed = player_events(&on_b, &ann, cut).await;
+    let ann_end = resumed
         .until(|e| finished(e).filter(|f| f.match_id == match_id))
         .await;
     assert_eq!(ann_end.rating_changes.len(), 2);

@@ -6,6 +6,7 @@ mod support;
 
 mod bot_matches;
 mod clocks_redis;
+mod cluster_failover;
 mod endless;
 mod lobby_redis;
 mod lobby_three_redis;

@@ -27,6 +27,26 @@ pub(crate) fn redis_url() -> String {
         .unwrap_or_else(|| "redis://127.0.0.1:6379".to_string())
 }
 
+/// A synchronous connection to the test run's Redis, or to its cluster (`redis+cluster://`), for a test to look at
+/// the keys itself.
+pub(crate) fn redis_connection(url: &str) -> Box<dyn redis::ConnectionLike> {
+    try_redis_connection(url).expect("Redis (or the Redis Cluster) answers")
+}
+
+fn try_redis_connection(url: &str) -> Option<Box<dyn redis::ConnectionLike>> {
+    Some(match mancala::config::RedisAt::parse(url).ok()? {
+        mancala::config::RedisAt::Single(info) => {
+            Box::new(redis::Client::open(*info).ok()?.get_connection().ok()?)
+        }
+        mancala::config::RedisAt::Cluster(seeds) => Box::new(
+            redis::cluster::ClusterClient::new(seeds)
+                .ok()?
+                .get_connection()
+                .ok()?,
+        ),
+    })
+}
+
 /// A key prefix of this test alone; its keys are deleted when dropped.
 pub(crate) struct Prefix {
     url: String,
@@ -87,18 +107,35 @@ impl Prefix {
 
 impl Drop for Prefix {
     fn drop(&mut self) {
-        let Ok(client) = redis::Client::open(self.url.as_str()) else {
+        let Ok(at) = mancala::config::RedisAt::parse(&self.url) else {
             return;
         };
-        let Ok(mut con) = client.get_connection() else {
+        // Each node's keys (a cluster's seeds answer KEYS for their own slots), deleted one by one through a
+        // connection that knows where each lives.
+        let nodes = match &at {
+            mancala::config::RedisAt::Single(info) => vec![(**info).clone()],
+            mancala::config::RedisAt::Cluster(seeds) => seeds.clone(),
+        };
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        for node in nodes {
+            let Ok(mut con) = redis::Client::open(node).and_then(|c| c.get_connection()) else {
+                continue;
+            };
+            keys.extend(
+                redis::cmd("KEYS")
+                    .arg(format!("{}*", self.prefix))
+                    .query::<Vec<Vec<u8>>>(&mut con)
+                    .unwrap_or_default(),
+            );
+        }
+        if keys.is_empty() {
+            return;
+        }
+        let Some(mut con) = try_redis_connection(&self.url) else {
             return;
         };
-        let keys: Vec<Vec<u8>> = redis::cmd("KEYS")
-            .arg(format!("{}*", self.prefix))
-            .query(&mut con)
-            .unwrap_or_default();
-        if !keys.is_empty() {
-            let _: Result<(), _> = redis::cmd("DEL").arg(keys).query(&mut con);
+        for key in keys {
+            let _: Result<(), _> = redis::cmd("DEL").arg(key).query(&mut *con);
         }
     }
 }

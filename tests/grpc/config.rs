@@ -350,6 +350,18 @@ fn environment_variable_names_are_pinned() {
             "redis_request_ttl_ms",
         ),
         (
+            "MANCALA__MATCHES__REDIS_WAIT_REPLICAS",
+            "2",
+            "matches",
+            "redis_wait_replicas",
+        ),
+        (
+            "MANCALA__MATCHES__REDIS_WAIT_TIMEOUT_MS",
+            "41",
+            "matches",
+            "redis_wait_timeout_ms",
+        ),
+        (
             "MANCALA__METRICS__LISTEN",
             "127.0.0.1:9091",
             "metrics",
@@ -666,6 +678,8 @@ fn environment_variable_names_are_pinned() {
     assert!(!s.server.tcp_nodelay);
     assert_eq!(s.lobby.challenge_ttl, Duration::from_millis(113));
     assert_eq!(s.lobby.max_streams_per_player, 157);
+    assert_eq!(s.matches.redis_wait_replicas, 2);
+    assert_eq!(s.matches.redis_wait_timeout, Duration::from_millis(41));
     assert_eq!(s.server.max_connections_per_address, 43);
     assert_eq!(s.auth.failures_before_backoff, 7);
     assert_eq!(s.auth.backoff_max, Duration::from_millis(1109));
@@ -1015,6 +1029,42 @@ fn redis_store_and_metrics_settings_load_and_bad_ones_are_refused() {
     );
     assert!(!error.contains("hunter2"), "{error}");
     refused(None, &[("MANCALA__MATCHES__STORE", "mongo")], "redis");
+    // A cluster by its seeds, writes acknowledged once a replica has them.
+    let s = load(
+        None,
+        &[
+            ("MANCALA__MATCHES__STORE", "redis"),
+            (
+                "MANCALA__MATCHES__REDIS_URL",
+                "redis+cluster://:secret@10.0.0.7:7000,10.0.0.8:7000",
+            ),
+            ("MANCALA__MATCHES__REDIS_WAIT_REPLICAS", "1"),
+            ("MANCALA__MATCHES__REDIS_WAIT_TIMEOUT_MS", "250ms"),
+        ],
+    )
+    .expect("a cluster");
+    assert_eq!(s.matches.redis_wait_replicas, 1);
+    assert_eq!(s.matches.redis_wait_timeout, Duration::from_millis(250));
+    assert_eq!(Settings::default().matches.redis_wait_replicas, 0);
+    let cluster = |url: &'static str, prefix: &'static str| {
+        [
+            ("MANCALA__MATCHES__STORE", "redis"),
+            ("MANCALA__MATCHES__REDIS_URL", url),
+            ("MANCALA__MATCHES__REDIS_KEY_PREFIX", prefix),
+        ]
+    };
+    for (url, problem) in [
+        ("redis+cluster://:hunter2@", "names no seed node"),
+        ("redis+cluster://:hunter2@h:1/2", "database 0 only"),
+    ] {
+        let error = refused(None, &cluster(url, "m:"), problem);
+        assert!(!error.contains("hunter2"), "{error}");
+    }
+    refused(
+        None,
+        &cluster("redis+cluster://h:1", "{app}:"),
+        "matches.redis_key_prefix must not contain { or }",
+    );
 }
 
 #[test]

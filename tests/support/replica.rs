@@ -135,6 +135,11 @@ impl Replica {
         MatchesClient::new(channel)
     }
 
+    /// The process's id (to read its CPU time).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the process with SIGKILL (std's `kill` on Unix) and reaps it.
     pub fn kill(&mut self) {
         self.child.kill().expect("SIGKILL");
