@@ -1,19 +1,19 @@
 //! Server-held matches: creation, seats and their tokens, versions, idempotent moves, the event log
 //! and its fan-out to watchers.
 //!
-//! The event log is the spine of a match. A move is checked against the match's state, appended to
-//! the [`MatchStore`] (durable before anyone hears of it), applied to the in-memory state, and then
-//! published once on the match's broadcast channel, from which every watcher's stream reads.
-//! Resuming, retried requests and `GetHistory` read the log back from the store and replay it.
+//! The event log is the spine of a match. A move is checked against the match's state, appended to the
+//! [`MatchStore`] (durable before anyone hears of it), applied to the in-memory state, and then published once on
+//! the match's broadcast channel, from which every watcher's stream reads. Resuming, retried requests and
+//! `GetHistory` read the log back from the store and replay it.
 //!
-//! The manager speaks the rules' terms only: a move arrives decoded ([`crate::engine::Move`]), and
-//! answers are [`MatchView`]s, [`MatchEvent`]s (with the engine's trace) and [`MatchSummary`]s.
-//! What watchers are sent is encoded once per event by the [`Encoder`] the service layer supplies.
+//! The manager speaks the rules' terms only: a move arrives decoded ([`crate::engine::Move`]), and answers are
+//! [`MatchView`]s, [`MatchEvent`]s (with the engine's trace) and [`MatchSummary`]s. What watchers are sent is
+//! encoded once per event by the [`Encoder`] the service layer supplies.
 //!
-//! Modules, one job each: [`view`] (the values answered and the encoder), `error` ([`MatchError`]
-//! and its codes), `slots` (the matches held, their locks), `replay` (the one replay of a log),
-//! `writes` (a seat's action or the clocks' decision checked and appended), `watch` (the streams),
-//! `background` (the retention purge and the store's feed), `bots` (the seats the server plays itself).
+//! Modules, one job each: [`view`] (the values answered and the encoder), `error` ([`MatchError`] and its codes),
+//! `slots` (the matches held, their locks), `replay` (the one replay of a log), `writes` (a seat's action or the
+//! clocks' decision checked and appended), `watch` (the streams), `background` (the retention purge and the
+//! store's feed), `bots` (the seats the server plays itself).
 //!
 //! Concurrency. Each match is a `Slot` with two locks:
 //! - `write`, an async mutex, serialises the writers of one match. A writer holds it while it checks the move
@@ -35,9 +35,8 @@
 //! through one function, `Inner::advance` (in `slots`), which applies only events past the version in memory,
 //! so the feed, a catch-up and a local write can race without an event being applied or sent twice.
 //!
-//! A slow watcher never stalls a match: publishing is a non-blocking `broadcast` send, and a watcher
-//! that falls more than `watcher_buffer` events behind is resynchronised with a snapshot (see
-//! [`watch`]).
+//! A slow watcher never stalls a match: publishing is a non-blocking `broadcast` send, and a watcher that falls
+//! more than `watcher_buffer` events behind is resynchronised with a snapshot (see [`watch`]).
 
 mod background;
 mod bots;
