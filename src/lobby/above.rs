@@ -43,6 +43,12 @@ impl<E: Encoder> Lobby<E> {
         self.read(tenant, read).await
     }
 
+    /// Makes sure the match `id` the lobby's log arranged exists in the match store (see `ensure_created`): for a
+    /// module above that names such matches, so that a caller told of one never finds it missing.
+    pub async fn ensure_match(&self, tenant: &str, id: crate::store::MatchId) {
+        self.ensure_created(tenant, id).await;
+    }
+
     /// The tenants with a lobby log in the store or held here (the ones the background work looks at).
     pub async fn known_tenants(&self) -> Result<Vec<String>, LobbyError> {
         self.tenants().await

@@ -194,9 +194,19 @@ impl<E: Encoder> Tournaments<E> {
 
     /// The tournament `id` as it stands.
     pub async fn get(&self, tenant: &str, id: LobbyId) -> Result<Tournament, TournamentError> {
-        self.lobby
+        let t = self
+            .lobby
             .read_state(tenant, move |state| found(state, id))
-            .await?
+            .await??;
+        // A round's matches are created after the entry that pairs it, by the replica that wrote it: the boards
+        // still being played are made sure of before they are named, so that a caller asking any replica for
+        // one next finds it.
+        if let Some(round) = t.rounds.last() {
+            for (board, _) in round.boards.iter().filter(|(_, outcome)| outcome.is_none()) {
+                self.lobby.ensure_match(tenant, board.match_id).await;
+            }
+        }
+        Ok(t)
     }
 
     /// Up to `limit` of the tenant's tournaments in `status` (any when `None`), newest first, created before

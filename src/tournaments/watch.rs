@@ -66,6 +66,7 @@ impl<E: Encoder> Tournaments<E> {
             .follow_as(tenant, Reader::Tournament(id), from, share)
             .await?;
         let (sender, receiver) = tokio::sync::mpsc::channel(64);
+        let (lobby, tenant) = (self.lobby.clone(), tenant.to_string());
         tokio::spawn(async move {
             loop {
                 let update = tokio::select! {
@@ -76,6 +77,14 @@ impl<E: Encoder> Tournaments<E> {
                         Some(Ok(Tiding::News { seq, at_ms, news: News::Tournament { body, .. } })) => {
                             match record::decode(&body) {
                                 Ok(step) => {
+                                    // A round's matches are created after the step that pairs it, by the
+                                    // replica that wrote it: made sure of before the pairing is told, so that a
+                                    // watcher asking any replica for his match next finds it.
+                                    if let Record::Paired { boards, .. } = &step {
+                                        for board in boards {
+                                            lobby.ensure_match(&tenant, board.match_id).await;
+                                        }
+                                    }
                                     Tournament::step(&mut tournament, id, at_ms, &step);
                                     match &tournament {
                                         Some(t) => Ok(Update::Step {

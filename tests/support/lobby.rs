@@ -349,38 +349,21 @@ pub fn seek(event: &pb::PlayerEvent) -> Option<pb::Seek> {
     }
 }
 
-/// The match `id`, as `credential` sees it. A lobby or tournament match is announced by its log entry and then
-/// created by the replica that wrote the entry: a caller on another replica, told of it by his stream, can ask
-/// for it a moment before it exists (seen on a Redis Cluster, where each write takes longer). So `NotFound` is
-/// asked again for up to five seconds; any other answer, or a match still missing then, fails.
 pub async fn get_match(channel: &Channel, credential: &str, id: &str) -> pb::Match {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    loop {
-        let answer = within(
-            "GetMatch",
-            MatchesClient::new(channel.clone()).get_match(authed(
-                pb::GetMatchRequest {
-                    match_id: id.into(),
-                },
-                credential,
-            )),
-        )
-        .await;
-        match answer {
-            Err(status)
-                if status.code() == Code::NotFound && tokio::time::Instant::now() < deadline =>
-            {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            answer => {
-                return answer
-                    .expect("GetMatch")
-                    .into_inner()
-                    .r#match
-                    .expect("a match")
-            }
-        }
-    }
+    within(
+        "GetMatch",
+        MatchesClient::new(channel.clone()).get_match(authed(
+            pb::GetMatchRequest {
+                match_id: id.into(),
+            },
+            credential,
+        )),
+    )
+    .await
+    .expect("GetMatch")
+    .into_inner()
+    .r#match
+    .expect("a match")
 }
 
 fn is_finished(m: &pb::Match) -> bool {
