@@ -189,26 +189,10 @@ impl BaAwa {
         }
     }
 
-    /// The sowings of `player` that end (§4.2 legal moves), pushed onto `out`.
-    fn list_sows(&self, player: Player, out: &mut MoveList) {
+    /// The pits `player` may sow from (§4.2 legal moves): his own, not empty, and their sowing ends.
+    fn sowable(&self, player: Player) -> impl Iterator<Item = u8> + '_ {
         let owned = self.owned_by(player);
-        for pit in 0..PITS as u8 {
-            if owned >> pit & 1 == 1
-                && self.pits[pit as usize] > 0
-                && self
-                    .clone()
-                    .sow_with_relays(pit, player, &mut super::NoTrace)
-                    .is_ok()
-            {
-                out.push(Move::Sow(Sow::from(pit)));
-            }
-        }
-    }
-
-    /// Whether `player` has a sowing that ends (§4.2 legal moves).
-    fn can_move(&self, player: Player) -> bool {
-        let owned = self.owned_by(player);
-        (0..PITS as u8).any(|pit| {
+        (0..PITS as u8).filter(move |&pit| {
             owned >> pit & 1 == 1
                 && self.pits[pit as usize] > 0
                 && self
@@ -216,6 +200,18 @@ impl BaAwa {
                     .sow_with_relays(pit, player, &mut super::NoTrace)
                     .is_ok()
         })
+    }
+
+    /// The sowings of `player` that end (§4.2 legal moves), pushed onto `out`.
+    fn list_sows(&self, player: Player, out: &mut MoveList) {
+        for pit in self.sowable(player) {
+            out.push(Move::Sow(Sow::from(pit)));
+        }
+    }
+
+    /// Whether `player` has a sowing that ends (stops at the first).
+    fn can_move(&self, player: Player) -> bool {
+        self.sowable(player).next().is_some()
     }
 
     /// After a move: the game ends with ≤ 8 seeds left (§4.3, R-4.2); otherwise the next player in turn order
