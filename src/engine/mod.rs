@@ -19,6 +19,7 @@ mod illegal;
 pub mod notation;
 pub mod perft;
 mod playout;
+pub mod position_line;
 mod relay_ring;
 mod repeated;
 pub mod search;

@@ -31,11 +31,15 @@
 //! have, and `repetition=off` when a position's third occurrence does not end a game. A header without `games=`
 //! was written before those rules, and replays without them (no repetition, no length).
 //!
+//! A match that began from a chosen position (not the game's opening) has a second line, `start ...`, that
+//! writes that position ([`position_line`]); the header's options then agree with it.
+//!
 //! Blank lines and lines starting with `#` are ignored. [`replay`] plays a notation through the
-//! engine from the header's initial state, checking every move, so an export replays to the same
-//! final state as the match it came from.
+//! engine from the header's initial state (or the `start` line's), checking every move, so an export replays to
+//! the same final state as the match it came from.
 
 use super::across_turns::{AcrossTurns, AgreementAction, Ending};
+use super::position_line;
 use super::{
     AnyGame, Direction, GameKind, Kichwa, KuuDecision, Move, Options, PitSet, Player, Sow,
     StarterRule, Status, RULES_VERSION,
@@ -217,14 +221,20 @@ fn sow_choices(sow: &Sow) -> [Option<&'static str>; 3] {
     ]
 }
 
-/// A whole match as text: the header and one line per event, each ending with a newline.
+/// A whole match as text: the header, the position it began from when not the game's opening, and one line per
+/// event, each ending with a newline.
 pub fn export<'a>(
     kind: GameKind,
     options: &Options,
+    start: Option<&AnyGame>,
     events: impl IntoIterator<Item = (Player, &'a Action)>,
 ) -> String {
     let mut text = header(kind, options);
     text.push('\n');
+    if let Some(start) = start {
+        text.push_str(&position_line::write(start));
+        text.push('\n');
+    }
     for (player, action) in events {
         text.push_str(&event_line(player, action));
         text.push('\n');
@@ -319,6 +329,8 @@ pub struct Replay {
     pub kind: GameKind,
     /// Its options.
     pub options: Options,
+    /// The position it began from, when not the game's opening (the `start` line).
+    pub start: Option<AnyGame>,
     /// The final state.
     pub game: AnyGame,
     /// Every event, in order.
@@ -464,7 +476,25 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
     })?;
     let fail = |line: usize| move |message: String| NotationError { line, message };
     let (kind, options) = parse_header(first).map_err(fail(number))?;
-    let mut game = AnyGame::new_match(kind, &options);
+    let mut lines = lines.peekable();
+    let start = match lines.peek() {
+        Some(&(number, line)) if line.split_whitespace().next() == Some(position_line::START) => {
+            lines.next();
+            let start = position_line::read(kind, line).map_err(fail(number))?;
+            let agreed = position_line::match_options(options, &start)
+                .map_err(|(_, problem)| fail(number)(problem))?;
+            if agreed != options {
+                return Err(fail(number)(
+                    "the header's options disagree with the start position's (target, players, starter)".into(),
+                ));
+            }
+            Some(start)
+        }
+        _ => None,
+    };
+    let mut game = start
+        .clone()
+        .unwrap_or_else(|| AnyGame::new_match(kind, &options));
     let mut across = AcrossTurns::start(kind, &options, &game);
     let mut events = Vec::new();
     let mut length_reached = false;
@@ -501,6 +531,7 @@ pub fn replay(text: &str) -> Result<Replay, NotationError> {
     Ok(Replay {
         kind,
         options,
+        start,
         game,
         events,
         resigned,
@@ -601,14 +632,19 @@ mod tests {
             };
             let (game, events) = playout(kind, &options, 5_000);
             assert!(events.len() > 20, "{kind:?}: a real match, not a stub");
-            let text = export(kind, &options, events.iter().map(|(p, a)| (*p, a)));
+            let text = export(kind, &options, None, events.iter().map(|(p, a)| (*p, a)));
             let replayed = replay(&text).unwrap_or_else(|e| panic!("{kind:?}: {e}\n{text}"));
             assert_eq!(replayed.game, game, "{kind:?}");
             assert_eq!(replayed.events, events);
             assert_eq!((replayed.kind, replayed.options), (kind, options));
             // And the export of the replay is the same text.
             assert_eq!(
-                export(kind, &options, replayed.events.iter().map(|(p, a)| (*p, a))),
+                export(
+                    kind,
+                    &options,
+                    None,
+                    replayed.events.iter().map(|(p, a)| (*p, a))
+                ),
                 text
             );
         }

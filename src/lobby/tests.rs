@@ -11,6 +11,7 @@ fn record(id: u8, players: [&str; 2], version: u64, winner: Option<Player>) -> M
         id: MatchId([id; 16]),
         kind: GameKind::Bosh,
         options: Options::default(),
+        start: None,
         created_ms: 1,
         token_hashes: [[0; 32]; 3],
         tenant: "acme".into(),

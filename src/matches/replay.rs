@@ -113,7 +113,10 @@ pub(super) type Position = (AnyGame, Clocks, AcrossTurns);
 
 /// A new match's position, clocks and rules of endless play, before its first event.
 pub(super) fn beginning(record: &MatchRecord, abort_after_ms: u64) -> Position {
-    let game = AnyGame::new_match(record.kind, &record.options);
+    let game = match &record.start {
+        Some(start) => AnyGame::clone(start),
+        None => AnyGame::new_match(record.kind, &record.options),
+    };
     let clocks = Clocks::new(
         record.time_control,
         abort_after_ms,

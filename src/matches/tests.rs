@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::config::{Settings, StoreKind};
-use crate::engine::Move;
+use crate::engine::{AnyGame, Move, Options};
 use crate::store::MemoryStore;
 use std::future::Future;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 use super::auth::{address, caller, party};
 use crate::api::matches::{event_pb, match_pb, summary_pb, time_control, Wire};
 use crate::api::{convert, error, pb};
-use crate::engine::Violation;
+use crate::engine::{position_line, AnyGame, GameKind, Options, Violation};
 use crate::identity::tokens::player_id_problem;
 use crate::identity::{Address, Caller, Party};
 use crate::lobby::Lobby;
@@ -212,6 +212,72 @@ fn too_many_seats(field: &str, len: usize) -> Result<(), Vec<Violation>> {
     }])
 }
 
+/// `CreateMatchRequest.start` decoded and checked against the request's kind and options, with the options the
+/// match then has: what the position says taken from it ([`position_line::match_options`]), refused where the
+/// request's options say otherwise.
+fn start_position(
+    state: pb::GameState,
+    kind: Option<GameKind>,
+    requested: Option<&pb::GameOptions>,
+    options: Options,
+) -> Result<(AnyGame, Options), Vec<Violation>> {
+    let violation = |field: &str, description: String| Violation {
+        field: field.into(),
+        description,
+    };
+    let game = convert::game_state("start", Some(state))
+        .map_err(|convert::DecodeError::Invalid(violations)| violations)?;
+    if let Some(kind) = kind.filter(|&kind| kind != game.kind()) {
+        return Err(vec![violation(
+            "start.kind",
+            format!(
+                "the position is a game of {}, and the match one of {}",
+                game.kind().name(),
+                kind.name()
+            ),
+        )]);
+    }
+    let agreed = position_line::match_options(options, &game)
+        .map_err(|(field, problem)| vec![violation(field, problem)])?;
+    let mut violations = Vec::new();
+    if let Some(o) = requested {
+        let target = u32::from(agreed.ba_awa_target);
+        if o.ba_awa_target != 0 && o.ba_awa_target != target {
+            violations.push(violation(
+                "options.ba_awa_target",
+                format!(
+                    "{} is not the start position's target, {target}",
+                    o.ba_awa_target
+                ),
+            ));
+        }
+        let players = u32::from(agreed.ba_awa_players);
+        if o.ba_awa_players != 0 && o.ba_awa_players != players {
+            violations.push(violation(
+                "options.ba_awa_players",
+                format!(
+                    "the start position is a game of {players} players, not {}",
+                    o.ba_awa_players
+                ),
+            ));
+        }
+        let rule = convert::starter_rule_to_pb(agreed.bao_la_kete_starter) as i32;
+        if o.bao_la_kete_starter != pb::StarterRule::Unspecified as i32
+            && o.bao_la_kete_starter != rule
+        {
+            violations.push(violation(
+                "options.bao_la_kete_starter",
+                "the start position says who begins later games otherwise (R-2.12)".into(),
+            ));
+        }
+    }
+    if violations.is_empty() {
+        Ok((game, agreed))
+    } else {
+        Err(violations)
+    }
+}
+
 /// The seats to bind, `[South, North, East]`, from `CreateMatchRequest.players`, for a match of `seats` seats.
 fn seat_players(
     players: &[pb::SeatPlayer],
@@ -379,6 +445,17 @@ impl pb::matches_server::Matches for MatchesService {
         }
         let kind = convert::game_kind("kind", request.kind);
         let options = convert::options(kind.as_ref().ok().copied(), request.options.as_ref());
+        // A start position rules what it says (Ba-awa's players among it), so it is read before the seats are.
+        let (start, options) = match (request.start, options) {
+            (Some(state), Ok(options)) => {
+                let requested = request.options.as_ref();
+                match start_position(state, kind.as_ref().ok().copied(), requested, options) {
+                    Ok((game, options)) => (Ok(Some(game)), Ok(options)),
+                    Err(violations) => (Err(violations), Ok(options)),
+                }
+            }
+            (_, options) => (Ok(None), options),
+        };
         let seats = match (&kind, &options) {
             (Ok(kind), Ok(options)) => options.seats(*kind),
             _ => 2,
@@ -390,13 +467,16 @@ impl pb::matches_server::Matches for MatchesService {
             self.matches.max_bot_level(),
             seats,
         );
-        let (kind, options, players, bots) = match (kind, options, players, bots) {
-            (Ok(kind), Ok(options), Ok(players), Ok(bots)) => (kind, options, players, bots),
-            (kind, options, players, bots) => {
+        let (kind, options, players, bots, start) = match (kind, options, players, bots, start) {
+            (Ok(kind), Ok(options), Ok(players), Ok(bots), Ok(start)) => {
+                (kind, options, players, bots, start)
+            }
+            (kind, options, players, bots, start) => {
                 let violations = kind
                     .err()
                     .into_iter()
                     .chain(options.err())
+                    .chain(start.err())
                     .chain(players.err())
                     .chain(bots.err())
                     .flatten()
@@ -411,11 +491,11 @@ impl pb::matches_server::Matches for MatchesService {
             time_control: time_control(request.time_control.as_ref()),
             creator: who.party.clone(),
         };
-        let created = self
-            .matches
-            .create(kind, options, owner)
-            .await
-            .map_err(error::match_error)?;
+        let created = match start {
+            Some(start) => self.matches.create_from(start, options, owner).await,
+            None => self.matches.create(kind, options, owner).await,
+        }
+        .map_err(error::match_error)?;
         record_match(&created.view.id.to_string());
         let tokens = crate::engine::Player::ALL
             .into_iter()

@@ -6,7 +6,7 @@
 
 use super::{Action, BotSeat, EndReason, EventRecord, Finished, MatchId, MatchRecord, StoreError};
 use crate::clock::TimeControl;
-use crate::engine::notation;
+use crate::engine::{notation, position_line};
 use crate::engine::{Options, Player, StarterRule};
 use prost::Message;
 
@@ -81,6 +81,10 @@ struct StoredHeader {
     /// Whether repetition was switched off for the match (only read when `max_games` is set).
     #[prost(bool, tag = "28")]
     repetition_off: bool,
+    /// The position the match began from, as a position line ([`position_line`]); empty for the game's
+    /// opening (and in records written before matches could begin elsewhere).
+    #[prost(string, tag = "29")]
+    start: String,
 }
 
 /// The match length a header stores: the match's limit (1 to 1000), never 0, which marks a record written before
@@ -318,6 +322,11 @@ pub fn encode_match(record: &MatchRecord) -> Vec<u8> {
         east_bot: stored_bot(&record.bots[2]),
         max_games: across_turns_code(record.kind, &record.options),
         repetition_off: !record.options.repetition,
+        start: record
+            .start
+            .as_deref()
+            .map(position_line::write)
+            .unwrap_or_default(),
     }
     .encode_to_vec()
 }
@@ -349,6 +358,13 @@ pub fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError
             h.max_games,
             h.repetition_off,
         ),
+        start: if h.start.is_empty() {
+            None
+        } else {
+            let start = position_line::read(kind, &h.start)
+                .map_err(|e| StoreError::Failed(format!("match {id}: start: {e}")))?;
+            Some(std::sync::Arc::new(start))
+        },
         created_ms: h.created_ms,
         token_hashes: [
             hash(&h.south_token_hash)?,

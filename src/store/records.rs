@@ -4,8 +4,9 @@
 
 use super::Action;
 use crate::clock::TimeControl;
-use crate::engine::{GameKind, Options, Player};
+use crate::engine::{AnyGame, GameKind, Options, Player};
 use std::fmt;
+use std::sync::Arc;
 
 /// A match id: 128 random bits, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -145,6 +146,9 @@ pub struct MatchRecord {
     pub kind: GameKind,
     /// The options it was created with.
     pub options: Options,
+    /// The position its first game began from when its creator chose one (`None`: the game's opening). Its log
+    /// replays from it.
+    pub start: Option<Arc<AnyGame>>,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: u64,
     /// SHA-256 of each seat's token, `[South, North, East]`. The tokens themselves are never stored. A seat

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::clock::TimeControl;
-use crate::engine::{GameKind, Kichwa, Move, Options, PitSet, Sow};
+use crate::engine::{AnyGame, GameKind, Kichwa, Move, Options, PitSet, Sow};
 
 /// A new match of `kind` of tenant `acme`, its id all `id`: the stores' tests' fixture.
 pub(super) fn record(id: u8, kind: GameKind) -> MatchRecord {
@@ -10,6 +10,7 @@ pub(super) fn record(id: u8, kind: GameKind) -> MatchRecord {
         id: MatchId([id; 16]),
         kind,
         options: Options::default(),
+        start: None,
         created_ms: 1,
         token_hashes: [[1; 32], [2; 32], [0; 32]],
         tenant: "acme".into(),
@@ -49,6 +50,7 @@ fn records_survive_the_codec() {
             ba_awa_target: 11,
             ..Options::default()
         },
+        start: None,
         created_ms: 1_700_000_000_000,
         token_hashes: [[1; 32], [2; 32], [0; 32]],
         tenant: "acme".into(),
@@ -153,5 +155,31 @@ fn records_survive_the_codec() {
     assert_eq!(
         codec::decode_event(&bao, &codec::encode_event(&choice)).unwrap(),
         choice
+    );
+}
+
+#[test]
+fn a_match_begun_from_a_position_keeps_it_in_its_header() {
+    let mut game = AnyGame::new_match(GameKind::BaoLaKete, &Options::default());
+    for _ in 0..2 {
+        let first = game.legal_moves()[0];
+        game.play(&first, &mut Vec::new()).unwrap();
+    }
+    let record = MatchRecord {
+        start: Some(std::sync::Arc::new(game)),
+        ..record(9, GameKind::BaoLaKete)
+    };
+    let bytes = codec::encode_match(&record);
+    assert_eq!(codec::decode_match(record.id, &bytes).unwrap(), record);
+    // A header without a start (every header written before starts existed) is the opening's.
+    let opening = MatchRecord {
+        start: None,
+        ..record.clone()
+    };
+    assert_eq!(
+        codec::decode_match(record.id, &codec::encode_match(&opening))
+            .unwrap()
+            .start,
+        None
     );
 }

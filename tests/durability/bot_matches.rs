@@ -52,6 +52,7 @@ async fn create_against_bot(
                 seed: Some(7),
             }],
             time_control: None,
+            start: None,
         }),
     )
     .await

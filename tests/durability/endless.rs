@@ -1,6 +1,7 @@
 //! §1 "Endless play across turns" through whole processes: a game ends by repetition exactly at the third
 //! occurrence of a position, counted from the match's log, also when the server restarted in between (the count
-//! is replayed from the log) and when the moves came through two replicas over one Redis.
+//! is replayed from the log) and when the moves came through two replicas over one Redis. Bosh meets one from its
+//! opening; Ba-awa from a sparse position built here, the match created from it (`CreateMatchRequest.start`).
 
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::replica::{authed, get, within, Replica};
@@ -10,39 +11,150 @@ use mancala::engine::{AnyGame, EndReason, GameKind, Move, Options, Player, Rng, 
 use pb::matches_client::MatchesClient;
 use tonic::transport::Channel;
 
-/// A line of seeded random play from the standard start that ends a game (Bosh: a round) by repetition: the
-/// moves, each with the seat that sends it, the last being the one whose position occurs for the third time.
-/// Random play meets one in Bosh within a few hundred moves (Ba-awa's and Bao la Kete's captures rarely let a
-/// position come back: their repetitions are tested from constructed positions in the engine's tests).
-pub fn repetition_line(kind: GameKind) -> Vec<(Player, Move)> {
-    for seed in 1..10_000u64 {
-        let options = Options::default();
-        let mut game = AnyGame::new_match(kind, &options);
-        let mut across = AcrossTurns::start(kind, &options, &game);
-        let mut rng = Rng::new(seed);
-        let mut line = Vec::new();
-        while line.len() < 3_000 && game.status() != Status::MatchOver {
-            let moves = game.legal_moves();
-            let mv = moves[rng.below(moves.len())];
-            let seat = game.to_move().unwrap_or(Player::South);
-            let mut trace = Vec::new();
-            game.play(&mv, &mut trace).expect("a listed move");
-            line.push((seat, mv));
-            match across.after_move(&mut game, seat, &mut trace) {
-                Some(Ending::Game(EndReason::Repetition)) => return line,
-                Some(_) => break,
-                None => {}
-            }
-        }
-    }
-    panic!("no {kind:?} line of random play ends by repetition");
+/// A line of seeded random play that ends a game (Bosh: a round) by repetition: the position it starts from, the
+/// moves (each with the seat that sends it), the last being the one whose position occurs for the third time, and
+/// how that game ended (its winner, `None` for a draw).
+pub struct RepetitionLine {
+    pub start: AnyGame,
+    pub moves: Vec<(Player, Move)>,
+    pub winner: Option<Player>,
 }
 
-/// How many times the position after `moves` from the standard start has occurred in its game, as the engine counts.
-fn occurrences_after(kind: GameKind, moves: &[(Player, Move)]) -> u32 {
-    let options = Options::default();
-    let mut game = AnyGame::new_match(kind, &options);
+/// Bosh from its opening: random play meets a repetition within a few hundred moves.
+pub fn bosh_line() -> RepetitionLine {
+    (1..10_000)
+        .find_map(|seed| {
+            line_from(
+                AnyGame::new_match(GameKind::Bosh, &Options::default()),
+                seed,
+            )
+        })
+        .expect("a Bosh line of random play ends by repetition")
+}
+
+/// Ba-awa from a sparse position (twelve seeds on the board, the fewest a game goes on with, R-4.2; the rest
+/// already won): the first whose seeds can go round a cycle of moves without a capture.
+pub fn ba_awa_line() -> RepetitionLine {
+    (1..1_000)
+        .find_map(|seed| {
+            let mut rng = Rng::new(seed);
+            let mut setup = AnyGame::new_match(GameKind::BaAwa, &Options::default()).to_setup();
+            setup.pits = [0; 12].into();
+            for _ in 0..12 {
+                setup.pits[rng.below(12)] += 1;
+            }
+            setup.stores = [20, 16].into();
+            cycle_from(AnyGame::from_setup(&setup).ok()?, 16)
+        })
+        .expect("a sparse Ba-awa position has a cycle")
+}
+
+/// The position of `game` as repetition compares it: everything but the move count.
+fn position(game: &AnyGame) -> mancala::engine::Setup {
+    let mut setup = game.to_setup();
+    setup.ply = 0;
+    setup
+}
+
+/// A line from `start` that goes round a cycle of positions twice, found by a depth-first search of at most
+/// `depth` moves (none ending the game): the way to the cycle, then the cycle twice, so that the cycle's first
+/// position occurs for the third time at its end, and no other position more than twice.
+fn cycle_from(start: AnyGame, depth: usize) -> Option<RepetitionLine> {
+    fn search(
+        game: &AnyGame,
+        path: &mut Vec<(Player, Move)>,
+        seen: &mut Vec<mancala::engine::Setup>,
+        depth: usize,
+    ) -> Option<usize> {
+        if path.len() == depth {
+            return None;
+        }
+        let seat = game.to_move()?;
+        for mv in game.legal_moves().iter() {
+            let mut next = game.clone();
+            next.play(mv, &mut Vec::new()).ok()?;
+            if next.status() != Status::InProgress {
+                continue;
+            }
+            path.push((seat, *mv));
+            let key = position(&next);
+            if let Some(entry) = seen.iter().position(|seen| *seen == key) {
+                return Some(entry);
+            }
+            seen.push(key);
+            if let Some(entry) = search(&next, path, seen, depth) {
+                return Some(entry);
+            }
+            seen.pop();
+            path.pop();
+        }
+        None
+    }
+    let mut path = Vec::new();
+    let entry = search(&start, &mut path, &mut vec![position(&start)], depth)?;
+    let (lead, cycle) = path.split_at(entry);
+    let moves = [lead, cycle, cycle].concat();
+    let kind = start.kind();
+    let options = mancala::engine::position_line::match_options(Options::default(), &start).ok()?;
+    let mut game = start.clone();
     let mut across = AcrossTurns::start(kind, &options, &game);
+    for (i, (seat, mv)) in moves.iter().enumerate() {
+        let mut trace = Vec::new();
+        game.play(mv, &mut trace).expect("a move of the cycle");
+        let ending = across.after_move(&mut game, *seat, &mut trace);
+        assert_eq!(
+            ending.is_some(),
+            i + 1 == moves.len(),
+            "{kind:?}: the cycle's end, and only it, ends the game"
+        );
+    }
+    Some(RepetitionLine {
+        start,
+        moves,
+        winner: game.winner(),
+    })
+}
+
+/// Random play from `start` with `seed`, if it ends the game by repetition within 400 moves.
+fn line_from(start: AnyGame, seed: u64) -> Option<RepetitionLine> {
+    let kind = start.kind();
+    let options = mancala::engine::position_line::match_options(Options::default(), &start).ok()?;
+    let mut game = start.clone();
+    let mut across = AcrossTurns::start(kind, &options, &game);
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    while moves.len() < 400 && game.status() == Status::InProgress {
+        let legal = game.legal_moves();
+        let mv = legal[rng.below(legal.len())];
+        let seat = game.to_move()?;
+        let mut trace = Vec::new();
+        game.play(&mv, &mut trace).expect("a listed move");
+        moves.push((seat, mv));
+        match across.after_move(&mut game, seat, &mut trace) {
+            Some(Ending::Game(EndReason::Repetition)) => {
+                return Some(RepetitionLine {
+                    start,
+                    moves,
+                    winner: game.winner(),
+                })
+            }
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    None
+}
+
+/// Every line the tests play: Bosh from its opening, Ba-awa from a constructed position.
+pub fn repetition_lines() -> Vec<(&'static str, RepetitionLine)> {
+    vec![("Bosh", bosh_line()), ("Ba-awa", ba_awa_line())]
+}
+
+/// How many times the position after `moves` from `start` has occurred in its game, as the engine counts.
+fn occurrences_after(start: &AnyGame, moves: &[(Player, Move)]) -> u32 {
+    let options = mancala::engine::position_line::match_options(Options::default(), start).unwrap();
+    let mut game = start.clone();
+    let mut across = AcrossTurns::start(start.kind(), &options, &game);
     for (seat, mv) in moves {
         let mut trace = Vec::new();
         game.play(mv, &mut trace).expect("a move of the line");
@@ -59,12 +171,13 @@ fn seat_index(seat: Player) -> usize {
     seat.index()
 }
 
-/// A new match of `kind` and its seat tokens, `[South, North]`.
-async fn create(client: &mut MatchesClient<Channel>, kind: GameKind) -> (String, Vec<String>) {
+/// A new match from `start` and its seat tokens, `[South, North]`.
+async fn create(client: &mut MatchesClient<Channel>, start: &AnyGame) -> (String, Vec<String>) {
     let created = within(
         "create",
         client.create_match(pb::CreateMatchRequest {
-            kind: mancala::api::convert::kind_to_pb(kind) as i32,
+            kind: mancala::api::convert::kind_to_pb(start.kind()) as i32,
+            start: Some(mancala::api::convert::state_to_pb(start)),
             ..Default::default()
         }),
     )
@@ -107,57 +220,61 @@ async fn submit(
     events
 }
 
-/// The reason of the game or round end among an event's engine events, if it has one.
-fn end_reason(event: &pb::MatchEvent) -> Option<i32> {
+/// The reason of the game or round end among an event's engine events, if it has one, with the game's winner (a
+/// Bosh round has none: each player keeps what he holds).
+fn game_end(event: &pb::MatchEvent) -> Option<(i32, Option<i32>)> {
     event.events.iter().find_map(|e| match &e.kind {
-        Some(pb::event::Kind::GameEnd(end)) => Some(end.reason),
-        Some(pb::event::Kind::RoundEnd(end)) => Some(end.reason),
+        Some(pb::event::Kind::GameEnd(end)) => Some((end.reason, Some(end.winner))),
+        Some(pb::event::Kind::RoundEnd(end)) => Some((end.reason, None)),
         _ => None,
     })
 }
 
-/// Checks that the last event ended its game by repetition, and no event before it did; the position after each
-/// earlier event occurred at most twice.
-fn ends_exactly_at_the_last(events: &[pb::MatchEvent]) {
+/// Checks that the last event ended its game by repetition with `winner` (`None`: a draw), and no event before it
+/// did; the position after each earlier event occurred at most twice.
+fn ends_exactly_at_the_last(events: &[pb::MatchEvent], winner: Option<Player>, name: &str) {
     let (last, before) = events.split_last().expect("events");
-    assert_eq!(end_reason(last), Some(pb::EndReason::Repetition as i32));
-    for event in before {
-        assert_ne!(
-            end_reason(event),
-            Some(pb::EndReason::Repetition as i32),
-            "seq {}",
-            event.seq
+    let (reason, game_winner) = game_end(last).unwrap_or_else(|| panic!("{name}: no end"));
+    assert_eq!(reason, pb::EndReason::Repetition as i32, "{name}");
+    if let Some(game_winner) = game_winner {
+        assert_eq!(
+            game_winner,
+            mancala::api::convert::player_to_pb(winner),
+            "{name}"
         );
-        assert!(event.position_occurrences <= 2, "seq {}", event.seq);
     }
-    assert_eq!(last.position_occurrences, 0, "the game is over");
+    for event in before {
+        assert!(game_end(event).is_none(), "{name}: seq {}", event.seq);
+        assert!(event.position_occurrences <= 2, "{name}: seq {}", event.seq);
+    }
+    assert_eq!(last.position_occurrences, 0, "{name}: the game is over");
 }
 
 #[tokio::test]
 async fn repetition_ends_the_game_at_the_third_occurrence_across_a_restart() {
-    for kind in [GameKind::Bosh] {
-        let line = repetition_line(kind);
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().to_str().unwrap().to_string();
-        let env = [
-            ("MANCALA__MATCHES__STORE", "embedded"),
-            ("MANCALA__MATCHES__DATA_DIR", data.as_str()),
-        ];
-        let mut first = Replica::start(&env).await;
-        let mut client = first.client().await;
-        let (id, tokens) = create(&mut client, kind).await;
-        let (early, last) = line.split_at(line.len() - 1);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap().to_string();
+    let env = [
+        ("MANCALA__MATCHES__STORE", "embedded"),
+        ("MANCALA__MATCHES__DATA_DIR", data.as_str()),
+    ];
+    let mut server = Replica::start(&env).await;
+    for (name, line) in repetition_lines() {
+        let mut client = server.client().await;
+        let (id, tokens) = create(&mut client, &line.start).await;
+        let (early, last) = line.moves.split_at(line.moves.len() - 1);
         let mut events = submit(&mut [client], &id, &tokens, early, 0).await;
-        first.kill();
-        // The restarted server knows the positions only from the log it replays.
-        let second = Replica::start(&env).await;
-        let mut client = second.client().await;
+        server.kill();
+        // The restarted server knows the positions only from the log it replays, from the stored start.
+        server = Replica::start(&env).await;
+        let mut client = server.client().await;
         let before = get(&mut client, &id).await;
         assert_eq!(
             before.position_occurrences,
-            occurrences_after(kind, early),
-            "{kind:?}: the restarted server counted the positions from the log"
+            occurrences_after(&line.start, early),
+            "{name}: the restarted server counted the positions from the log"
         );
+        assert_eq!(before.position_occurrences, 2, "{name}");
         events.extend(
             submit(
                 &mut [client.clone()],
@@ -168,10 +285,10 @@ async fn repetition_ends_the_game_at_the_third_occurrence_across_a_restart() {
             )
             .await,
         );
-        ends_exactly_at_the_last(&events);
+        ends_exactly_at_the_last(&events, line.winner, name);
         let after = get(&mut client, &id).await;
         let state = after.state.expect("a state");
-        assert_ne!(state.status, pb::Status::InProgress as i32, "{kind:?}");
+        assert_ne!(state.status, pb::Status::InProgress as i32, "{name}");
     }
 }
 
@@ -179,9 +296,22 @@ async fn repetition_ends_the_game_at_the_third_occurrence_across_a_restart() {
 async fn repetition_ends_the_game_the_same_through_two_replicas() {
     let prefix = Prefix::new(&redis_url(), "endless");
     let (a, b) = prefix.replicas().await;
-    let line = repetition_line(GameKind::Bosh);
     let mut clients = [a.client().await, b.client().await];
-    let (id, tokens) = create(&mut clients[0], GameKind::Bosh).await;
-    let events = submit(&mut clients, &id, &tokens, &line, 0).await;
-    ends_exactly_at_the_last(&events);
+    for (name, line) in repetition_lines() {
+        let (id, tokens) = create(&mut clients[0], &line.start).await;
+        let events = submit(&mut clients, &id, &tokens, &line.moves, 0).await;
+        ends_exactly_at_the_last(&events, line.winner, name);
+        // The other replica tells the same position, the start's, in the match's notation.
+        let history = within(
+            "history",
+            clients[1].get_history(pb::GetHistoryRequest {
+                match_id: id.clone(),
+            }),
+        )
+        .await
+        .expect("history")
+        .into_inner();
+        let replayed = mancala::matches::notation::replay(&history.notation).expect("replays");
+        assert_eq!(replayed.start.as_ref(), Some(&line.start), "{name}");
+    }
 }

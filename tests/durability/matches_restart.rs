@@ -155,6 +155,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
             players: vec![],
             bots: vec![],
             time_control: None,
+            start: None,
         }),
     )
     .await

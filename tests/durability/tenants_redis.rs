@@ -59,6 +59,7 @@ async fn create(
                 players,
                 bots: vec![],
                 time_control: None,
+                start: None,
             },
             credential,
         )),

@@ -77,6 +77,7 @@ fn record() -> impl Strategy<Value = MatchRecord> {
                         ba_awa_target: target,
                         ..Options::default()
                     },
+                    start: None,
                     created_ms,
                     token_hashes,
                     tenant,
@@ -166,6 +167,7 @@ fn sample_record(kind: GameKind) -> MatchRecord {
             ba_awa_target: 11,
             ..Options::default()
         },
+        start: None,
         created_ms: 1_700_000_000_000,
         token_hashes: [[1; 32], [2; 32], [0; 32]],
         tenant: "acme".into(),

@@ -31,7 +31,7 @@ pub fn exported(kind: GameKind, options: &Options, seed: u64, plies: u32) -> (St
     if seed % 5 == 0 && game.status() != mancala::engine::Status::MatchOver {
         events.push((Player::South, Action::Resign));
     }
-    let text = notation::export(kind, options, events.iter().map(|(p, a)| (*p, a)));
+    let text = notation::export(kind, options, None, events.iter().map(|(p, a)| (*p, a)));
     (text, game)
 }
 
@@ -183,6 +183,7 @@ pub fn check_replay(text: &str) -> Result<(), TestCaseError> {
             let again = notation::export(
                 replay.kind,
                 &replay.options,
+                replay.start.as_ref(),
                 replay.events.iter().map(|(p, a)| (*p, a)),
             );
             if let Ok(second) = budgeted(|| notation::replay(&again)) {

@@ -126,6 +126,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
                 players: vec![],
                 bots: vec![],
                 time_control: None,
+                start: None,
             }
             .encode_to_vec(),
         );
@@ -319,6 +320,7 @@ impl Harness {
                         players: vec![],
                         bots: vec![],
                         time_control: None,
+                        start: None,
                     },
                 ))))
                 .expect("a match is created")

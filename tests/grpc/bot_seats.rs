@@ -37,6 +37,7 @@ fn request(
         players: vec![],
         bots,
         time_control: None,
+        start: None,
     }
 }
 

@@ -286,6 +286,7 @@ async fn bad_time_controls_name_the_field_and_the_limit() {
                 players: vec![],
                 bots: vec![],
                 time_control: Some(control),
+                start: None,
             }),
         )
         .await

@@ -132,6 +132,7 @@ async fn an_idle_connection_is_closed_but_one_with_an_open_stream_is_kept() {
         players: vec![],
         bots: vec![],
         time_control: None,
+        start: None,
     }))
     .await
     .expect("created")

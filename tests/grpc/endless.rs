@@ -408,3 +408,142 @@ async fn rules_states_carry_the_documented_position_key() {
         assert_eq!(again.state.as_ref(), Some(&applied));
     }
 }
+
+/// A match begun from a position (`CreateMatchRequest.start`): played on from it, its notation writing it, and
+/// every kind of bad start refused naming the field.
+#[tokio::test]
+async fn a_match_begins_from_a_chosen_position() {
+    use crate::rules_api::bad_request_fields;
+    let server = TestServer::start().await;
+    let mut client = MatchesClient::new(server.channel.clone());
+    let mut rules = RulesClient::new(server.channel.clone());
+    // A Ba-awa game to 11 pits, three sowings in.
+    let mut state = within(rules.new_game(pb::NewGameRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options: Some(pb::GameOptions {
+            ba_awa_target: 11,
+            ..Default::default()
+        }),
+    }))
+    .await
+    .unwrap()
+    .into_inner()
+    .state
+    .unwrap();
+    for pit in [2, 8, 3] {
+        state = within(rules.apply_move(pb::ApplyMoveRequest {
+            state: Some(state),
+            r#move: Some(pb::Move {
+                action: Some(pb::r#move::Action::Sow(pb::Sow {
+                    pit,
+                    ..Default::default()
+                })),
+            }),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
+    }
+    let request = |start: pb::GameState, options: Option<pb::GameOptions>| pb::CreateMatchRequest {
+        kind: pb::GameKind::BaAwa as i32,
+        options,
+        start: Some(start),
+        ..Default::default()
+    };
+    let created = within(client.create_match(request(state.clone(), None)))
+        .await
+        .expect("a match from the position")
+        .into_inner();
+    let m = created.r#match.unwrap();
+    let shown = m.state.clone().unwrap();
+    assert_eq!(shown.pits, state.pits);
+    assert_eq!(shown.to_move, state.to_move);
+    assert_eq!(shown.position_key, state.position_key);
+    assert_eq!(
+        m.options.as_ref().unwrap().ba_awa_target,
+        11,
+        "the position's target"
+    );
+    assert_eq!(m.position_occurrences, 1);
+    // North, to move, plays on from it; the notation begins with the position.
+    let north = &created.tokens.iter().find(|t| t.player == N).unwrap().token;
+    let legal = m.legal_moves[0].clone();
+    within(client.submit_move(authed(
+        pb::SubmitMoveRequest {
+            match_id: m.match_id.clone(),
+            r#move: Some(legal),
+            expected_version: Some(0),
+            ..Default::default()
+        },
+        north,
+    )))
+    .await
+    .expect("North plays on from the position");
+    let history = within(client.get_history(pb::GetHistoryRequest {
+        match_id: m.match_id.clone(),
+    }))
+    .await
+    .unwrap()
+    .into_inner();
+    let second = history.notation.lines().nth(1).unwrap();
+    assert!(
+        second.starts_with("start to=n ply=3 "),
+        "{}",
+        history.notation
+    );
+    let replayed = mancala::matches::notation::replay(&history.notation).expect("replays");
+    assert_eq!(replayed.events.len(), 1);
+
+    // Refusals, each naming its field.
+    let mut broken = state.clone();
+    broken.pits[0] = 60;
+    let finished = {
+        let mut s = state.clone();
+        s.status = pb::Status::GameOver as i32;
+        s
+    };
+    let cases = [
+        (request(broken, None), "start.pits[0]"),
+        (
+            pb::CreateMatchRequest {
+                kind: pb::GameKind::Bosh as i32,
+                ..request(state.clone(), None)
+            },
+            "start.kind",
+        ),
+        (
+            request(
+                state.clone(),
+                Some(pb::GameOptions {
+                    ba_awa_target: 10,
+                    ..Default::default()
+                }),
+            ),
+            "options.ba_awa_target",
+        ),
+        (
+            request(
+                state.clone(),
+                Some(pb::GameOptions {
+                    ba_awa_players: 3,
+                    ..Default::default()
+                }),
+            ),
+            "options.ba_awa_players",
+        ),
+        (request(finished, None), "start.to_move"),
+    ];
+    for (bad, field) in cases {
+        let refused = within(client.create_match(bad)).await.unwrap_err();
+        assert_eq!(
+            refused.code(),
+            Code::InvalidArgument,
+            "{field}: {refused:?}"
+        );
+        let fields = bad_request_fields(&refused);
+        assert!(fields.iter().any(|f| f == field), "{field}: {fields:?}");
+    }
+}

@@ -135,6 +135,7 @@ async fn a_flood_of_searches_and_bot_matches_neither_slows_hints_nor_makes_a_bot
                     increment_ms: 0,
                 })),
             }),
+            start: None,
         }),
     )
     .await
@@ -179,6 +180,7 @@ async fn a_flood_of_searches_and_bot_matches_neither_slows_hints_nor_makes_a_bot
                         players: vec![],
                         bots: bots.to_vec(),
                         time_control: None,
+                        start: None,
                     })
                     .await;
                 if created.is_ok() {

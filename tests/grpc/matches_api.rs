@@ -116,6 +116,7 @@ async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, [String; 2])
             players: vec![],
             bots: vec![],
             time_control: None,
+            start: None,
         }),
     )
     .await
@@ -261,6 +262,7 @@ async fn create_get_and_list_with_filters_and_paging() {
             players: vec![],
             bots: vec![],
             time_control: None,
+            start: None,
         },
         pb::CreateMatchRequest {
             kind: pb::GameKind::BaAwa as i32,
@@ -272,6 +274,7 @@ async fn create_get_and_list_with_filters_and_paging() {
             players: vec![],
             bots: vec![],
             time_control: None,
+            start: None,
         },
     ] {
         let status = within("bad create", client.create_match(request))

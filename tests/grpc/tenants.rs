@@ -63,6 +63,7 @@ async fn create(
             players,
             bots: vec![],
             time_control: None,
+            start: None,
         },
         credential,
     )))
@@ -577,6 +578,7 @@ async fn without_required_auth_a_keyless_caller_is_the_anonymous_tenant_and_sees
         players: vec![],
         bots: vec![],
         time_control: None,
+        start: None,
     }))
     .await
     .expect("no credential needed")

@@ -59,6 +59,7 @@ async fn play_a_match(channel: Channel, moves: usize) {
         players: vec![],
         bots: vec![],
         time_control: None,
+        start: None,
     }))
     .await
     .expect("created")

@@ -183,6 +183,7 @@ pub async fn create(client: &mut MatchesClient<Channel>) -> (pb::Match, Vec<Stri
             players: vec![],
             bots: vec![],
             time_control: None,
+            start: None,
         }),
     )
     .await

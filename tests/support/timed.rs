@@ -102,6 +102,7 @@ pub async fn create(
             players: vec![],
             bots: vec![],
             time_control: control,
+            start: None,
         }),
     )
     .await

@@ -190,18 +190,20 @@ class MatchSummary(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., result: _Optional[_Union[MatchResult, _Mapping]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("kind", "options", "players", "bots", "time_control")
+    __slots__ = ("kind", "options", "players", "bots", "time_control", "start")
     KIND_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
     kind: _game_pb2.GameKind
     options: _rules_pb2.GameOptions
     players: _containers.RepeatedCompositeFieldContainer[SeatPlayer]
     bots: _containers.RepeatedCompositeFieldContainer[SeatBot]
     time_control: TimeControl
-    def __init__(self, kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., options: _Optional[_Union[_rules_pb2.GameOptions, _Mapping]] = ..., players: _Optional[_Iterable[_Union[SeatPlayer, _Mapping]]] = ..., bots: _Optional[_Iterable[_Union[SeatBot, _Mapping]]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
+    start: _game_pb2.GameState
+    def __init__(self, kind: _Optional[_Union[_game_pb2.GameKind, str]] = ..., options: _Optional[_Union[_rules_pb2.GameOptions, _Mapping]] = ..., players: _Optional[_Iterable[_Union[SeatPlayer, _Mapping]]] = ..., bots: _Optional[_Iterable[_Union[SeatBot, _Mapping]]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., start: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
 
 class SeatBot(_message.Message):
     __slots__ = ("player", "level", "seed")
