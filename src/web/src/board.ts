@@ -273,8 +273,8 @@ export class Board {
       if (d.kind !== GameKind.BA_AWA) parts.push(`reserve ${view.reserves[p]}`);
       return parts.join(" · ");
     };
-    this.northInfo.textContent = side(1);
-    this.southInfo.textContent = side(0);
+    this.fit(this.northInfo, side(1));
+    this.fit(this.southInfo, side(0));
     if (this.eastPanel) {
       const toMove = turn(Player.EAST) !== "";
       const [first, second] = this.standing(view, Player.EAST);
@@ -292,6 +292,19 @@ export class Board {
       this.eastLines[4].textContent = `turns: ${order.join(" → ")}`;
     }
     this.refreshLegal();
+  }
+
+  /** Sets a line beside the board, squeezed to the board's width when it is longer (a narrow board, Bosh). */
+  private fit(line: SVGTextElement, text: string): void {
+    if (line.textContent === text) return;
+    line.textContent = text;
+    line.removeAttribute("textLength");
+    line.removeAttribute("lengthAdjust");
+    const room = this.width - 16;
+    if (line.getComputedTextLength() > room) {
+      line.setAttribute("textLength", String(room));
+      line.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   }
 
   /** Three-player Ba-awa: a seat's store and pits, or that it is out of the match. */
