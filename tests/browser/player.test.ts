@@ -202,3 +202,38 @@ test("a replay steps with the arrow keys, Home and End, and ends without anybody
   await page.keyboard.press("Home");
   await page.locator("#step", { hasText: `step 0 of ${total}` }).waitFor();
 });
+
+test("an end by agreement: offered, declined, withdrawn, then accepted; the result says so on both pages", async () => {
+  const south = await chromium().page(server().url, SIZES[0]);
+  await page0(south);
+  const link = await south.locator("#share-north").inputValue();
+  const north = await chromium().page(link, SIZES[1]);
+  await fastest(north);
+  await south.locator(".pit.legal").first().click();
+  await north.locator(".pit.legal").first().waitFor();
+  await south.click("#offer-end");
+  await north.locator("#offer", { hasText: "South offers to end this game by agreement" }).waitFor();
+  await north.click("#decline-end");
+  await south.locator("#offer-end:not([hidden])").waitFor();
+  assert.ok(await south.locator("#offer").isHidden());
+  await south.click("#offer-end");
+  await south.locator("#withdraw-end:not([hidden])").waitFor();
+  await south.click("#withdraw-end");
+  await north.locator("#offer-end:not([hidden])").waitFor();
+  await north.click("#offer-end");
+  await south.locator("#accept-end:not([hidden])").waitFor();
+  await south.click("#accept-end");
+  for (const page of [south, north]) {
+    await page.locator("#result:not([hidden])").waitFor();
+    assert.match(await page.locator("#result-text").innerText(), /^Round 1 is over: the round is drawn|^Round 1 is over/);
+    assert.match(await page.locator("#games").innerText(), /the players agreed to end it/);
+  }
+});
+
+/** A friend's untimed Bosh match, South's page. */
+async function page0(page: Page): Promise<void> {
+  await page.selectOption("#time", { label: "untimed" });
+  await startFromForm(page, "Bosh", "friend");
+  await fastest(page);
+  assert.ok(await page.locator("#clocks").isHidden(), "no clocks when untimed");
+}

@@ -195,8 +195,9 @@ export class Board {
       el("circle", { cx: 29, cy: 27, r: 19, class: "badge" }, group);
       const count = el("text", { x: 29, y: 37, class: "count", "text-anchor": "middle" }, group);
       const labelY = row < description.rows / 2 ? -HOLE - 8 : HOLE + 30;
-      el("text", { y: labelY, class: "label", "text-anchor": "middle", "aria-hidden": "true" }, group).textContent =
-        pit.role ? `${pit.label} ${pit.role}` : pit.label;
+      // The label alone (a cell has no room for "kichwa" at a readable size): the kuu is the square hole, and the
+      // roles are read out in the pit's name.
+      el("text", { y: labelY, class: "label", "text-anchor": "middle", "aria-hidden": "true" }, group).textContent = pit.label;
       group.addEventListener("click", () => this.activate(pit.index));
       group.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
@@ -256,7 +257,7 @@ export class Board {
       this.counts[i].textContent = closed ? "×" : String(seeds);
       drawSeeds(this.seedLayers[i], closed ? 0 : seeds);
       const owned = d.kind === GameKind.BA_AWA ? `, owned by ${playerName(owner)}` : "";
-      const role = closed ? ", closed" : isKuu ? ", kuu" : "";
+      const role = closed ? ", closed" : isKuu ? ", kuu" : info?.role === "kichwa" ? ", kichwa" : "";
       group.setAttribute("aria-label", `${pitName(d, i)}: ${seeds} seeds${owned}${role}`);
     });
     const turn = (p: Player) => (view.sowing === p ? " ▶ sowing" : view.sowing === Player.UNSPECIFIED && view.toMove === p ? " ▶ to move" : "");
