@@ -79,7 +79,7 @@ for (const size of SIZES) {
       if (await result.isVisible()) {
         const text = await page.locator("#result-text").innerText();
         assert.match(text, /(Game|Round) 1 is over/);
-        assert.match(text, /Match standing: South \d+, North \d+/);
+        assert.match(text, /Match standing \((pits|open holes)\): South \d+, North \d+/);
         // Still there a second later, although the computer may already have started the next game.
         await page.waitForTimeout(1200);
         assert.ok(await result.isVisible(), "the result stays");

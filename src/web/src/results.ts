@@ -64,7 +64,9 @@ export function hideResult(): void {
 export function standing(s: Session): string {
   const state = s.state;
   if (seatCount(state) !== 3) {
-    return state.matchScore.length === 2 ? `Match standing: South ${state.matchScore[0]}, North ${state.matchScore[1]}.` : "";
+    // As the game keeps it: Ba-awa's pits, Bosh's open holes, Bao la Kete's games won.
+    const what = state.kind === GameKind.BA_AWA ? "pits" : state.kind === GameKind.BOSH ? "open holes" : "games won";
+    return state.matchScore.length === 2 ? `Match standing (${what}): South ${state.matchScore[0]}, North ${state.matchScore[1]}.` : "";
   }
   const variant = state.variant;
   const out =
