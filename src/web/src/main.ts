@@ -21,7 +21,7 @@ import {
 } from "@mancala/client";
 import { animate } from "./animate";
 import { Board, differences, viewOf } from "./board";
-import { explain, matches, rules, setCredential } from "./client";
+import { explain, lobby, matches, rules, setCredential } from "./client";
 import { readClocks, showClocks } from "./clocks";
 import { showLobby } from "./lobby";
 import { showOffers, wireOffers } from "./offers";
@@ -459,6 +459,11 @@ function showShare(matchId: string, tokens: { player: Player; token: string }[])
   ui.share.hidden = tokens.length === 0;
 }
 
+/** The credential of the page's link. */
+function tokenOf(): string {
+  return new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
+}
+
 /** A seat as a link names it: "south", "north", "east". */
 function seatParam(seat: Player): string {
   return seat === Player.NORTH ? "north" : seat === Player.EAST ? "east" : "south";
@@ -546,6 +551,7 @@ async function begin(mode: Mode, kind: GameKind, options: Begin = {}): Promise<v
     connected: new Set(),
     sown: new Set(),
     finished: false,
+    boundToPlayers: !!match && match.seats.length > 0 && match.seats.every((x) => x.playerId !== ""),
   };
   session = s;
   ui.game.value = String(kind);
@@ -591,10 +597,22 @@ async function begin(mode: Mode, kind: GameKind, options: Begin = {}): Promise<v
   }
 }
 
-/** The same again: a new match of the same game, level and time (a friend's: new links to send). */
+/** The same again: a new match of the same game, level and time (a friend's: new links to send); between two
+ * players of a tenant (the lobby's matches), a rematch offered to the opponent (`OfferRematch`). */
 function rematch(): void {
   const s = session;
   if (!s) return;
+  if (s.boundToPlayers) {
+    lobby
+      .offerRematch({ matchId: s.matchId })
+      .then((answer) => {
+        ui.rematch.hidden = true;
+        say(`Rematch offered to ${answer.challenge?.toPlayerId || "your opponent"}: the match opens here when accepted.`);
+        location.hash = "lobby&" + new URLSearchParams({ token: tokenOf() }).toString();
+      })
+      .catch(showError);
+    return;
+  }
   const mode: Mode = s.mode === "computer" || s.mode === "local" ? s.mode : "friend";
   begin(mode, s.setup.kind, { level: s.setup.level, players: s.setup.players, time: s.setup.time }).catch(showError);
 }

@@ -113,4 +113,6 @@ export interface Session {
   sown: Set<Player>;
   /** The match is over (the stream said so). */
   finished: boolean;
+  /** Every seat is bound to a player of the tenant (a lobby match): a rematch is offered with `OfferRematch`. */
+  boundToPlayers: boolean;
 }
