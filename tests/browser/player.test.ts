@@ -237,3 +237,12 @@ async function page0(page: Page): Promise<void> {
   await fastest(page);
   assert.ok(await page.locator("#clocks").isHidden(), "no clocks when untimed");
 }
+
+test("the narrowest phone, 360 px: Bao la Kete's eight columns keep 44 px cells and 12 px labels", async () => {
+  const page = await chromium().page(server().url, { width: 360, height: 740 });
+  await startFromForm(page, "Bao la Kete", "local");
+  const sizes = await phoneSizes(page);
+  assert.ok(sizes.target >= 44, `touch targets ${sizes.target.toFixed(2)} px`);
+  assert.ok(sizes.label >= 12, `labels ${sizes.label.toFixed(2)} px`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, "no sideways scrolling");
+});
