@@ -554,6 +554,7 @@ async function begin(mode: Mode, kind: GameKind, options: Begin = {}): Promise<v
     boundToPlayers: !!match && match.seats.length > 0 && match.seats.every((x) => x.playerId !== ""),
   };
   session = s;
+  document.body.classList.add("playing");
   ui.game.value = String(kind);
   ui.play.hidden = false;
   const botLevel = match?.seats.find((x) => x.botLevel > 0)?.botLevel ?? setup.level;
@@ -690,6 +691,10 @@ ui.setup.addEventListener("submit", (e) => {
   begin(mode, kind, { level: Number(ui.level.value), players, time: ui.time.value }).catch(showError);
 });
 ui.nextGame.addEventListener("click", () => void nextGame());
+ui.newGame.addEventListener("click", () => {
+  document.body.classList.remove("playing");
+  ui.game.focus();
+});
 ui.rematch.addEventListener("click", rematch);
 ui.resign.addEventListener("click", async () => {
   const s = session;

@@ -6,6 +6,7 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 
 export const ui = {
   setup: $<HTMLFormElement>("setup"),
+  newGame: $<HTMLButtonElement>("new-game"),
   game: $<HTMLSelectElement>("game"),
   mode: $<HTMLSelectElement>("mode"),
   level: $<HTMLSelectElement>("level"),
