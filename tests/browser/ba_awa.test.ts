@@ -26,7 +26,7 @@ test("a whole Ba-awa game against the computer ends on the end screen", async ()
       // The preview of a move shows on hover (the board after it, and what it does).
       await pit.hover();
       await page.locator("svg.previewing").waitFor();
-      assert.match(await page.locator("#status").innerText(), /^Preview of [SN]\d/);
+      assert.match(await page.locator("#status").innerText(), /^If you play [SN]\d/);
     }
     if (moves === 3) await screenshot(page, "ba-awa");
     // Played with the keyboard.

@@ -143,7 +143,7 @@ test("a three-player match played out by bots is replayed to its elimination and
   await page.click("#last");
   await page.locator("#step", { hasText: `step ${total} of ${total}` }).waitFor();
   const end = await page.locator("#end").innerText();
-  assert.match(end, /^The match is finished: (South|East|North) wins\. Pits: South \d+, East \d+, North \d+\./);
+  assert.match(end, /^The match is over: (South|East|North) wins\. Pits: South \d+, East \d+, North \d+\./);
   assert.match(end, /Placing: 1st (South|East|North); /);
   // Whoever was eliminated is said to be out, on the end screen and on the board (East's panel, or a line).
   const out = /(South|East|North) is out \(eliminated after game (\d+)\)/.exec(end);

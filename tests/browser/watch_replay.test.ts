@@ -49,7 +49,7 @@ test("a spectator watches a match live while a client plays it, to the resignati
   await page.locator("#skip:disabled").waitFor();
   await screenshot(page, "watching");
   await server().matches.resign({ matchId: id }, seat(tokens.get(Player.NORTH)!));
-  await page.locator("#log", { hasText: "The match is finished by resignation: South wins." }).waitFor();
+  await page.locator("#end-text", { hasText: "North resigned: South wins." }).waitFor();
 });
 
 test("a finished match is replayed step by step, forward and back", async () => {
@@ -85,7 +85,7 @@ test("a finished match is replayed step by step, forward and back", async () => 
   await page.click("#last");
   await page.locator("#step", { hasText: `step ${total} of ${total}` }).waitFor();
   await boardShows(page, history.events[total - 1].state!.pits);
-  assert.match(await page.locator("#end").innerText(), /The match is finished: (South|North) wins\./);
+  assert.match(await page.locator("#end").innerText(), /The match is over: (South|North) wins\./);
   await page.locator("#skip:disabled").waitFor();
   await screenshot(page, "replay");
   await page.click("#first");

@@ -1,6 +1,7 @@
 // `npm run test:browser`: bundles tests/browser/*.test.ts (with the @mancala/client package they import, from its
 // sources) for Node, then runs them one file at a time with node's test runner. The bundles go under node_modules/,
-// so that their import of playwright-core resolves here.
+// so that their import of playwright-core resolves here. With BROWSER_AUDITS=1 it runs tests/browser/*.audit.ts instead
+// (Lighthouse: .ci/lighthouse).
 import { build } from "esbuild";
 import { readdirSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -12,8 +13,9 @@ const tests = join(web, "..", "..", "tests", "browser");
 const out = join(web, "node_modules", ".browser-tests");
 rmSync(out, { recursive: true, force: true });
 const only = process.argv.slice(2);
+const suffix = process.env.BROWSER_AUDITS === "1" ? ".audit.ts" : ".test.ts";
 const files = readdirSync(tests)
-  .filter((f) => f.endsWith(".test.ts"))
+  .filter((f) => f.endsWith(suffix))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 await build({

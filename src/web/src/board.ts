@@ -1,14 +1,20 @@
-// The board as SVG, drawn from DescribeGame (rows, columns, labels, roles) and a state; and the animation of a
-// move, drop by drop, from its events.
-import { GameKind, LapSource, Player, type Event, type GameState } from "@mancala/client";
+// The board as SVG, drawn from DescribeGame (rows, columns, labels, roles) and a state: a wooden board with each
+// game's own layout (Bao la Kete's four rows, Bosh's closed holes, Ba-awa's owned pits), seeds drawn as seeds, and a
+// layer above the pits where seeds travel during an animation (animate.ts). Turned half a turn when the player on
+// this screen sits North, so that his row is always the one nearest to him.
+import { GameKind, Player, type GameState } from "@mancala/client";
 import type { DescribeGameResponse } from "@mancala/client";
-import { eventWords, pitName, playerName, seatIndex, seatsInTurnOrder } from "./words";
+import { pitName, playerName, seatIndex, seatsInTurnOrder } from "./words";
 
 const SVG = "http://www.w3.org/2000/svg";
+/** A pit's cell: wide enough for a 44 px touch target on a 360 px phone (Bao la Kete's eight columns). */
 const CELL = 100;
-const BAND = 36;
+/** A row: the hole and its label (28 units: at least 12 px on a 360 px phone). */
+const ROW = 124;
+const BAND = 46;
 /** Three-player Ba-awa: the width of East's panel, right of the board (East's pits are at its east end). */
 const PANEL = 190;
+const HOLE = 37;
 
 /** What the board shows: a state, or a moment inside a move's animation. */
 export interface View {
@@ -22,17 +28,19 @@ export interface View {
   kuuAlive: boolean[];
   marked: number | null;
   toMove: Player;
-  /** Seeds in the sower's hand, during an animation. */
-  hand: number;
+  /** The seat sowing right now (an animation): shown as "sowing" rather than "to move". */
+  sowing: Player;
   /** 2, or 3 for three-player Ba-awa. */
   seats: number;
   /** Three-player Ba-awa: each seat's pits (owned in this game; won, once it is over). */
   standing: number[];
   /** Three-player Ba-awa: the game at whose end each seat was eliminated (0: still in). */
   out: number[];
+  /** The match is over: nobody is to move. */
+  over: boolean;
 }
 
-export function viewOf(description: DescribeGameResponse, state: GameState): View {
+export function viewOf(description: DescribeGameResponse, state: GameState, over = false): View {
   const variant = state.variant;
   const three = variant.case === "baAwa" && variant.value.players === 3;
   const seats = three ? 3 : 2;
@@ -48,15 +56,16 @@ export function viewOf(description: DescribeGameResponse, state: GameState): Vie
     closed: variant.case === "bosh" ? [...variant.value.closed] : state.pits.map(() => false),
     kuuAlive: variant.case === "baoLaKete" ? [...variant.value.kuuAlive] : [false, false],
     marked: variant.case === "baoLaKete" && variant.value.mark ? variant.value.mark.pit : null,
-    toMove: state.toMove,
-    hand: 0,
+    toMove: over ? Player.UNSPECIFIED : state.toMove,
+    sowing: Player.UNSPECIFIED,
     seats,
     standing: three ? perSeat(state.matchScore) : [],
     out: variant.case === "baAwa" && three ? perSeat(variant.value.eliminatedInGame) : [],
+    over,
   };
 }
 
-function el<K extends keyof SVGElementTagNameMap>(
+export function el<K extends keyof SVGElementTagNameMap>(
   name: K,
   attributes: Record<string, string | number>,
   parent?: Element,
@@ -65,6 +74,20 @@ function el<K extends keyof SVGElementTagNameMap>(
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
   parent?.appendChild(node);
   return node;
+}
+
+/** Seeds drawn as seeds: small ellipses turned this way and that, in a sunflower spiral (the same for a count). */
+export function drawSeeds(layer: SVGGElement, seeds: number, radius = 27, max = 24): void {
+  const shown = Math.min(seeds, max);
+  if (layer.childElementCount === shown) return;
+  layer.replaceChildren();
+  for (let s = 0; s < shown; s++) {
+    const r = radius * Math.sqrt((s + 0.5) / Math.max(shown, 8));
+    const a = s * 2.39996;
+    const x = (r * Math.cos(a)).toFixed(1);
+    const y = (r * Math.sin(a)).toFixed(1);
+    el("ellipse", { cx: x, cy: y, rx: 7.6, ry: 5.4, transform: `rotate(${(s * 67) % 180} ${x} ${y})`, class: "seed" }, layer);
+  }
 }
 
 export interface Interaction {
@@ -77,12 +100,16 @@ export interface Interaction {
 
 export class Board {
   readonly svg: SVGSVGElement;
+  /** Where seeds travel during an animation, above the pits. */
+  readonly flying: SVGGElement;
   private readonly pitGroups: SVGGElement[] = [];
   private readonly counts: SVGTextElement[] = [];
   private readonly seedLayers: SVGGElement[] = [];
+  private readonly centres: { x: number; y: number }[] = [];
   private readonly northInfo: SVGTextElement;
   private readonly southInfo: SVGTextElement;
-  private readonly handInfo: SVGTextElement;
+  private readonly width: number;
+  private readonly height: number;
   /** Three-player Ba-awa: East's panel and its lines. */
   private readonly eastPanel: SVGGElement | null = null;
   private readonly eastLines: SVGTextElement[] = [];
@@ -94,59 +121,83 @@ export class Board {
     readonly description: DescribeGameResponse,
     /** 2, or 3 for three-player Ba-awa (East's panel right of the board). */
     readonly seats = 2,
+    /** The player on this screen sits North: North's rows are drawn nearest (at the bottom). */
+    readonly turned = false,
   ) {
     container.replaceChildren();
     const width = description.pitsPerRow * CELL;
-    const height = description.rows * CELL + 2 * BAND;
+    const height = description.rows * ROW + 2 * BAND;
+    this.width = width;
+    this.height = height;
     const panel = seats === 3 ? PANEL : 0;
     this.svg = el("svg", {
       viewBox: `0 0 ${width + panel} ${height}`,
       class: `board game-${GameKind[description.kind].toLowerCase()}${seats === 3 ? " three-players" : ""}`,
       role: "group",
-      "aria-label": `${description.name} board`,
+      "aria-label": `${description.name} board${turned ? ", North nearest" : ""}`,
     });
     // Narrow boards (Bosh) are not blown up to the page's width: the same pit size for every game.
-    this.svg.style.maxWidth = `${Math.round((width + panel) * 1.27)}px`;
+    this.svg.style.maxWidth = `${Math.round((width + panel) * 1.1)}px`;
     container.appendChild(this.svg);
-    el("rect", { x: 2, y: BAND - 6, width: width - 4, height: description.rows * CELL + 12, rx: 24, class: "wood" }, this.svg);
+    const defs = el("defs", {}, this.svg);
+    const grain = el("linearGradient", { id: "grain", x1: 0, y1: 0, x2: 1, y2: 0.3 }, defs);
+    for (const [offset, color] of [
+      [0, "#9c6530"],
+      [0.35, "#b57a3c"],
+      [0.6, "#8f5a29"],
+      [1, "#a86f36"],
+    ] as const) {
+      el("stop", { offset, "stop-color": color }, grain);
+    }
+    const hollow = el("radialGradient", { id: "hollow", cx: 0.5, cy: 0.42, r: 0.6 }, defs);
+    el("stop", { offset: 0, "stop-color": "#4a2a10" }, hollow);
+    el("stop", { offset: 1, "stop-color": "#6f4320" }, hollow);
+    el("rect", { x: 2, y: BAND - 8, width: width - 4, height: description.rows * ROW + 16, rx: 30, class: "wood" }, this.svg);
     if (description.rows === 4) {
       // Bao la Kete: each player's two rows; the line between the front rows.
-      el("line", { x1: 10, x2: width - 10, y1: BAND + 2 * CELL, y2: BAND + 2 * CELL, class: "divider" }, this.svg);
+      el("line", { x1: 14, x2: width - 14, y1: BAND + 2 * ROW, y2: BAND + 2 * ROW, class: "divider" }, this.svg);
     }
-    this.northInfo = el("text", { x: width / 2, y: BAND - 11, class: "side-info", "text-anchor": "middle" }, this.svg);
-    this.southInfo = el("text", { x: width / 2, y: height - 9, class: "side-info", "text-anchor": "middle" }, this.svg);
-    this.handInfo = el("text", { x: width - 8, y: BAND - 11, class: "hand", "text-anchor": "end" }, this.svg);
+    this.northInfo = el("text", { x: width / 2, y: BAND - 14, class: "side-info", "text-anchor": "middle" }, this.svg);
+    this.southInfo = el("text", { x: width / 2, y: height - 10, class: "side-info", "text-anchor": "middle" }, this.svg);
+    if (turned) [this.northInfo, this.southInfo] = [this.southInfo, this.northInfo];
     if (seats === 3) {
       // East's seat: a panel beside the east end of the board, where East's pits of game 1 are (S5, S6, N1, N2).
       const x = width + 14;
       const w = panel - 18;
       this.eastPanel = el("g", { class: "east-panel", role: "group", "aria-label": "East" }, this.svg);
-      el("rect", { x, y: BAND - 6, width: w, height: description.rows * CELL + 12, rx: 18, class: "panel" }, this.eastPanel);
-      const lines = [
-        { y: BAND + 34, cls: "east-name" },
-        { y: BAND + 64, cls: "east-turn" },
-        { y: BAND + 100, cls: "east-line" },
-        { y: BAND + 128, cls: "east-line" },
-        { y: BAND + 176, cls: "east-order" },
-      ];
-      for (const line of lines) {
-        this.eastLines.push(el("text", { x: x + w / 2, y: line.y, class: line.cls, "text-anchor": "middle" }, this.eastPanel));
+      el("rect", { x, y: BAND - 8, width: w, height: description.rows * ROW + 16, rx: 18, class: "panel" }, this.eastPanel);
+      for (const [dy, cls] of [
+        [34, "east-name"],
+        [70, "east-turn"],
+        [112, "east-line"],
+        [146, "east-line"],
+        [200, "east-order"],
+      ] as const) {
+        this.eastLines.push(el("text", { x: x + w / 2, y: BAND + dy, class: cls, "text-anchor": "middle" }, this.eastPanel));
       }
     }
     for (const pit of description.pits) {
-      const cx = pit.column * CELL + CELL / 2;
-      const cy = BAND + pit.row * CELL + CELL / 2;
+      const row = turned ? description.rows - 1 - pit.row : pit.row;
+      const column = turned ? description.pitsPerRow - 1 - pit.column : pit.column;
+      const cx = column * CELL + CELL / 2;
+      const cy = BAND + row * ROW + ROW / 2;
+      this.centres.push({ x: cx, y: cy });
       const group = el("g", { class: "pit", "data-pit": pit.index, transform: `translate(${cx} ${cy})` }, this.svg);
+      // The whole cell takes a tap: the touch target is the cell, not only the hole.
+      el("rect", { x: -CELL / 2, y: -ROW / 2, width: CELL, height: ROW, class: "hit" }, group);
       if (pit.role === "kuu") {
-        el("rect", { x: -38, y: -38, width: 76, height: 76, rx: 14, class: "hole" }, group);
+        el("rect", { x: -HOLE, y: -HOLE, width: 2 * HOLE, height: 2 * HOLE, rx: 14, class: "hole" }, group);
       } else {
-        el("circle", { r: 38, class: "hole" }, group);
+        el("circle", { r: HOLE, class: "hole" }, group);
       }
       this.seedLayers.push(el("g", { class: "seeds" }, group));
-      const count = el("text", { y: 9, class: "count", "text-anchor": "middle" }, group);
-      const labelY = pit.row < description.rows / 2 ? -41 : 49;
-      el("text", { y: labelY, class: "label", "text-anchor": "middle" }, group).textContent =
-        pit.role ? `${pit.label} ${pit.role}` : pit.label;
+      // The count on a badge at the hole's rim, so that the seeds stay in view.
+      el("circle", { cx: 29, cy: 27, r: 19, class: "badge" }, group);
+      const count = el("text", { x: 29, y: 37, class: "count", "text-anchor": "middle" }, group);
+      const labelY = row < description.rows / 2 ? -HOLE - 8 : HOLE + 30;
+      // The label alone (a cell has no room for "kichwa" at a readable size): the kuu is the square hole, and the
+      // roles are read out in the pit's name.
+      el("text", { y: labelY, class: "label", "text-anchor": "middle", "aria-hidden": "true" }, group).textContent = pit.label;
       group.addEventListener("click", () => this.activate(pit.index));
       group.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
@@ -167,6 +218,19 @@ export class Board {
       this.pitGroups.push(group);
       this.counts.push(count);
     }
+    this.flying = el("g", { class: "flying", "aria-hidden": "true" }, this.svg);
+  }
+
+  /** The centre of a pit, in the board's units. */
+  centre(pit: number): { x: number; y: number } {
+    return this.centres[pit] ?? { x: this.width / 2, y: this.height / 2 };
+  }
+
+  /** Where a seat's store (captured seeds) and reserve are shown: its side's line, or East's panel. */
+  storeOf(seat: Player): { x: number; y: number } {
+    if (seat === Player.EAST) return { x: this.width + PANEL / 2, y: BAND + 130 };
+    const nearest = (seat === Player.SOUTH) !== this.turned;
+    return { x: this.width / 2, y: nearest ? this.height - 22 : 22 };
   }
 
   private activate(pit: number): void {
@@ -191,31 +255,32 @@ export class Board {
       group.classList.toggle("marked", view.marked === i);
       group.classList.toggle("changed", changed.has(i));
       this.counts[i].textContent = closed ? "×" : String(seeds);
-      this.drawSeeds(i, closed ? 0 : seeds);
+      drawSeeds(this.seedLayers[i], closed ? 0 : seeds);
       const owned = d.kind === GameKind.BA_AWA ? `, owned by ${playerName(owner)}` : "";
-      const role = closed ? ", closed" : isKuu ? ", kuu" : "";
+      const role = closed ? ", closed" : isKuu ? ", kuu" : info?.role === "kichwa" ? ", kichwa" : "";
       group.setAttribute("aria-label", `${pitName(d, i)}: ${seeds} seeds${owned}${role}`);
     });
+    const turn = (p: Player) => (view.sowing === p ? " ▶ sowing" : view.sowing === Player.UNSPECIFIED && view.toMove === p ? " ▶ to move" : "");
     const side = (p: 0 | 1) => {
-      const name = p === 0 ? "South" : "North";
-      const parts = [`${name}${view.toMove === (p === 0 ? Player.SOUTH : Player.NORTH) ? " ▶ to move" : ""}`];
+      const seat = p === 0 ? Player.SOUTH : Player.NORTH;
+      const parts = [`${playerName(seat)}${turn(seat)}`];
       if (view.seats === 3) {
         const out = view.out[p] ?? 0;
         if (out > 0) parts.push(`out after game ${out}`);
-        else parts.push(...this.standing(view, p === 0 ? Player.SOUTH : Player.NORTH));
+        else parts.push(...this.standing(view, seat));
         return parts.join(" · ");
       }
       if (d.kind !== GameKind.BAO_LA_KETE || view.stores[p]) parts.push(`store ${view.stores[p]}`);
       if (d.kind !== GameKind.BA_AWA) parts.push(`reserve ${view.reserves[p]}`);
       return parts.join(" · ");
     };
-    this.northInfo.textContent = side(1);
-    this.southInfo.textContent = side(0);
+    this.fit(this.northInfo, side(1));
+    this.fit(this.southInfo, side(0));
     if (this.eastPanel) {
-      const toMove = view.toMove === Player.EAST;
+      const toMove = turn(Player.EAST) !== "";
       const [first, second] = this.standing(view, Player.EAST);
       this.eastLines[0].textContent = "East";
-      this.eastLines[1].textContent = toMove ? "▶ to move" : "";
+      this.eastLines[1].textContent = turn(Player.EAST).replace(" ▶ ", "▶ ");
       this.eastLines[2].textContent = first ?? "";
       this.eastLines[3].textContent = second ?? "";
       this.eastPanel.classList.toggle("to-move", toMove);
@@ -227,8 +292,20 @@ export class Board {
         .map((p) => playerName(p)[0]);
       this.eastLines[4].textContent = `turns: ${order.join(" → ")}`;
     }
-    this.handInfo.textContent = view.hand ? `in hand: ${view.hand}` : "";
     this.refreshLegal();
+  }
+
+  /** Sets a line beside the board, squeezed to the board's width when it is longer (a narrow board, Bosh). */
+  private fit(line: SVGTextElement, text: string): void {
+    if (line.textContent === text) return;
+    line.textContent = text;
+    line.removeAttribute("textLength");
+    line.removeAttribute("lengthAdjust");
+    const room = this.width - 16;
+    if (line.getComputedTextLength() > room) {
+      line.setAttribute("textLength", String(room));
+      line.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   }
 
   /** Three-player Ba-awa: a seat's store and pits, or that it is out of the match. */
@@ -238,19 +315,6 @@ export class Board {
     if (out > 0) return ["out", `after game ${out}`];
     const pits = view.standing[i] ?? 0;
     return [`store ${view.stores[i] ?? 0}`, `${pits} ${pits === 1 ? "pit" : "pits"}`];
-  }
-
-  private drawSeeds(pit: number, seeds: number): void {
-    const layer = this.seedLayers[pit];
-    const shown = Math.min(seeds, 24);
-    if (layer.childElementCount === shown) return;
-    layer.replaceChildren();
-    for (let s = 0; s < shown; s++) {
-      // A sunflower spiral: evenly spread, the same for the same count.
-      const r = 29 * Math.sqrt((s + 0.5) / Math.max(shown, 8));
-      const a = s * 2.39996;
-      el("circle", { cx: (r * Math.cos(a)).toFixed(1), cy: (r * Math.sin(a)).toFixed(1), r: 5.2, class: "seed" }, layer);
-    }
   }
 
   /** Lets the player choose among `legal` pits, or nobody (null). */
@@ -283,131 +347,15 @@ export class Board {
     group.classList.add(kind);
   }
 
-  /** Ends every flash at once (an animation is over or was skipped). */
+  /** Ends every flash and every travelling seed at once (an animation is over or was skipped). */
   settle(): void {
     for (const group of this.pitGroups) group.classList.remove("drop", "lift", "capture");
+    this.flying.replaceChildren();
   }
 
   current(): View | null {
     return this.view;
   }
-}
-
-/** How an animation is paced and interrupted. */
-export interface Pace {
-  /** Milliseconds per drop. */
-  delay(): number;
-  /** True once the viewer asked to skip to the end. */
-  skipped(): boolean;
-  /** Each event's sentence, as it happens. */
-  say(text: string): void;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Plays `events` on `board` from `before` to `after`, drop by drop; ends on `after` exactly, whatever the events
- * showed on the way (and at once when skipped).
- */
-export async function animate(
-  board: Board,
-  before: GameState,
-  events: Event[],
-  after: GameState,
-  pace: Pace,
-): Promise<void> {
-  const d = board.description;
-  const view = viewOf(d, before);
-  // The seat's place in the per-seat lists (stores, reserves): South 0, North 1, East 2 (three-player Ba-awa).
-  const side = seatIndex;
-  const storesCaptures = d.kind !== GameKind.BAO_LA_KETE;
-  const step = async (factor = 1) => {
-    if (pace.skipped()) return;
-    board.show(view);
-    await sleep(pace.delay() * factor);
-  };
-  for (let e = 0; e < events.length; e++) {
-    const event = events[e];
-    const words = eventWords(d, event);
-    if (words) pace.say(words);
-    const k = event.kind;
-    if (k.case === "lap") {
-      const lap = k.value;
-      // Captures made during this lap (Ba-awa's fours) come right after it, each naming its drop.
-      const during: { after: number; pit: number; seeds: number; to: Player }[] = [];
-      for (let c = e + 1; c < events.length && events[c].kind.case === "capture"; c++) {
-        const capture = events[c].kind.value as { afterDrop: number; pit: number; seeds: number; beneficiary: Player };
-        if (capture.afterDrop > 0 && capture.afterDrop < lap.drops.length) {
-          during.push({ after: capture.afterDrop, pit: capture.pit, seeds: capture.seeds, to: capture.beneficiary });
-        }
-      }
-      if (lap.source === LapSource.PIT) {
-        view.pits[lap.origin] = Math.max(0, (view.pits[lap.origin] ?? 0) - lap.seeds);
-        board.flash(lap.origin, "lift");
-      } else if (lap.source === LapSource.RESERVE) {
-        view.reserves[side(lap.player)] = Math.max(0, view.reserves[side(lap.player)] - lap.seeds);
-      }
-      view.hand = lap.seeds;
-      await step();
-      for (let i = 0; i < lap.drops.length; i++) {
-        const pit = lap.drops[i];
-        view.pits[pit] = (view.pits[pit] ?? 0) + 1;
-        view.hand = Math.max(0, view.hand - 1);
-        board.flash(pit, "drop");
-        for (const capture of during.filter((c) => c.after === i + 1)) {
-          await step();
-          view.pits[capture.pit] = Math.max(0, view.pits[capture.pit] - capture.seeds);
-          view.stores[side(capture.to)] += capture.seeds;
-          board.flash(capture.pit, "capture");
-        }
-        await step();
-      }
-      // The captures shown during the lap are done; skip their events' board change below.
-      for (let c = 0; c < during.length; c++) {
-        const next = events[e + 1 + c]?.kind;
-        if (next?.case === "capture") pace.say(eventWords(d, events[e + 1 + c]));
-      }
-      e += during.length;
-    } else if (k.case === "capture") {
-      view.pits[k.value.pit] = Math.max(0, view.pits[k.value.pit] - k.value.seeds);
-      if (storesCaptures) view.stores[side(k.value.beneficiary)] += k.value.seeds;
-      board.flash(k.value.pit, "capture");
-      await step(2);
-    } else if (k.case === "refill") {
-      for (const pit of k.value.opened) {
-        view.pits[pit] = 4;
-        view.closed[pit] = false;
-        board.flash(pit, "drop");
-      }
-      for (const pit of k.value.closed) {
-        view.pits[pit] = 0;
-        view.closed[pit] = true;
-      }
-      view.reserves[side(k.value.player)] = k.value.reserve;
-      view.stores[side(k.value.player)] = 0;
-      await step(3);
-    } else if (k.case === "taxation" || k.case === "safari" || k.case === "kuuStop") {
-      board.flash(k.value.pit, k.case === "kuuStop" ? "drop" : "lift");
-      await step(3);
-    } else if (k.case === "kuuDestroyed") {
-      view.kuuAlive[side(k.value.owner)] = false;
-      await step(2);
-    } else if (k.case === "allocation") {
-      view.owners = [...k.value.owners];
-      if (view.seats === 3 && k.value.pitsOwned.length === 3) view.standing = [...k.value.pitsOwned];
-      await step(3);
-    } else if (k.case === "elimination") {
-      if (view.seats === 3) view.out[seatIndex(k.value.player)] = before.gameNumber;
-      await step(2);
-    } else if (k.case === "markSet" || k.case === "markCleared") {
-      view.marked = k.case === "markSet" && k.value.mark ? k.value.mark.pit : null;
-      await step(2);
-    } else if (words) {
-      await step(2);
-    }
-  }
-  board.settle();
-  board.show(viewOf(d, after));
 }
 
 /** The pits whose seeds differ between two states (for a preview). */

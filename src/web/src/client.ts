@@ -6,6 +6,7 @@ import {
   anyCredential,
   createClient,
   createWebTransport,
+  Lobby,
   Matches,
   MancalaError,
   Rules,
@@ -24,6 +25,7 @@ const transport = createWebTransport({ baseUrl: location.origin, credential: () 
 
 export const rules = createClient(Rules, transport);
 export const matches = createClient(Matches, transport);
+export const lobby = createClient(Lobby, transport);
 
 /** What went wrong, as a sentence for a person: the server's message, its field violations and reason. */
 export function explain(error: unknown): string {

@@ -1,12 +1,12 @@
-// The board page: pick a game and a way to play; play against the server's opponent, two (Ba-awa: or three) on one
-// screen, or a seat of a server-held match by link; watch a match live; replay a finished one step by step.
+// The board page: pick a game and a way to play; play against the server's opponent, a friend by link (with a time
+// control), two (Ba-awa: or three) on one screen, or a seat of a server-held match by link; watch a match live;
+// replay a finished one step by step. This module ties the page together: the session, the stream, the moves.
 import {
   Code,
   create,
   CreateMatchRequestSchema,
   GameKind,
   MancalaError,
-  MatchStatus,
   Player,
   Status,
   submitMove,
@@ -19,81 +19,28 @@ import {
   type MatchEvent,
   type WatchMatchResponse,
 } from "@mancala/client";
-import { animate, Board, differences, viewOf } from "./board";
-import { explain, matches, rules, setCredential } from "./client";
-import {
-  choiceWords,
-  eventWords,
-  gameName,
-  moveWords,
-  perSeatWords,
-  placingOf,
-  placingWords,
-  playerName,
-  seatCount,
-  statusWords,
-} from "./words";
-
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
-const ui = {
-  setup: $<HTMLFormElement>("setup"),
-  game: $<HTMLSelectElement>("game"),
-  mode: $<HTMLSelectElement>("mode"),
-  level: $<HTMLSelectElement>("level"),
-  players: $<HTMLSelectElement>("players"),
-  playersField: $("players-field"),
-  levelField: $("level-field"),
-  matchField: $("match-field"),
-  matchId: $<HTMLInputElement>("match-id"),
-  error: $("error"),
-  play: $("play"),
-  title: $("title"),
-  status: $("status"),
-  board: $("board"),
-  choices: $("choices"),
-  nextGame: $<HTMLButtonElement>("next-game"),
-  resign: $<HTMLButtonElement>("resign"),
-  replayControls: $("replay-controls"),
-  first: $<HTMLButtonElement>("first"),
-  back: $<HTMLButtonElement>("back"),
-  forward: $<HTMLButtonElement>("forward"),
-  last: $<HTMLButtonElement>("last"),
-  step: $("step"),
-  speed: $<HTMLInputElement>("speed"),
-  skip: $<HTMLButtonElement>("skip"),
-  links: $("links"),
-  end: $("end"),
-  games: $("games"),
-  log: $("log"),
-};
-
-type Mode = "computer" | "local" | "seat" | "watch" | "replay";
-
-/** One session on the page: a game shown, and who may move on this screen. */
-interface Session {
-  mode: Mode;
-  description: DescribeGameResponse;
-  board: Board;
-  state: GameState;
-  /** The legal moves now, each with its preview. */
-  legal: LegalMove[];
-  /** The seats this screen plays. */
-  seats: Set<Player>;
-  matchId: string;
-  /** The match's version (the seq of the last event shown). */
-  version: bigint;
-  /** Stops the session's stream. */
-  stop: AbortController;
-  /** Three-player Ba-awa: the placing the server gave at the match's end ([South, North, East]), once known. */
-  placing: number[];
-}
+import { animate } from "./animate";
+import { Board, differences, viewOf } from "./board";
+import { explain, lobby, matches, rules, setCredential } from "./client";
+import { readClocks, showClocks } from "./clocks";
+import { showLobby } from "./lobby";
+import { showOffers, wireOffers } from "./offers";
+import { hideResult, holdResult, holding, releaseResult, showMatchEnd, showScore, standing } from "./results";
+import { replay } from "./replay";
+import { dropDelay, knock, loadSettings, prefersReducedMotion } from "./settings";
+import { timeControlOf } from "./time";
+import { ui, type Mode, type Session, type Setup } from "./ui";
+import { choiceWords, eventWords, gameName, moveWords, playerName, seatCount, statusWords } from "./words";
 
 let session: Session | null = null;
 /** Events are shown one after another, never two animations at once. */
 let queue: Promise<void> = Promise.resolve();
+/** Stream messages waiting to be shown: more than two behind, the board catches up without animating. */
+let backlog = 0;
 let skipping = false;
 let animating = 0;
+/** Against the computer, a game's result stays this long before the next game starts (unless dismissed). */
+const RESULT_PAUSE_MS = 5000;
 
 const descriptions = new Map<GameKind, DescribeGameResponse>();
 
@@ -108,7 +55,7 @@ async function describe(kind: GameKind): Promise<DescribeGameResponse> {
 
 function showError(error: unknown): void {
   if (error instanceof MancalaError && error.code === Code.Canceled) return;
-  ui.error.textContent = explain(error);
+  ui.error.textContent = error instanceof MancalaError ? explain(error) : `${error instanceof Error ? error.message : String(error)}.`;
   ui.error.hidden = false;
 }
 
@@ -124,16 +71,31 @@ function say(text: string): void {
   while (ui.log.childElementCount > 12) ui.log.firstElementChild?.remove();
 }
 
+function enqueue(job: () => Promise<void>): void {
+  queue = queue.then(job).catch(showError);
+}
+
 const pace = {
-  delay: () => Math.round(900 / Number(ui.speed.value) ** 1.4),
-  skipped: () => skipping,
+  delay: dropDelay,
+  skipped: () => skipping || backlog > 2 || prefersReducedMotion(),
   say,
+  drop: knock,
 };
 
 /** Animates a move's events (unless skipped), then shows the state after it; a game's end goes on the score sheet. */
-async function showMove(s: Session, before: GameState, events: Event[], after: GameState, heading = ""): Promise<void> {
+async function showMove(
+  s: Session,
+  before: GameState,
+  events: Event[],
+  after: GameState,
+  heading = "",
+  over = false,
+): Promise<void> {
   ui.log.replaceChildren();
-  if (heading) say(heading);
+  if (heading) {
+    say(heading);
+    ui.status.textContent = heading;
+  }
   for (const event of events) {
     if (event.kind.case === "matchEnd" && event.kind.value.placing.length) s.placing = [...event.kind.value.placing];
     if (event.kind.case === "elimination") {
@@ -148,11 +110,12 @@ async function showMove(s: Session, before: GameState, events: Event[], after: G
       ui.games.appendChild(item);
     }
   }
+  if (after.status === Status.IN_PROGRESS) hideResult();
   animating++;
   ui.skip.disabled = false;
   s.board.interact(null);
   try {
-    await animate(s.board, before, events, after, pace);
+    await animate(s.board, before, events, after, pace, over);
   } finally {
     animating--;
     if (animating === 0) {
@@ -165,12 +128,14 @@ async function showMove(s: Session, before: GameState, events: Event[], after: G
 /** Shows `s.state` and lets this screen's seats move. */
 function render(s: Session): void {
   const state = s.state;
-  s.board.show(viewOf(s.description, state));
-  ui.status.textContent = statusWords(state);
+  const over = s.finished || state.status === Status.MATCH_OVER;
+  s.board.show(viewOf(s.description, state, over));
+  ui.status.textContent = over ? "The match is over." : statusWords(state);
   hideChoices();
+  showScore(s);
   const between = state.status === Status.GAME_OVER || state.status === Status.ROUND_OVER;
   const mine = s.seats.has(state.toMove);
-  const sowable = mine && state.status === Status.IN_PROGRESS && animating === 0;
+  const sowable = mine && !over && state.status === Status.IN_PROGRESS && animating === 0;
   const pits = new Set(
     sowable ? s.legal.flatMap((m) => (m.move?.action.case === "sow" ? [m.move.action.value.pit] : [])) : [],
   );
@@ -183,43 +148,19 @@ function render(s: Session): void {
         }
       : null,
   );
-  ui.nextGame.hidden = !(between && s.seats.size > 0 && s.legal.some((m) => m.move?.action.case === "nextGame"));
-  ui.nextGame.textContent = state.status === Status.ROUND_OVER ? "Refill and play the next round" : "Next game";
-  ui.resign.hidden = !(s.mode === "computer" || s.mode === "seat") || state.status === Status.MATCH_OVER;
-  showEnd(s);
+  const result = between && !over && s.mode !== "replay";
+  if (result) {
+    ui.resultText.textContent = `${statusWords(state)} ${standing(s)}`.trim();
+    ui.nextGame.textContent = state.status === Status.ROUND_OVER ? "Refill and play the next round" : "Next game";
+    ui.result.hidden = false;
+  } else if (!holding()) {
+    ui.result.hidden = true;
+  }
+  ui.nextGame.hidden = !(result && s.seats.size > 0);
+  ui.resign.hidden = !(s.mode === "computer" || s.mode === "seat" || s.mode === "friend") || over;
+  showOffers(s);
+  showClocks(s);
   if (sowable && state.kind !== GameKind.BAO_LA_KETE && pits.size === 0) ui.status.textContent += " No move: pass.";
-}
-
-function showEnd(s: Session): void {
-  const state = s.state;
-  if (state.status === Status.IN_PROGRESS) {
-    ui.end.hidden = true;
-    return;
-  }
-  let score = state.matchScore.length === 2 ? ` Match standing: South ${state.matchScore[0]}, North ${state.matchScore[1]}.` : "";
-  if (seatCount(state) === 3) score = ` ${threeStanding(s)}`;
-  ui.end.textContent = `${statusWords(state)}${score}`;
-  ui.end.classList.toggle("match-over", state.status === Status.MATCH_OVER);
-  ui.end.hidden = false;
-}
-
-/** Three-player Ba-awa between games or at the end: the pits won, who is out, and the placing at the match's end. */
-function threeStanding(s: Session): string {
-  const state = s.state;
-  const variant = state.variant;
-  const out =
-    variant.case === "baAwa"
-      ? (["South", "North", "East"] as const)
-          .map((name, i) => ({ name, game: variant.value.eliminatedInGame[i] ?? 0 }))
-          .filter((seat) => seat.game > 0)
-          .map((seat) => `${seat.name} is out (eliminated after game ${seat.game}).`)
-      : [];
-  const words = [`Pits: ${perSeatWords(state.matchScore, 3)}.`, ...out];
-  if (state.status === Status.MATCH_OVER) {
-    const placing = placingWords(s.placing.length ? s.placing : placingOf(state));
-    if (placing) words.push(placing);
-  }
-  return words.join(" ");
 }
 
 function movesFrom(s: Session, pit: number): LegalMove[] {
@@ -243,7 +184,7 @@ function preview(s: Session, moves: LegalMove[]): void {
     .map((e) => eventWords(s.description, e))
     .filter((w) => w);
   const choices = moves.length > 1 ? ` (one of ${moves.length} ways; choose after clicking)` : "";
-  ui.status.textContent = `Preview of ${moveWords(s.description, first.move)}${choices}: ${said.join(" ") || "no capture."}`;
+  ui.status.textContent = `If you play ${moveWords(s.description, first.move)}${choices}: ${said.join(" ") || "no capture."}`;
 }
 
 /** A pit was chosen: play its move, or offer its choices (Bao la Kete's direction, kichwa, stop or safari). */
@@ -291,40 +232,96 @@ async function play(s: Session, legal: LegalMove): Promise<void> {
   if (!legal.move) return;
   hideChoices();
   s.board.svg.classList.remove("previewing");
+  s.board.show(viewOf(s.description, s.state));
   s.board.interact(null);
   clearError();
+  if (legal.move.action.case === "sow") ui.status.textContent = `${playerName(s.state.toMove)} plays ${moveWords(s.description, legal.move)}…`;
   if (s.mode === "local") {
     const before = s.state;
     const after = legal.result ?? (await rules.applyMove({ state: before, move: legal.move })).state;
     if (!after) return;
-    queue = queue.then(async () => {
+    enqueue(async () => {
       const heading =
         legal.move?.action.case === "sow" ? `${playerName(before.toMove)} plays ${moveWords(s.description, legal.move)}.` : "";
       await showMove(s, before, legal.events, after, heading);
       s.state = after;
       s.legal = after.status === Status.MATCH_OVER ? [] : (await rules.listLegalMoves({ state: after })).moves;
-      if (session === s) render(s);
+      if (session === s) {
+        render(s);
+        if (after.status === Status.MATCH_OVER) showMatchEnd(s, undefined, true);
+      }
     });
-    await queue.catch(showError);
+    await queue;
     return;
   }
   try {
     // The move comes back through the stream, with its trace and the next moves' previews. A request id makes a
     // retry after a dropped connection safe; the version makes a move on a stale board a refusal.
-    await submitMove(matches, { matchId: s.matchId, move: legal.move, expectedVersion: s.version });
+    await submitMove(matches, { matchId: s.matchId, move: legal.move, expectedVersion: s.heard });
   } catch (error) {
     showError(error);
     render(s);
   }
 }
 
+/** The player is ready for the next game: the held result goes, and `NextGame` is sent unless another seat (or the
+ * server's bot) already sent it. */
 async function nextGame(): Promise<void> {
   const s = session;
   const legal = s?.legal.find((m) => m.move?.action.case === "nextGame");
-  if (s && legal) await play(s, legal);
+  if (!s) return;
+  if (s.mode === "local") {
+    if (legal) await play(s, legal);
+    return;
+  }
+  releaseResult();
 }
 
-/** One message of a WatchMatch stream. */
+/** After a held result: sends `NextGame` when nobody has yet (a refusal because another seat or the bot chooses, or
+ * because it came meanwhile, is no error). */
+async function sendNextGame(s: Session): Promise<void> {
+  const legal = s.legal.find((m) => m.move?.action.case === "nextGame");
+  if (!legal?.move || s.heard !== s.version || s.seats.size === 0) return;
+  try {
+    await submitMove(matches, { matchId: s.matchId, move: legal.move, expectedVersion: s.heard });
+  } catch (error) {
+    const quiet = [Code.PermissionDenied, Code.Aborted, Code.FailedPrecondition];
+    if (!(error instanceof MancalaError && quiet.includes(error.code))) showError(error);
+  }
+}
+
+/** One message of a WatchMatch stream, as it is heard (before it is shown): the clocks and offers are live. */
+function hear(s: Session, message: WatchMatchResponse): void {
+  const k = message.kind;
+  if (k.case === "snapshot" && k.value.match) {
+    const match = k.value.match;
+    s.heard = match.version;
+    s.clocks = readClocks(match.clocks, match.timeControl);
+    s.agreeing = [...match.agreeing];
+    s.connected = new Set(match.seats.filter((seat) => seat.connected).map((seat) => seat.player));
+  } else if (k.case === "event") {
+    const event = k.value;
+    if (event.seq <= s.heard) return;
+    s.heard = event.seq;
+    if (event.clocks) s.clocks = readClocks(event.clocks, undefined, s.clocks?.correspondence);
+    s.agreeing = [...event.agreeing];
+    if (event.action.case === "move" && event.action.value.action.case === "sow") s.sown.add(event.player);
+    // The player's own clock started: a held result gives way.
+    if (s.clocks && s.seats.has(s.clocks.running)) releaseResult();
+  } else if (k.case === "presence") {
+    if (k.value.connected) s.connected.add(k.value.player);
+    else s.connected.delete(k.value.player);
+  } else if (k.case === "finished") {
+    s.finished = true;
+    if (s.clocks) s.clocks = { ...s.clocks, running: Player.UNSPECIFIED };
+  }
+  if (session === s) {
+    showClocks(s);
+    showOffers(s);
+  }
+}
+
+/** One message of a WatchMatch stream, shown in its turn. */
 async function onWatch(s: Session, message: WatchMatchResponse): Promise<void> {
   const k = message.kind;
   if (k.case === "snapshot" && k.value.match) {
@@ -334,22 +331,14 @@ async function onWatch(s: Session, message: WatchMatchResponse): Promise<void> {
     await onEvent(s, k.value);
   } else if (k.case === "finished") {
     ui.resign.hidden = true;
-    if (k.value.result) {
-      say(resultWords(k.value.result.winner, k.value.result.reason));
-      if (k.value.result.placing.length) {
-        s.placing = [...k.value.result.placing];
-        say(placingWords(s.placing));
-        if (session === s) showEnd(s);
-      }
+    if (k.value.result?.placing.length) s.placing = [...k.value.result.placing];
+    if (session === s) {
+      render(s);
+      showMatchEnd(s, k.value.result, s.seats.size > 0 && s.mode !== "local");
     }
   } else if (k.case === "presence") {
     say(`${playerName(k.value.player)} ${k.value.connected ? "is here" : "left"}.`);
   }
-}
-
-function resultWords(winner: Player, reason: number): string {
-  const how = reason === 2 ? " by resignation" : reason === 3 ? " (expired: nobody played)" : "";
-  return `The match is finished${how}: ${winner === Player.UNSPECIFIED ? "no winner" : `${playerName(winner)} wins`}.`;
 }
 
 function adopt(s: Session, match: Match): void {
@@ -359,28 +348,62 @@ function adopt(s: Session, match: Match): void {
   s.legal = match.previews;
 }
 
+const ENDINGS = new Set(["resignation", "expiry", "flag", "abort", "claim"]);
+
 async function onEvent(s: Session, event: MatchEvent): Promise<void> {
   if (event.seq <= s.version || !event.state) return;
   const before = s.state;
   s.version = event.seq;
   const who = playerName(event.player);
-  if (event.action.case === "move") {
-    await showMove(s, before, event.events, event.state, `${who} plays ${moveWords(s.description, event.action.value)}.`);
-  } else if (event.action.case === "resignation") {
+  const action = event.action;
+  const over = event.state.status === Status.MATCH_OVER || ENDINGS.has(action.case ?? "");
+  if (action.case === "move") {
+    const heading =
+      action.value.action.case === "sow" ? `${who} plays ${moveWords(s.description, action.value)}.` : "Next game.";
+    await showMove(s, before, event.events, event.state, heading, over);
+  } else if (action.case === "endAgreement") {
+    const verbs = ["acts on", "offers to end the game", "agrees to end the game", "declines to end the game", "withdraws the offer"];
+    const heading = `${who} ${verbs[action.value.action] ?? verbs[0]}.`;
+    if (event.events.length) await showMove(s, before, event.events, event.state, heading, over);
+    else say(heading);
+  } else if (action.case === "resignation") {
     say(`${who} resigns.`);
-  } else if (event.action.case === "expiry") {
+  } else if (action.case === "expiry") {
     say("The match expired: nobody played.");
+  } else if (action.case === "flag") {
+    say(`${who}'s time ran out.`);
+  } else if (action.case === "abort") {
+    say(`${who === "nobody" ? "The server" : who} aborted the match.`);
+  } else if (action.case === "claim") {
+    say(`${who} claims the win: the opponent left.`);
   }
   s.state = event.state;
   s.legal = event.previews;
-  if (session === s) render(s);
+  if (over) s.finished = true;
+  if (session !== s) return;
+  render(s);
+  const between = event.state.status === Status.GAME_OVER || event.state.status === Status.ROUND_OVER;
+  if (between && s.seats.size > 0) {
+    // The result stays until the player moves on (against the computer: a pause), then the next game starts.
+    await holdResult(s, s.mode === "computer" ? RESULT_PAUSE_MS : 0);
+    if (session === s) await sendNextGame(s);
+  }
 }
 
 /** Follows a match's stream until the session ends (the package resumes it after a disconnect from the last seq). */
 async function watch(s: Session): Promise<void> {
   try {
     for await (const message of watchMatch(matches, s.matchId, { previews: true, signal: s.stop.signal })) {
-      queue = queue.then(() => onWatch(s, message)).catch(showError);
+      hear(s, message);
+      if (message.kind.case === "heartbeat") continue;
+      backlog++;
+      enqueue(async () => {
+        try {
+          await onWatch(s, message);
+        } finally {
+          backlog--;
+        }
+      });
     }
   } catch (error) {
     if (!s.stop.signal.aborted) showError(error);
@@ -399,9 +422,46 @@ function showLinks(s: Session, token?: string, seat?: Player): void {
     a.textContent = text;
     ui.links.append(a, " ");
   };
-  add("Link to watch this match", link({ watch: s.matchId }));
-  add("Link to replay it", link({ replay: s.matchId }));
+  add("Watch this match", link({ watch: s.matchId }));
+  add("Replay it", link({ replay: s.matchId }));
   if (token && seat) add("Your seat's link (keep it secret)", link({ match: s.matchId, seat: seatParam(seat), token }));
+}
+
+/** A friend's match: each other seat's link, to send to whoever plays it. */
+function showShare(matchId: string, tokens: { player: Player; token: string }[]): void {
+  ui.share.replaceChildren();
+  for (const { player, token } of tokens) {
+    const id = `share-${seatParam(player)}`;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = `Send this link to your friend (it plays ${playerName(player)}):`;
+    const input = document.createElement("input");
+    input.id = id;
+    input.readOnly = true;
+    input.value = link({ match: matchId, seat: seatParam(player), token });
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = "Copy";
+    copy.addEventListener("click", async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        copy.textContent = "Copied";
+      } catch {
+        copy.textContent = "Select and copy";
+      }
+    });
+    const row = document.createElement("div");
+    row.className = "share-row";
+    row.append(input, copy);
+    ui.share.append(label, row);
+  }
+  ui.share.hidden = tokens.length === 0;
+}
+
+/** The credential of the page's link. */
+function tokenOf(): string {
+  return new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
 }
 
 /** A seat as a link names it: "south", "north", "east". */
@@ -409,18 +469,27 @@ function seatParam(seat: Player): string {
   return seat === Player.NORTH ? "north" : seat === Player.EAST ? "east" : "south";
 }
 
-async function begin(
-  mode: Mode,
-  kind: GameKind,
-  options: { level?: number; matchId?: string; seat?: Player; token?: string; players?: number } = {},
-): Promise<void> {
+interface Begin {
+  level?: number;
+  matchId?: string;
+  seat?: Player;
+  token?: string;
+  players?: number;
+  time?: string;
+}
+
+async function begin(mode: Mode, kind: GameKind, options: Begin = {}): Promise<void> {
   session?.stop.abort();
   session = null;
+  showClocks(null);
+  showOffers(null);
   clearError();
+  hideResult();
   ui.log.replaceChildren();
   ui.games.replaceChildren();
   ui.end.hidden = true;
   ui.links.replaceChildren();
+  ui.share.hidden = true;
   ui.replayControls.hidden = mode !== "replay";
   setCredential(options.token ?? "");
   let match: Match | undefined;
@@ -428,24 +497,28 @@ async function begin(
   // Three-player Ba-awa: South, East and North (docs/ba-awa.md §4.7).
   const three = kind === GameKind.BA_AWA && options.players === 3;
   const gameOptions = three ? { baAwaPlayers: 3 } : undefined;
-  if (mode === "computer") {
-    const level = options.level ?? 3;
-    const bots = three
-      ? [
-          { player: Player.EAST, level },
-          { player: Player.NORTH, level },
-        ]
-      : [{ player: Player.NORTH, level }];
-    const created = await matches.createMatch(create(CreateMatchRequestSchema, { kind, options: gameOptions, bots }));
+  const setup: Setup = { kind, level: options.level ?? 3, players: three ? 3 : 2, time: options.time ?? "" };
+  let seat = options.seat;
+  if (mode === "computer" || mode === "friend") {
+    const level = setup.level;
+    const others = three ? [Player.EAST, Player.NORTH] : [Player.NORTH];
+    const bots = mode === "computer" ? others.map((player) => ({ player, level })) : [];
+    const created = await matches.createMatch(
+      create(CreateMatchRequestSchema, { kind, options: gameOptions, bots, timeControl: timeControlOf(setup.time) }),
+    );
     match = created.match;
     tokenForLinks = created.tokens.find((t) => t.player === Player.SOUTH)?.token;
     if (!match || !tokenForLinks) throw new Error("the server created no match");
     setCredential(tokenForLinks);
+    seat = Player.SOUTH;
     history.replaceState(null, "", link({ match: match.matchId, seat: "south", token: tokenForLinks }));
+    if (mode === "friend") showShare(match.matchId, created.tokens.filter((t) => t.player !== Player.SOUTH));
   } else if (mode === "seat" || mode === "watch" || mode === "replay") {
     match = (await matches.getMatch({ matchId: options.matchId ?? "" })).match;
     if (!match) throw new Error("the server sent no match");
     kind = match.kind;
+    setup.kind = kind;
+    setup.players = match.seats.length === 3 ? 3 : 2;
   }
   const description = await describe(kind);
   const state = match?.state ?? (await rules.newGame({ kind, options: gameOptions })).state;
@@ -453,8 +526,9 @@ async function begin(
   const seats = seatCount(state);
   const s: Session = {
     mode,
+    setup,
     description,
-    board: new Board(ui.board, description, seats),
+    board: new Board(ui.board, description, seats, seat === Player.NORTH && (mode === "seat" || mode === "friend")),
     state,
     legal: [],
     seats: new Set(
@@ -462,102 +536,86 @@ async function begin(
         ? seats === 3
           ? [Player.SOUTH, Player.EAST, Player.NORTH]
           : [Player.SOUTH, Player.NORTH]
-        : mode === "computer"
-          ? [Player.SOUTH]
-          : mode === "seat" && options.seat
-            ? [options.seat]
-            : [],
+        : seat && mode !== "watch" && mode !== "replay"
+          ? [seat]
+          : [],
     ),
     matchId: match?.matchId ?? "",
     version: 0n,
+    heard: 0n,
     stop: new AbortController(),
     placing: [],
+    clocks: match ? readClocks(match.clocks, match.timeControl) : null,
+    agreeing: match ? [...match.agreeing] : [],
+    bots: new Set(match?.seats.filter((x) => x.botLevel > 0).map((x) => x.player) ?? []),
+    connected: new Set(),
+    sown: new Set(),
+    finished: false,
+    boundToPlayers: !!match && match.seats.length > 0 && match.seats.every((x) => x.playerId !== ""),
   };
   session = s;
+  document.body.classList.add("playing");
   ui.game.value = String(kind);
   ui.play.hidden = false;
+  const botLevel = match?.seats.find((x) => x.botLevel > 0)?.botLevel ?? setup.level;
   const role =
     mode === "computer"
       ? seats === 3
-        ? `you are South, the computer (level ${options.level}) is East and North`
-        : `you are South, the computer (level ${options.level}) is North`
+        ? `you are South, the computer (level ${botLevel}) is East and North`
+        : `you are South, the computer (level ${botLevel}) is North`
       : mode === "local"
         ? seats === 3
           ? "three players on this screen"
           : "two players on this screen"
-        : mode === "seat"
-          ? `you play ${playerName(options.seat ?? Player.UNSPECIFIED)}`
+        : mode === "seat" || mode === "friend"
+          ? `you play ${playerName(seat ?? Player.UNSPECIFIED)}`
           : mode === "watch"
             ? "watching live"
             : "replay";
   ui.title.textContent = `${gameName(kind)}${seats === 3 ? " for three" : ""}: ${role}`;
+  document.title = `${ui.title.textContent} · Mancala`;
   if (mode === "local") {
     s.legal = (await rules.listLegalMoves({ state })).moves;
     render(s);
   } else if (mode === "replay") {
-    await replay(s);
+    await replay(s, {
+      showMove: (before, event, after, heading) => showMove(s, before, event.events, after, heading),
+      render: () => render(s),
+      say,
+      enqueue,
+      current: () => session,
+    });
+    showLinks(s);
   } else {
     if (match) {
       s.state = match.state ?? state;
       s.version = match.version;
+      s.heard = match.version;
     }
     render(s);
-    showLinks(s, tokenForLinks ?? options.token, options.seat ?? (mode === "computer" ? Player.SOUTH : undefined));
+    showLinks(s, tokenForLinks ?? options.token, seat);
     void watch(s);
   }
-  document.title = `${ui.title.textContent} · Mancala`;
 }
 
-/** Replay: the history's events one at a time, from the match's first state. */
-async function replay(s: Session): Promise<void> {
-  const history = await matches.getHistory({ matchId: s.matchId });
-  const match = history.match;
-  if (!match) throw new Error("the server sent no match");
-  const first = (await rules.newGame({ kind: match.kind, options: match.options })).state;
-  if (!first) throw new Error("the server sent no first state");
-  const states: GameState[] = [first, ...history.events.map((e) => e.state ?? first)];
-  let at = 0;
-  const show = () => {
-    s.state = states[at];
-    s.legal = [];
-    render(s);
-    ui.step.textContent = `step ${at} of ${history.events.length}`;
-    ui.first.disabled = ui.back.disabled = at === 0;
-    ui.forward.disabled = ui.last.disabled = at === history.events.length;
-    if (at === history.events.length && match.status === MatchStatus.FINISHED && match.result) {
-      s.placing = [...match.result.placing];
-      const standing = seatCount(s.state) === 3 ? ` ${threeStanding(s)}` : "";
-      ui.end.textContent = `${resultWords(match.result.winner, match.result.reason)}${standing}`;
-      ui.end.hidden = false;
-    }
-  };
-  const go = (to: number) => {
-    if (session !== s) return;
-    at = Math.max(0, Math.min(history.events.length, to));
-    show();
-  };
-  ui.first.onclick = () => go(0);
-  ui.back.onclick = () => go(at - 1);
-  ui.last.onclick = () => go(history.events.length);
-  ui.forward.onclick = () => {
-    if (at >= history.events.length) return;
-    const event = history.events[at];
-    const before = states[at];
-    at += 1;
-    ui.forward.disabled = true;
-    queue = queue
-      .then(async () => {
-        const heading =
-          event.action.case === "move" ? `${playerName(event.player)} plays ${moveWords(s.description, event.action.value)}.` : "";
-        await showMove(s, before, event.events, states[at], heading);
-        show();
+/** The same again: a new match of the same game, level and time (a friend's: new links to send); between two
+ * players of a tenant (the lobby's matches), a rematch offered to the opponent (`OfferRematch`). */
+function rematch(): void {
+  const s = session;
+  if (!s) return;
+  if (s.boundToPlayers) {
+    lobby
+      .offerRematch({ matchId: s.matchId })
+      .then((answer) => {
+        ui.rematch.hidden = true;
+        say(`Rematch offered to ${answer.challenge?.toPlayerId || "your opponent"}: the match opens here when accepted.`);
+        location.hash = "lobby&" + new URLSearchParams({ token: tokenOf() }).toString();
       })
       .catch(showError);
-  };
-  show();
-  say(`${history.events.length} events; the notation:`);
-  say(history.notation.trim().split("\n").slice(0, 1).join(""));
-  showLinks(s);
+    return;
+  }
+  const mode: Mode = s.mode === "computer" || s.mode === "local" ? s.mode : "friend";
+  begin(mode, s.setup.kind, { level: s.setup.level, players: s.setup.players, time: s.setup.time }).catch(showError);
 }
 
 // ---- The setup form, the links, the buttons ----
@@ -565,9 +623,10 @@ async function replay(s: Session): Promise<void> {
 function modeChanged(): void {
   const mode = ui.mode.value;
   ui.levelField.hidden = mode !== "computer";
+  ui.timeField.hidden = mode !== "computer" && mode !== "friend";
   const kind = Number(ui.game.value) as GameKind;
   const counts = playerCounts.get(kind) ?? (kind === GameKind.BA_AWA ? [2, 3] : [2]);
-  ui.playersField.hidden = !(mode === "computer" || mode === "local") || counts.length < 2;
+  ui.playersField.hidden = !(mode === "computer" || mode === "local" || mode === "friend") || counts.length < 2;
   const local = ui.mode.querySelector<HTMLOptionElement>('option[value="local"]');
   const three = !ui.playersField.hidden && ui.players.value === "3";
   if (local) local.textContent = three ? "three players on this screen" : "two players on this screen";
@@ -629,9 +688,14 @@ ui.setup.addEventListener("submit", (e) => {
   }
   history.replaceState(null, "", location.pathname);
   const players = ui.playersField.hidden ? 2 : Number(ui.players.value);
-  begin(mode, kind, { level: Number(ui.level.value), players }).catch(showError);
+  begin(mode, kind, { level: Number(ui.level.value), players, time: ui.time.value }).catch(showError);
 });
 ui.nextGame.addEventListener("click", () => void nextGame());
+ui.newGame.addEventListener("click", () => {
+  document.body.classList.remove("playing");
+  ui.game.focus();
+});
+ui.rematch.addEventListener("click", rematch);
 ui.resign.addEventListener("click", async () => {
   const s = session;
   if (!s || !confirm("Resign this match?")) return;
@@ -650,8 +714,11 @@ document.addEventListener("keydown", (e) => {
     if (session) preview(session, []);
   }
 });
+wireOffers(() => session, showError);
+loadSettings();
 
-/** `#watch=ID`, `#replay=ID`, `#match=ID&seat=south&token=T` (a seat's link; seat=north or east too); `token` also rides on the others. */
+/** `#watch=ID`, `#replay=ID`, `#match=ID&seat=south&token=T` (a seat's link; seat=north or east too), `#lobby&token=T`
+ * (a player token: the tenant's challenges and seeks); `token` also rides on the others. */
 function fromLink(): void {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token") ?? undefined;
@@ -669,6 +736,11 @@ function fromLink(): void {
     started = begin("replay", kind, { matchId: params.get("replay") ?? "", token });
   } else if (params.get("match") && token) {
     started = begin("seat", kind, { matchId: params.get("match") ?? "", seat, token });
+  } else if (params.has("lobby") && token) {
+    setCredential(token);
+    started = showLobby((matchId, seatOf) => {
+      location.hash = new URLSearchParams({ match: matchId, seat: seatParam(seatOf), token }).toString();
+    });
   }
   modeChanged();
   started?.catch(showError);

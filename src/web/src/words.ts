@@ -165,6 +165,10 @@ function endReason(reason: EndReason): string {
       return "a player emptied his own front row";
     case EndReason.RESIGNATION:
       return "a player resigned";
+    case EndReason.REPETITION:
+      return "the same position came up a third time: ended by repetition";
+    case EndReason.AGREEMENT:
+      return "the players agreed to end it";
     default:
       return "the rules ended it";
   }

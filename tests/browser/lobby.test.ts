@@ -1,0 +1,56 @@
+// The lobby on the page with a player token (`#lobby&token=…`): Ann challenges Bob by his id, Bob's lobby shows the
+// challenge live and he accepts; both pages open the match; after Bob resigns, Ann's Rematch offers one
+// (`OfferRematch`) and her lobby lists it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { Admin, createClient, Players } from "@mancala/client";
+import { createNodeTransport } from "@mancala/client/node";
+import { startChromium, startServer, type Chromium, type Server } from "./harness";
+
+const OPERATOR_KEY = "mo_browser-lobby-operator";
+
+test("a challenge from one lobby to another opens the match on both pages; a rematch is offered", async () => {
+  const server: Server = await startServer({
+    MANCALA__AUTH__OPERATOR_KEY_SHA256: createHash("sha256").update(OPERATOR_KEY).digest("hex"),
+    MANCALA__AUTH__PLAYER_TOKEN_SECRET: "a-browser-test-secret-of-at-least-thirty-two-bytes",
+  });
+  let browser: Chromium | undefined;
+  try {
+    const transport = createNodeTransport({ baseUrl: server.url });
+    const admin = createClient(Admin, transport);
+    const players = createClient(Players, transport);
+    const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+    const key = (await admin.createTenant({ tenantId: "acme", name: "Acme games" }, bearer(OPERATOR_KEY))).apiKey;
+    const token = async (player: string) =>
+      (await players.issuePlayerToken({ playerId: player, ttlSeconds: 600 }, bearer(key))).token;
+    const [ann, bob] = [await token("ann"), await token("bob")];
+    browser = await startChromium();
+    const annPage = await browser.page(`${server.url}/#lobby&token=${ann}`, { width: 1280, height: 800 });
+    const bobPage = await browser.page(`${server.url}/#lobby&token=${bob}`, { width: 390, height: 844 });
+    await annPage.locator("#lobby:not([hidden])").waitFor();
+    await bobPage.locator("#lobby:not([hidden])").waitFor();
+    await annPage.selectOption("#game", { label: "Bosh" });
+    await annPage.selectOption("#time", { label: "5 min + 3 s" });
+    await annPage.fill(".lobby-form input[name=to]", "bob");
+    await annPage.click(".lobby-form button[type=submit]");
+    await annPage.locator(".lobby-list", { hasText: "You challenge bob: Bosh, casual, timed" }).waitFor();
+    await bobPage.locator(".lobby-list", { hasText: "ann challenges you: Bosh" }).waitFor();
+    await bobPage.getByRole("button", { name: "Accept" }).click();
+    for (const page of [annPage, bobPage]) {
+      await page.locator("#play:not([hidden]) .pit").first().waitFor();
+      assert.match(await page.locator("#title").innerText(), /^Bosh: you play (South|North)$/);
+      await page.locator("#clocks .clock").first().waitFor();
+    }
+    // The resignation asks to confirm: the dialog is accepted.
+    bobPage.on("dialog", (d) => void d.accept());
+    await bobPage.click("#resign");
+    await annPage.locator("#end:not([hidden])").waitFor();
+    assert.match(await annPage.locator("#end-text").innerText(), /resigned: (South|North) wins\./);
+    await annPage.click("#rematch");
+    await annPage.locator(".lobby-list", { hasText: "You challenge bob: Bosh" }).waitFor();
+  } finally {
+    await browser?.close();
+    await server.stop();
+  }
+});

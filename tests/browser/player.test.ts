@@ -1,0 +1,248 @@
+// The page as a player's product (issue 41), at a desktop's 1280×800 and a phone's 390×844: a game against the
+// computer with clocks whose result stays until dismissed; a friend's match by link that ends on a flag fall; a
+// spectator in step with the player; a replay stepped with the arrow keys; and what a phone needs (touch targets,
+// label sizes, the player's row nearest).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { GameKind, Player } from "@mancala/client";
+import type { Page } from "playwright-core";
+import { boardPits, fastest, screenshot, startFromForm, TIMEOUT, serverAndBrowser } from "./harness";
+
+const { server, chromium } = serverAndBrowser();
+
+const SIZES = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** Plays South's first legal pit (and the first of its choices) until `done` holds; returns the moves made. */
+async function playUntil(page: Page, done: () => Promise<boolean>, limit = 300): Promise<number> {
+  let moves = 0;
+  while (!(await done())) {
+    const legal = page.locator(".pit.legal");
+    const ready = await Promise.race([
+      legal.first().waitFor({ timeout: TIMEOUT * 2 }).then(() => true),
+      page.locator("#result:not([hidden]), #end:not([hidden])").first().waitFor({ timeout: TIMEOUT * 2 }).then(() => false),
+    ]);
+    if (!ready) continue;
+    await legal.nth(moves % (await legal.count() || 1)).click().catch(() => {});
+    if (await page.locator("#choices:not([hidden])").count()) await page.locator("#choices button.choice").first().click();
+    moves++;
+    await page.locator("#skip:enabled").click({ timeout: 200 }).catch(() => {});
+    assert.ok(moves < limit, "the game ends");
+  }
+  return moves;
+}
+
+/** The smallest rendered size of the pits' touch targets and of their labels, in CSS pixels. */
+async function phoneSizes(page: Page): Promise<{ target: number; label: number }> {
+  return page.evaluate(() => {
+    const targets = [...document.querySelectorAll(".pit .hit")].map((r) => r.getBoundingClientRect());
+    const labels = [...document.querySelectorAll(".pit .label")].map((t) => {
+      const svg = t.closest("svg") as SVGSVGElement;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return parseFloat(getComputedStyle(t).fontSize) * scale;
+    });
+    return {
+      target: Math.min(...targets.map((r) => Math.min(r.width, r.height))),
+      label: Math.min(...labels),
+    };
+  });
+}
+
+for (const size of SIZES) {
+  for (const game of ["Bosh", "Ba-awa", "Bao la Kete"] as const) {
+    test(`${size.name}: ${game} against the computer, with clocks; the result stays until dismissed`, async () => {
+      const page = await chromium().page(server().url, size);
+      await page.selectOption("#time", { label: "10 min + 5 s" });
+      await startFromForm(page, game, "computer", "1");
+      await fastest(page);
+      const clocks = page.locator("#clocks .clock");
+      await clocks.first().waitFor();
+      assert.equal(await clocks.count(), 2);
+      assert.match(await clocks.first().innerText(), /^South \(you\) 10:00$/);
+      if (size.name === "phone") {
+        const sizes = await phoneSizes(page);
+        assert.ok(sizes.target >= 44, `touch targets ${sizes.target.toFixed(1)} px`);
+        assert.ok(sizes.label >= 12, `labels ${sizes.label.toFixed(1)} px`);
+      }
+      // Two moves each: the clocks have started and one runs.
+      await playUntil(page, async () => (await page.locator("#clocks .clock.running").count()) > 0, 10);
+      await screenshot(page, `${game.toLowerCase().replaceAll(" ", "-")}-${size.name}`);
+      if (game === "Bao la Kete") {
+        // A Bao la Kete game is long: a few moves show its board, clocks and play; Abort has gone.
+        assert.ok(await page.locator("#abort").isHidden());
+        return;
+      }
+      const moves = await playUntil(page, async () => (await page.locator("#result:not([hidden]), #end:not([hidden])").count()) > 0);
+      const result = page.locator("#result");
+      if (await result.isVisible()) {
+        const text = await page.locator("#result-text").innerText();
+        assert.match(text, /(Game|Round) 1 is over/);
+        assert.match(text, /Match standing \((pits|open holes)\): South \d+, North \d+/);
+        // Still there a second later, although the computer may already have started the next game.
+        await page.waitForTimeout(1200);
+        assert.ok(await result.isVisible(), "the result stays");
+        assert.match(await page.locator("#score").innerText(), /^Match \(.*\): South \d+, North \d+ · (game|round) 1$/);
+        await page.click("#next-game");
+        await page.locator("#result").waitFor({ state: "hidden" });
+        await page.locator("#score", { hasText: / (game|round) 2$/ }).waitFor();
+      } else {
+        assert.match(await page.locator("#end-text").innerText(), /The match is over/);
+      }
+      console.log(`${size.name} ${game}: game 1 in ${moves} moves of South`);
+    });
+  }
+}
+
+test("a friend's match by link, timed: the flag falls and both pages say so", async () => {
+  const south = await chromium().page(server().url, SIZES[0]);
+  await south.selectOption("#time", { label: "15 seconds" });
+  await startFromForm(south, "Bosh", "friend");
+  await fastest(south);
+  const link = await south.locator("#share-north").inputValue();
+  assert.match(link, /#match=[0-9a-f]{32}&seat=north&token=[0-9a-f]{64}$/);
+  const north = await chromium().page(link, SIZES[1]);
+  await fastest(north);
+  await north.locator(".pit").first().waitFor();
+  assert.match(await north.locator("#title").innerText(), /Bosh: you play North/);
+  // The phone's player sits North: his row is drawn nearest (at the bottom).
+  const rows = await north.evaluate(() => {
+    const y = (pit: number) => document.querySelector(`.pit[data-pit="${pit}"]`)!.getBoundingClientRect().y;
+    return { south: y(0), north: y(9) };
+  });
+  assert.ok(rows.north > rows.south, JSON.stringify(rows));
+  assert.ok(await south.locator("#abort").isVisible(), "abort before each has sown");
+  // Each sows once: the clocks start, North's runs after South's second sowing... South waits and loses on time.
+  await south.locator(".pit.legal").first().click();
+  await north.locator(".pit.legal").first().click();
+  await south.locator("#clocks .clock.running").waitFor();
+  assert.ok(await south.locator("#abort").isHidden(), "no abort once the clocks run");
+  await screenshot(north, "friend-phone");
+  await south.locator("#clocks .clock.low").waitFor({ timeout: TIMEOUT });
+  await south.locator("#end:not([hidden])").waitFor({ timeout: TIMEOUT });
+  assert.match(await south.locator("#end-text").innerText(), /South ran out of time: North wins on time\./);
+  await north.locator("#end-text", { hasText: "North wins on time" }).waitFor();
+  assert.ok(await south.locator("#rematch").isVisible());
+  assert.match((await south.locator("#end-replay").getAttribute("href")) ?? "", /^#replay=[0-9a-f]{32}$/);
+  await screenshot(south, "flag-fall-desktop");
+});
+
+test("a spectator sees each of the player's moves within a second of the player", async () => {
+  const player = await chromium().page(server().url, SIZES[0]);
+  await startFromForm(player, "Ba-awa", "computer", "1");
+  const id = /match=([0-9a-f]{32})/.exec(player.url())?.[1];
+  assert.ok(id);
+  const spectator = await chromium().page(`${server().url}/#watch=${id}`, SIZES[1]);
+  await spectator.locator(".pit").first().waitFor();
+  for (let move = 0; move < 4; move++) {
+    await player.locator(".pit.legal").first().waitFor();
+    const version = (await server().matches.getMatch({ matchId: id })).match!.version;
+    await player.locator(".pit.legal").first().click();
+    // The move and the computer's answer: both pages end on the server's board, a second apart at most.
+    let match = (await server().matches.getMatch({ matchId: id })).match!;
+    for (let i = 0; i < 50 && (match.version < version + 2n || match.state!.toMove !== Player.SOUTH); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      match = (await server().matches.getMatch({ matchId: id })).match!;
+      if (match.state!.status !== 1) break;
+    }
+    const want = match.state!.pits.join(",");
+    const shows = (page: Page) =>
+      page
+        .waitForFunction(
+          (w) =>
+            [...document.querySelectorAll(".pit")]
+              .sort((a, b) => Number(a.getAttribute("data-pit")) - Number(b.getAttribute("data-pit")))
+              .map((g) => g.querySelector(".count")?.textContent)
+              .join(",") === w,
+          want,
+          { timeout: TIMEOUT },
+        )
+        .then(() => Date.now());
+    const [a, b] = await Promise.all([shows(player), shows(spectator)]);
+    assert.ok(Math.abs(a - b) <= 1000, `the spectator is ${b - a} ms behind`);
+    if (match.state!.status !== 1) break;
+  }
+  await screenshot(spectator, "watching-phone");
+});
+
+test("a replay steps with the arrow keys, Home and End, and ends without anybody to move", async () => {
+  const created = await server().matches.createMatch({
+    kind: GameKind.BOSH,
+    bots: [
+      { player: Player.SOUTH, level: 1, seed: 3n },
+      { player: Player.NORTH, level: 1, seed: 4n },
+    ],
+    options: { maxGames: 1 },
+  });
+  const id = created.match!.matchId;
+  for await (const message of server().matches.watchMatch({ matchId: id }, { timeoutMs: TIMEOUT * 4 })) {
+    if (message.kind.case === "finished") break;
+  }
+  const history = await server().matches.getHistory({ matchId: id });
+  const total = history.events.length;
+  const page = await chromium().page(`${server().url}/#replay=${id}`, SIZES[1]);
+  await fastest(page);
+  await page.locator("#step", { hasText: `step 0 of ${total}` }).waitFor();
+  // The keys step the replay wherever the focus is, but in a field (the speed slider, just used).
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press("ArrowRight");
+  await page.locator("#step", { hasText: `step 1 of ${total}` }).waitFor();
+  await page.keyboard.press("ArrowRight");
+  await page.locator("#step", { hasText: `step 2 of ${total}` }).waitFor();
+  await page.keyboard.press("ArrowLeft");
+  await page.locator("#step", { hasText: `step 1 of ${total}` }).waitFor();
+  await page.keyboard.press("End");
+  await page.locator("#step", { hasText: `step ${total} of ${total}` }).waitFor();
+  assert.deepEqual(await boardPits(page), history.events[total - 1].state!.pits.map((p, i) => (history.events[total - 1].state!.variant.case === "bosh" && (history.events[total - 1].state!.variant.value as { closed: boolean[] }).closed[i] ? -1 : p)));
+  const sides = (await page.locator(".side-info").allTextContents()).join(" ");
+  assert.doesNotMatch(sides, /to move/);
+  assert.match(await page.locator("#end-text").innerText(), /^The match (is over|reached its most games)/);
+  await screenshot(page, "replay-phone");
+  await page.keyboard.press("Home");
+  await page.locator("#step", { hasText: `step 0 of ${total}` }).waitFor();
+});
+
+test("an end by agreement: offered, declined, withdrawn, then accepted; the result says so on both pages", async () => {
+  const south = await chromium().page(server().url, SIZES[0]);
+  await page0(south);
+  const link = await south.locator("#share-north").inputValue();
+  const north = await chromium().page(link, SIZES[1]);
+  await fastest(north);
+  await south.locator(".pit.legal").first().click();
+  await north.locator(".pit.legal").first().waitFor();
+  await south.click("#offer-end");
+  await north.locator("#offer", { hasText: "South offers to end this game by agreement" }).waitFor();
+  await north.click("#decline-end");
+  await south.locator("#offer-end:not([hidden])").waitFor();
+  assert.ok(await south.locator("#offer").isHidden());
+  await south.click("#offer-end");
+  await south.locator("#withdraw-end:not([hidden])").waitFor();
+  await south.click("#withdraw-end");
+  await north.locator("#offer-end:not([hidden])").waitFor();
+  await north.click("#offer-end");
+  await south.locator("#accept-end:not([hidden])").waitFor();
+  await south.click("#accept-end");
+  for (const page of [south, north]) {
+    await page.locator("#result:not([hidden])").waitFor();
+    assert.match(await page.locator("#result-text").innerText(), /^Round 1 is over: the round is drawn|^Round 1 is over/);
+    assert.match(await page.locator("#games").innerText(), /the players agreed to end it/);
+  }
+});
+
+/** A friend's untimed Bosh match, South's page. */
+async function page0(page: Page): Promise<void> {
+  await page.selectOption("#time", { label: "untimed" });
+  await startFromForm(page, "Bosh", "friend");
+  await fastest(page);
+  assert.ok(await page.locator("#clocks").isHidden(), "no clocks when untimed");
+}
+
+test("the narrowest phone, 360 px: Bao la Kete's eight columns keep 44 px cells and 12 px labels", async () => {
+  const page = await chromium().page(server().url, { width: 360, height: 740 });
+  await startFromForm(page, "Bao la Kete", "local");
+  const sizes = await phoneSizes(page);
+  assert.ok(sizes.target >= 44, `touch targets ${sizes.target.toFixed(2)} px`);
+  assert.ok(sizes.label >= 12, `labels ${sizes.label.toFixed(2)} px`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, "no sideways scrolling");
+});
