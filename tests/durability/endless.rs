@@ -1,7 +1,8 @@
 //! §1 "Endless play across turns" through whole processes: a game ends by repetition exactly at the third
 //! occurrence of a position, counted from the match's log, also when the server restarted in between (the count
 //! is replayed from the log) and when the moves came through two replicas over one Redis. Bosh meets one from its
-//! opening; Ba-awa from a sparse position built here, the match created from it (`CreateMatchRequest.start`).
+//! opening; Ba-awa and Bao la Kete (equal seeds: a draw; unequal: more seeds wins) from sparse positions built
+//! here, each match created from its position (`CreateMatchRequest.start`).
 
 use crate::matches_redis::{redis_url, Prefix};
 use crate::support::replica::{authed, get, within, Replica};
@@ -115,6 +116,102 @@ fn cycle_from(start: AnyGame, depth: usize) -> Option<RepetitionLine> {
     })
 }
 
+/// Bao la Kete from a sparse mtaji position built round a "glider": a hole of two seeds with one seed after it on
+/// its owner's circuit. Sown clockwise, the pair moves on by one hole (two seeds after a single one: the last lands
+/// in an empty hole), and it passes over a lone seed by relaying through it, so each side's seeds go round and
+/// round, its front row never empty, while a few lone seeds wait (they are never sown in mtaji, §2.6). With no
+/// capture on the way, the whole board comes back: a line ending by repetition, with the seeds on each side equal
+/// (a draw) or not (more seeds wins), as `equal` says.
+pub fn bao_la_kete_line(equal: bool) -> RepetitionLine {
+    (0..100_000)
+        .find_map(|seed| {
+            let start = glider_position(seed)?;
+            let line = glider_line(start)?;
+            let pits = line.start.to_setup().pits;
+            let (south, north) = (
+                pits[..16].iter().sum::<u32>(),
+                pits[16..].iter().sum::<u32>(),
+            );
+            ((south == north) == equal).then_some(line)
+        })
+        .expect("a Bao la Kete glider position comes back")
+}
+
+/// A seeded Bao la Kete mtaji position: a glider on each side and one to six lone seeds, mostly in the front row.
+fn glider_position(seed: u64) -> Option<AnyGame> {
+    // Circuit position k of the side whose holes begin at `base` (§2.2: f1..f8, then b8..b1).
+    let hole = |base: usize, k: usize| base + if k % 16 < 8 { k % 16 } else { 23 - k % 16 };
+    let mut rng = Rng::new(seed);
+    let mut setup = AnyGame::new_match(GameKind::BaoLaKete, &Options::default()).to_setup();
+    setup.pits = [0; 32].into();
+    for base in [0, 16] {
+        let glider = rng.below(16);
+        setup.pits[hole(base, glider)] = 2;
+        setup.pits[hole(base, glider + 1)] = 1;
+        for _ in 0..1 + rng.below(6) {
+            let k = if rng.below(3) == 0 {
+                8 + rng.below(8)
+            } else {
+                rng.below(8)
+            };
+            if setup.pits[hole(base, k)] == 0 {
+                setup.pits[hole(base, k)] = 1;
+            }
+        }
+    }
+    setup.reserves = [0, 0].into();
+    if let mancala::engine::VariantSetup::BaoLaKete {
+        mtaji, kuu_alive, ..
+    } = &mut setup.variant
+    {
+        *mtaji = Some(true);
+        *kuu_alive = [false, false].into();
+    }
+    if rng.below(2) == 1 {
+        setup.to_move = Some(Player::North);
+    }
+    AnyGame::from_setup(&setup).ok()
+}
+
+/// Each side sowing its two-seed hole clockwise, while it may and captures nothing, until the game ends by
+/// repetition (within 700 moves).
+fn glider_line(start: AnyGame) -> Option<RepetitionLine> {
+    let options = mancala::engine::position_line::match_options(Options::default(), &start).ok()?;
+    let mut game = start.clone();
+    let mut across = AcrossTurns::start(GameKind::BaoLaKete, &options, &game);
+    let mut moves = Vec::new();
+    while moves.len() < 700 {
+        let pits = game.to_setup().pits;
+        let glide = game.legal_moves().into_iter().find(|mv| {
+            matches!(mv, Move::Sow(sow) if pits[sow.pit as usize] == 2
+                && sow.direction == Some(mancala::engine::Direction::Clockwise))
+        })?;
+        let seat = game.to_move()?;
+        let mut trace = Vec::new();
+        game.play(&glide, &mut trace).expect("a listed move");
+        moves.push((seat, glide));
+        if trace
+            .iter()
+            .any(|e| matches!(e, mancala::engine::Event::Capture { .. }))
+        {
+            return None;
+        }
+        match across.after_move(&mut game, seat, &mut trace) {
+            Some(Ending::Game(EndReason::Repetition)) => {
+                return Some(RepetitionLine {
+                    start,
+                    moves,
+                    winner: game.winner(),
+                })
+            }
+            Some(_) => return None,
+            None if game.status() != Status::InProgress => return None,
+            None => {}
+        }
+    }
+    None
+}
+
 /// Random play from `start` with `seed`, if it ends the game by repetition within 400 moves.
 fn line_from(start: AnyGame, seed: u64) -> Option<RepetitionLine> {
     let kind = start.kind();
@@ -145,9 +242,15 @@ fn line_from(start: AnyGame, seed: u64) -> Option<RepetitionLine> {
     None
 }
 
-/// Every line the tests play: Bosh from its opening, Ba-awa from a constructed position.
+/// Every line the tests play: Bosh from its opening, then from constructed positions Ba-awa and Bao la Kete with
+/// equal and with unequal seeds.
 pub fn repetition_lines() -> Vec<(&'static str, RepetitionLine)> {
-    vec![("Bosh", bosh_line()), ("Ba-awa", ba_awa_line())]
+    vec![
+        ("Bosh", bosh_line()),
+        ("Ba-awa", ba_awa_line()),
+        ("Bao la Kete, equal seeds", bao_la_kete_line(true)),
+        ("Bao la Kete, unequal seeds", bao_la_kete_line(false)),
+    ]
 }
 
 /// How many times the position after `moves` from `start` has occurred in its game, as the engine counts.
