@@ -176,57 +176,52 @@ fn glider_position(seed: u64) -> Option<AnyGame> {
 /// Each side sowing its two-seed hole clockwise, while it may and captures nothing, until the game ends by
 /// repetition (within 700 moves).
 fn glider_line(start: AnyGame) -> Option<RepetitionLine> {
-    let options = mancala::engine::position_line::match_options(Options::default(), &start).ok()?;
-    let mut game = start.clone();
-    let mut across = AcrossTurns::start(GameKind::BaoLaKete, &options, &game);
-    let mut moves = Vec::new();
-    while moves.len() < 700 {
+    let glide = |game: &AnyGame| {
         let pits = game.to_setup().pits;
-        let glide = game.legal_moves().into_iter().find(|mv| {
+        game.legal_moves().into_iter().find(|mv| {
             matches!(mv, Move::Sow(sow) if pits[sow.pit as usize] == 2
                 && sow.direction == Some(mancala::engine::Direction::Clockwise))
-        })?;
-        let seat = game.to_move()?;
-        let mut trace = Vec::new();
-        game.play(&glide, &mut trace).expect("a listed move");
-        moves.push((seat, glide));
-        if trace
+        })
+    };
+    let captures = |trace: &[mancala::engine::Event]| {
+        trace
             .iter()
             .any(|e| matches!(e, mancala::engine::Event::Capture { .. }))
-        {
-            return None;
-        }
-        match across.after_move(&mut game, seat, &mut trace) {
-            Some(Ending::Game(EndReason::Repetition)) => {
-                return Some(RepetitionLine {
-                    start,
-                    moves,
-                    winner: game.winner(),
-                })
-            }
-            Some(_) => return None,
-            None if game.status() != Status::InProgress => return None,
-            None => {}
-        }
-    }
-    None
+    };
+    play_line(start, 700, glide, captures)
 }
 
 /// Random play from `start` with `seed`, if it ends the game by repetition within 400 moves.
 fn line_from(start: AnyGame, seed: u64) -> Option<RepetitionLine> {
-    let kind = start.kind();
+    let mut rng = Rng::new(seed);
+    let random = |game: &AnyGame| {
+        let legal = game.legal_moves();
+        Some(legal[rng.below(legal.len())])
+    };
+    play_line(start, 400, random, |_| false)
+}
+
+/// Plays the moves `choose` picks from `start` until the game ends: the line, if it ended by repetition within
+/// `limit` moves and no move's events were ones `spoils` rejects.
+fn play_line(
+    start: AnyGame,
+    limit: usize,
+    mut choose: impl FnMut(&AnyGame) -> Option<Move>,
+    spoils: impl Fn(&[mancala::engine::Event]) -> bool,
+) -> Option<RepetitionLine> {
     let options = mancala::engine::position_line::match_options(Options::default(), &start).ok()?;
     let mut game = start.clone();
-    let mut across = AcrossTurns::start(kind, &options, &game);
-    let mut rng = Rng::new(seed);
+    let mut across = AcrossTurns::start(start.kind(), &options, &game);
     let mut moves = Vec::new();
-    while moves.len() < 400 && game.status() == Status::InProgress {
-        let legal = game.legal_moves();
-        let mv = legal[rng.below(legal.len())];
+    while moves.len() < limit && game.status() == Status::InProgress {
+        let mv = choose(&game)?;
         let seat = game.to_move()?;
         let mut trace = Vec::new();
         game.play(&mv, &mut trace).expect("a listed move");
         moves.push((seat, mv));
+        if spoils(&trace) {
+            return None;
+        }
         match across.after_move(&mut game, seat, &mut trace) {
             Some(Ending::Game(EndReason::Repetition)) => {
                 return Some(RepetitionLine {
