@@ -105,14 +105,19 @@ pub(super) fn commit(db: &Database, batch: &[Write]) -> Vec<Result<(), StoreErro
     }
 }
 
+/// An open table keyed by `K` with values `V`.
+type Open<'t, K, V> = Option<Table<'t, K, V>>;
+/// A key of (bytes or text, number): a match's event, a tenant's lobby entry.
+type Numbered<T> = (&'static T, u64);
+
 /// The tables a batch writes, each opened when a write first needs it.
 struct Tables<'t> {
     txn: &'t WriteTransaction,
-    matches: Option<Table<'t, &'static [u8], &'static [u8]>>,
-    events: Option<Table<'t, (&'static [u8], u64), &'static [u8]>>,
-    active: Option<Table<'t, &'static str, u64>>,
-    lobby: Option<Table<'t, (&'static str, u64), &'static [u8]>>,
-    lobby_lengths: Option<Table<'t, &'static str, u64>>,
+    matches: Open<'t, &'static [u8], &'static [u8]>,
+    events: Open<'t, Numbered<[u8]>, &'static [u8]>,
+    active: Open<'t, &'static str, u64>,
+    lobby: Open<'t, Numbered<str>, &'static [u8]>,
+    lobby_lengths: Open<'t, &'static str, u64>,
 }
 
 /// Opens `definition` in `slot` unless it is open: the table.
