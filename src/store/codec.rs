@@ -401,6 +401,23 @@ pub fn decode_match(id: MatchId, bytes: &[u8]) -> Result<MatchRecord, StoreError
     })
 }
 
+/// The two fields of a header that a check-and-append reads: prost skips the others without decoding them.
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredProgress {
+    #[prost(uint64, tag = "7")]
+    version: u64,
+    #[prost(bool, tag = "8")]
+    finished: bool,
+}
+
+/// The version of match `id`'s header `bytes`, and whether the match is over: what the embedded store's
+/// check-and-append needs, read without decoding the rest of the header.
+pub fn decode_progress(id: MatchId, bytes: &[u8]) -> Result<(u64, bool), StoreError> {
+    let p = StoredProgress::decode(bytes)
+        .map_err(|e| StoreError::Failed(format!("match {id}: {e}")))?;
+    Ok((p.version, p.finished))
+}
+
 /// An event as bytes.
 pub fn encode_event(event: &EventRecord) -> Vec<u8> {
     StoredEvent {

@@ -3,14 +3,16 @@
 //! Why redb: pure Rust (no C toolchain, no system library, builds wherever the crate builds), ACID
 //! with copy-on-write B-trees and checksummed commits, so a process killed at any instant (even
 //! `kill -9` mid-commit) reopens at the last committed transaction; one file, nothing else to run;
-//! actively maintained with a stable file format. Every append is committed with `Durability::Immediate`
-//! (fsync before commit returns), which is what makes a move durable before its answer is sent; appends made at
-//! the same moment share one transaction and one fsync, made by the store's writer thread (group commit,
-//! `super::group_commit`). The 2.x line is used because it keeps the crate's rust-version (1.85).
+//! actively maintained with a stable file format. Every commit is `Durability::Immediate` (fsync before commit
+//! returns), which is what makes a move durable before its answer is sent. The frequent writes (a move's append, a
+//! match's creation, the lobby's entries) go to the store's writer thread, which commits whatever waits at the
+//! same moment in one transaction and one fsync (group commit: `super::group_commit`, `super::embedded_writes`).
+//! The 2.x line is used because it keeps the crate's rust-version (1.85).
 //!
 //! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec;
 //! `active_per_tenant` (tenant → unfinished matches); the tenants' (see `super::tenants`).
 
+use super::embedded_writes::{self, Append, Create, Write};
 use super::group_commit::GroupCommit;
 use super::{
     codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
@@ -19,11 +21,11 @@ use redb::{Database, ReadableTable, TableDefinition};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
-const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
+pub(super) const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
+pub(super) const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
 /// Each tenant's unfinished matches, counted as they are created and finish (matches created before the
 /// count existed are not in it, and a count never goes below zero).
-const ACTIVE: TableDefinition<&str, u64> = TableDefinition::new("active_per_tenant");
+pub(super) const ACTIVE: TableDefinition<&str, u64> = TableDefinition::new("active_per_tenant");
 
 /// The file name inside the data directory.
 pub const FILE_NAME: &str = "mancala.redb";
@@ -33,11 +35,12 @@ pub const FILE_NAME: &str = "mancala.redb";
 pub struct EmbeddedStore(Arc<Redb>);
 
 /// The open database, whose calls block (disk reads, an fsync per commit): the store's async methods run them on
-/// tokio's blocking pool ([`EmbeddedStore::off_runtime`]), except the appends, which its writer thread commits.
+/// tokio's blocking pool ([`EmbeddedStore::off_runtime`]), except the frequent writes, which its writer thread
+/// commits ([`EmbeddedStore::write`]).
 pub(super) struct Redb {
     db: Arc<Database>,
     path: PathBuf,
-    appends: GroupCommit<(MatchRecord, EventRecord)>,
+    writes: GroupCommit<Write>,
 }
 
 impl std::fmt::Debug for EmbeddedStore {
@@ -75,11 +78,17 @@ impl EmbeddedStore {
         txn.commit().map_err(failed)?;
         let db = Arc::new(db);
         let committed = db.clone();
-        let appends = GroupCommit::start("mancala-commit", move |batch| {
-            Redb::commit_appends(&committed, batch)
+        let writes = GroupCommit::start("mancala-commit", move |batch| {
+            embedded_writes::commit(&committed, batch)
         })
         .map_err(|e| StoreError::Failed(format!("cannot start the store's writer: {e}")))?;
-        Ok(EmbeddedStore(Arc::new(Redb { db, path, appends })))
+        Ok(EmbeddedStore(Arc::new(Redb { db, path, writes })))
+    }
+
+    /// Commits `write` on the store's writer thread, with whatever other writes wait at the same moment (one
+    /// transaction, one fsync): its own result, once durable.
+    pub(super) async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.0.writes.submit(write).await
     }
 
     /// The database file.
@@ -105,114 +114,10 @@ impl Redb {
     pub(super) fn db(&self) -> &Database {
         &self.db
     }
-
-    /// Commits `batch` in one write transaction (on the store's writer thread, `GroupCommit`): each append checked
-    /// against the version stored (earlier appends of the batch included) and refused alone if stale; a storage
-    /// failure fails them all, as nothing is committed.
-    fn commit_appends(
-        db: &Database,
-        batch: &[(MatchRecord, EventRecord)],
-    ) -> Vec<Result<(), StoreError>> {
-        let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
-            let message = error.to_string();
-            batch
-                .iter()
-                .map(|_| Err(StoreError::Failed(message.clone())))
-                .collect()
-        };
-        let txn = match db.begin_write() {
-            Ok(txn) => txn,
-            Err(e) => return all_failed(failed(e)),
-        };
-        let results = match Self::apply_appends(&txn, batch) {
-            Ok(results) => results,
-            // Dropping the transaction aborts it.
-            Err(e) => return all_failed(e),
-        };
-        match txn.commit() {
-            Ok(()) => results,
-            Err(e) => all_failed(failed(e)),
-        }
-    }
-
-    /// Applies each append of `batch` that its match's stored version allows, inside `txn`.
-    fn apply_appends(
-        txn: &redb::WriteTransaction,
-        batch: &[(MatchRecord, EventRecord)],
-    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut matches = txn.open_table(MATCHES).map_err(failed)?;
-        let mut events = txn.open_table(EVENTS).map_err(failed)?;
-        let mut active = txn.open_table(ACTIVE).map_err(failed)?;
-        let mut results = Vec::with_capacity(batch.len());
-        for (record, event) in batch {
-            let key = record.id.0.as_slice();
-            let stored = match matches.get(key).map_err(failed)? {
-                None => {
-                    results.push(Err(StoreError::NotFound));
-                    continue;
-                }
-                Some(header) => codec::decode_match(record.id, header.value())?,
-            };
-            let current = stored.version;
-            if current + 1 != event.seq {
-                results.push(Err(StoreError::Conflict { current }));
-                continue;
-            }
-            if stored.finished.is_none() && record.finished.is_some() {
-                let count = active
-                    .get(record.tenant.as_str())
-                    .map_err(failed)?
-                    .map_or(0, |count| count.value());
-                active
-                    .insert(record.tenant.as_str(), count.saturating_sub(1))
-                    .map_err(failed)?;
-            }
-            events
-                .insert((key, event.seq), codec::encode_event(event).as_slice())
-                .map_err(failed)?;
-            matches
-                .insert(key, codec::encode_match(record).as_slice())
-                .map_err(failed)?;
-            results.push(Ok(()));
-        }
-        Ok(results)
-    }
 }
 
 /// The match store's calls, as they block.
 impl Redb {
-    fn create(&self, record: &MatchRecord, max_active: Option<u64>) -> Result<(), StoreError> {
-        let txn = self.db.begin_write().map_err(failed)?;
-        {
-            let mut matches = txn.open_table(MATCHES).map_err(failed)?;
-            if matches
-                .get(record.id.0.as_slice())
-                .map_err(failed)?
-                .is_some()
-            {
-                return Ok(());
-            }
-            let mut active = txn.open_table(ACTIVE).map_err(failed)?;
-            let count = active
-                .get(record.tenant.as_str())
-                .map_err(failed)?
-                .map_or(0, |count| count.value());
-            if max_active.is_some_and(|max| count >= max) {
-                return Err(StoreError::TooManyActive { active: count });
-            }
-            active
-                .insert(record.tenant.as_str(), count + 1)
-                .map_err(failed)?;
-            matches
-                .insert(
-                    record.id.0.as_slice(),
-                    codec::encode_match(record).as_slice(),
-                )
-                .map_err(failed)?;
-        }
-        txn.commit().map_err(failed)
-    }
-
     fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
         let txn = self.db.begin_read().map_err(failed)?;
         let active = txn.open_table(ACTIVE).map_err(failed)?;
@@ -343,8 +248,8 @@ impl MatchStore for EmbeddedStore {
         record: &MatchRecord,
         max_active: Option<u64>,
     ) -> Result<(), StoreError> {
-        let record = record.clone();
-        self.off_runtime(move |redb| redb.create(&record, max_active))
+        // Encoded here, committed by the writer thread with the appends of the moment.
+        self.write(Write::Create(Create::new(record, max_active)))
             .await
     }
 
@@ -370,9 +275,9 @@ impl MatchStore for EmbeddedStore {
     }
 
     async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
-        // Appends made at the same time share one transaction and one fsync, on the store's writer thread; each
-        // returns once its own is durable, or with its own refusal.
-        self.0.appends.submit((record.clone(), event.clone())).await
+        // Encoded here, on the caller's thread; appends made at the same time share one transaction and one fsync,
+        // on the store's writer thread, and each returns once its own is durable, or with its own refusal.
+        self.write(Write::Append(Append::new(record, event))).await
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {

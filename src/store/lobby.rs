@@ -7,6 +7,7 @@
 //! announced on a channel every replica follows, which wakes the streams waiting on that tenant.
 
 use super::embedded::Redb;
+use super::embedded_writes::{LobbyAppend, Write};
 use super::{EmbeddedStore, MemoryStore, RedisStore, StoreError};
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use std::collections::BTreeMap;
@@ -76,9 +77,9 @@ fn failed(error: impl std::fmt::Display) -> StoreError {
 }
 
 /// (tenant, seq) → entry.
-const LOBBY: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("lobby");
+pub(super) const LOBBY: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("lobby");
 /// tenant → the number of entries.
-const LOBBY_LENGTHS: TableDefinition<&str, u64> = TableDefinition::new("lobby_lengths");
+pub(super) const LOBBY_LENGTHS: TableDefinition<&str, u64> = TableDefinition::new("lobby_lengths");
 
 /// Creates the embedded store's lobby tables (at open, so that readers never meet a missing table).
 pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
@@ -89,34 +90,6 @@ pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), Store
 
 /// The lobby's calls, as they block (the embedded store runs them off the async workers).
 impl Redb {
-    fn lobby_append(
-        &self,
-        tenant: &str,
-        first: u64,
-        entries: &[Vec<u8>],
-    ) -> Result<(), StoreError> {
-        let txn = self.db().begin_write().map_err(failed)?;
-        {
-            let mut lengths = txn.open_table(LOBBY_LENGTHS).map_err(failed)?;
-            let length = lengths
-                .get(tenant)
-                .map_err(failed)?
-                .map_or(0, |length| length.value());
-            if length + 1 != first {
-                return Err(StoreError::Conflict { current: length });
-            }
-            lengths
-                .insert(tenant, length + entries.len() as u64)
-                .map_err(failed)?;
-            let mut log = txn.open_table(LOBBY).map_err(failed)?;
-            for (seq, bytes) in (first..).zip(entries) {
-                log.insert((tenant, seq), bytes.as_slice())
-                    .map_err(failed)?;
-            }
-        }
-        txn.commit().map_err(failed)
-    }
-
     fn lobby_read(
         &self,
         tenant: &str,
@@ -163,9 +136,13 @@ impl LobbyStore for EmbeddedStore {
         first: u64,
         entries: &[Vec<u8>],
     ) -> Result<(), StoreError> {
-        let (tenant, entries) = (tenant.to_string(), entries.to_vec());
-        self.off_runtime(move |redb| redb.lobby_append(&tenant, first, &entries))
-            .await
+        // Committed by the store's writer thread, with the matches' writes waiting at the same moment.
+        self.write(Write::Lobby(LobbyAppend {
+            tenant: tenant.to_string(),
+            first,
+            entries: entries.to_vec(),
+        }))
+        .await
     }
 
     async fn lobby_read(

@@ -14,7 +14,8 @@
 //! writer lock (an async one) across the commit (`crate::matches`), which is what makes one writer per match
 //! simple. Each store waits in its own way: the Redis store on its one multiplexed connection (it reconnects
 //! by itself), never on a thread; the embedded store, whose redb file and fsync block, on tokio's blocking pool
-//! (as `tokio::fs` does), where concurrent appends still share one commit; the memory store not at all.
+//! (as `tokio::fs` does) for its reads and on its writer thread for its frequent writes, where concurrent appends
+//! share one commit; the memory store not at all.
 //!
 //! This file holds the traits' matches part and what every store shares (its errors, its feeds); the records a
 //! match is kept as are `records.rs`, their bytes `codec.rs`, and the tenants' and lobby's parts `tenants.rs` and
@@ -22,6 +23,7 @@
 
 pub mod codec;
 mod embedded;
+mod embedded_writes;
 mod group_commit;
 pub mod lobby;
 mod memory;

@@ -1,0 +1,388 @@
+//! What the embedded store's writer thread commits (`super::group_commit`): the matches' appends and creations and
+//! the lobby's appends, whichever arrive together, in one redb write transaction and so one fsync. Every frequent
+//! write of the store goes this way: a creation or a lobby append committed on its own would take redb's one write
+//! lock and an fsync of its own, and the appends would wait behind it.
+//!
+//! Each write is checked alone (a stale version, a missing match, a tenant at its limit, a lobby log that moved on)
+//! and refused alone, having written nothing; a storage failure fails every write of the batch, since nothing is
+//! committed. The bytes are encoded by the caller, on its own thread, so that the one writer thread spends its time
+//! on the B-trees and the commit.
+
+use super::embedded::{ACTIVE, EVENTS, MATCHES};
+use super::lobby::{LOBBY, LOBBY_LENGTHS};
+use super::{codec, EventRecord, MatchId, MatchRecord, StoreError};
+use redb::{Database, ReadableTable, Table, WriteTransaction};
+
+/// One write for the writer thread.
+pub(super) enum Write {
+    /// A match's next event, with the header it leaves the match with.
+    Append(Append),
+    /// A new match.
+    Create(Create),
+    /// Entries of a tenant's lobby log.
+    Lobby(LobbyAppend),
+}
+
+/// Event `seq` of match `id`, written only if the match stands at version `seq - 1`.
+pub(super) struct Append {
+    id: MatchId,
+    seq: u64,
+    tenant: String,
+    /// Whether the header written ends the match (it then leaves its tenant's count of unfinished matches).
+    finishes: bool,
+    header: Vec<u8>,
+    event: Vec<u8>,
+}
+
+impl Append {
+    /// The append of `event` with `record`, encoded here.
+    pub(super) fn new(record: &MatchRecord, event: &EventRecord) -> Append {
+        Append {
+            id: record.id,
+            seq: event.seq,
+            tenant: record.tenant.clone(),
+            finishes: record.finished.is_some(),
+            header: codec::encode_match(record),
+            event: codec::encode_event(event),
+        }
+    }
+}
+
+/// A new match, written unless it exists (then nothing is written, and it succeeds: a creation retried), refused
+/// when its tenant already has `max_active` unfinished matches.
+pub(super) struct Create {
+    id: MatchId,
+    tenant: String,
+    header: Vec<u8>,
+    max_active: Option<u64>,
+}
+
+impl Create {
+    /// The creation of `record`, encoded here.
+    pub(super) fn new(record: &MatchRecord, max_active: Option<u64>) -> Create {
+        Create {
+            id: record.id,
+            tenant: record.tenant.clone(),
+            header: codec::encode_match(record),
+            max_active,
+        }
+    }
+}
+
+/// `entries` appended to `tenant`'s lobby log as entries `first`, `first + 1` …, all or none, if the log holds
+/// exactly `first - 1` entries.
+pub(super) struct LobbyAppend {
+    pub(super) tenant: String,
+    pub(super) first: u64,
+    pub(super) entries: Vec<Vec<u8>>,
+}
+
+fn failed(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(error.to_string())
+}
+
+/// Commits `batch` in one write transaction: one result per write, in order.
+pub(super) fn commit(db: &Database, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+    let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
+        let message = error.to_string();
+        batch
+            .iter()
+            .map(|_| Err(StoreError::Failed(message.clone())))
+            .collect()
+    };
+    let txn = match db.begin_write() {
+        Ok(txn) => txn,
+        Err(e) => return all_failed(failed(e)),
+    };
+    let results = match apply(&txn, batch) {
+        Ok(results) => results,
+        // Dropping the transaction aborts it.
+        Err(e) => return all_failed(e),
+    };
+    match txn.commit() {
+        Ok(()) => results,
+        Err(e) => all_failed(failed(e)),
+    }
+}
+
+/// An open table keyed by `K` with values `V`.
+type Open<'t, K, V> = Option<Table<'t, K, V>>;
+/// A key of (bytes or text, number): a match's event, a tenant's lobby entry.
+type Numbered<T> = (&'static T, u64);
+
+/// The tables a batch writes, each opened when a write first needs it.
+struct Tables<'t> {
+    txn: &'t WriteTransaction,
+    matches: Open<'t, &'static [u8], &'static [u8]>,
+    events: Open<'t, Numbered<[u8]>, &'static [u8]>,
+    active: Open<'t, &'static str, u64>,
+    lobby: Open<'t, Numbered<str>, &'static [u8]>,
+    lobby_lengths: Open<'t, &'static str, u64>,
+}
+
+/// Opens `definition` in `slot` unless it is open: the table.
+macro_rules! opened {
+    ($tables:ident . $slot:ident, $definition:expr) => {{
+        if $tables.$slot.is_none() {
+            $tables.$slot = Some($tables.txn.open_table($definition).map_err(failed)?);
+        }
+        $tables.$slot.as_mut().expect("opened above")
+    }};
+}
+
+/// Applies each write of `batch` that its check allows, inside `txn`: the results, or the storage failure that
+/// fails them all.
+fn apply(
+    txn: &WriteTransaction,
+    batch: &[Write],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut tables = Tables {
+        txn,
+        matches: None,
+        events: None,
+        active: None,
+        lobby: None,
+        lobby_lengths: None,
+    };
+    batch
+        .iter()
+        .map(|write| match write {
+            Write::Append(append) => tables.append(append),
+            Write::Create(create) => tables.create(create),
+            Write::Lobby(lobby) => tables.lobby_append(lobby),
+        })
+        .collect()
+}
+
+impl Tables<'_> {
+    /// The unfinished matches counted for `tenant`.
+    fn active_count(&mut self, tenant: &str) -> Result<u64, StoreError> {
+        let active = opened!(self.active, ACTIVE);
+        Ok(active
+            .get(tenant)
+            .map_err(failed)?
+            .map_or(0, |count| count.value()))
+    }
+
+    fn append(&mut self, append: &Append) -> Result<Result<(), StoreError>, StoreError> {
+        let key = append.id.0.as_slice();
+        let matches = opened!(self.matches, MATCHES);
+        // Only the version and whether the match is over: the rest of the stored header is not needed here.
+        let (current, finished) = match matches.get(key).map_err(failed)? {
+            None => return Ok(Err(StoreError::NotFound)),
+            Some(header) => codec::decode_progress(append.id, header.value())?,
+        };
+        if current + 1 != append.seq {
+            return Ok(Err(StoreError::Conflict { current }));
+        }
+        matches
+            .insert(key, append.header.as_slice())
+            .map_err(failed)?;
+        if !finished && append.finishes {
+            let count = self.active_count(&append.tenant)?;
+            opened!(self.active, ACTIVE)
+                .insert(append.tenant.as_str(), count.saturating_sub(1))
+                .map_err(failed)?;
+        }
+        opened!(self.events, EVENTS)
+            .insert((key, append.seq), append.event.as_slice())
+            .map_err(failed)?;
+        Ok(Ok(()))
+    }
+
+    fn create(&mut self, create: &Create) -> Result<Result<(), StoreError>, StoreError> {
+        let key = create.id.0.as_slice();
+        if opened!(self.matches, MATCHES)
+            .get(key)
+            .map_err(failed)?
+            .is_some()
+        {
+            return Ok(Ok(()));
+        }
+        let count = self.active_count(&create.tenant)?;
+        if create.max_active.is_some_and(|max| count >= max) {
+            return Ok(Err(StoreError::TooManyActive { active: count }));
+        }
+        opened!(self.active, ACTIVE)
+            .insert(create.tenant.as_str(), count + 1)
+            .map_err(failed)?;
+        opened!(self.matches, MATCHES)
+            .insert(key, create.header.as_slice())
+            .map_err(failed)?;
+        Ok(Ok(()))
+    }
+
+    fn lobby_append(&mut self, append: &LobbyAppend) -> Result<Result<(), StoreError>, StoreError> {
+        let tenant = append.tenant.as_str();
+        let lengths = opened!(self.lobby_lengths, LOBBY_LENGTHS);
+        let length = lengths
+            .get(tenant)
+            .map_err(failed)?
+            .map_or(0, |length| length.value());
+        if length + 1 != append.first {
+            return Ok(Err(StoreError::Conflict { current: length }));
+        }
+        lengths
+            .insert(tenant, length + append.entries.len() as u64)
+            .map_err(failed)?;
+        let log = opened!(self.lobby, LOBBY);
+        for (seq, bytes) in (append.first..).zip(&append.entries) {
+            log.insert((tenant, seq), bytes.as_slice())
+                .map_err(failed)?;
+        }
+        Ok(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameKind, Move, Player, Sow};
+    use crate::store::tests::record;
+    use crate::store::{Action, EmbeddedStore, LobbyStore, MatchStore};
+
+    fn sow(seq: u64) -> EventRecord {
+        EventRecord {
+            seq,
+            player: Player::South,
+            action: Action::Move(Move::Sow(Sow::from(2))),
+            request_id: format!("r{seq}"),
+            at_ms: seq,
+        }
+    }
+
+    /// `record` of `id` at `version`, as the append of event `version` leaves it.
+    fn at(id: u8, version: u64) -> MatchRecord {
+        MatchRecord {
+            version,
+            ..record(id, GameKind::BaAwa)
+        }
+    }
+
+    fn lobby(first: u64, entry: &str) -> Write {
+        Write::Lobby(LobbyAppend {
+            tenant: "acme".into(),
+            first,
+            entries: vec![entry.as_bytes().to_vec()],
+        })
+    }
+
+    /// Commits `batch` as the writer thread would: in one transaction.
+    async fn commit_batch(store: &EmbeddedStore, batch: Vec<Write>) -> Vec<Result<(), StoreError>> {
+        store
+            .off_runtime(move |redb| Ok(commit(redb.db(), &batch)))
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn one_batch_holds_creations_appends_and_lobby_entries_each_refused_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        let results = commit_batch(
+            &store,
+            vec![
+                Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
+                // The same creation again (retried) changes nothing and succeeds.
+                Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
+                // An append sees the creation and the appends before it in its batch.
+                Write::Append(Append::new(&at(1, 1), &sow(1))),
+                Write::Append(Append::new(&at(1, 1), &sow(1))),
+                Write::Append(Append::new(&at(1, 2), &sow(2))),
+                Write::Append(Append::new(&at(9, 1), &sow(1))),
+                Write::Create(Create::new(&record(2, GameKind::Bosh), Some(2))),
+                Write::Create(Create::new(&record(3, GameKind::Bosh), Some(2))),
+                lobby(1, "first"),
+                lobby(1, "again"),
+                lobby(2, "second"),
+            ],
+        )
+        .await;
+        let refusals: Vec<_> = results.iter().map(|r| r.as_ref().err()).collect();
+        assert!(matches!(
+            refusals[..],
+            [
+                None,
+                None,
+                None,
+                Some(StoreError::Conflict { current: 1 }),
+                None,
+                Some(StoreError::NotFound),
+                None,
+                Some(StoreError::TooManyActive { active: 2 }),
+                None,
+                Some(StoreError::Conflict { current: 1 }),
+                None,
+            ]
+        ));
+        drop(store);
+        // What was accepted was committed; nothing that was refused was written.
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        let first = store.load(&MatchId([1; 16])).await.unwrap().unwrap();
+        assert_eq!(
+            (first.record.version, first.events),
+            (2, vec![sow(1), sow(2)])
+        );
+        assert!(store.load(&MatchId([2; 16])).await.unwrap().is_some());
+        assert_eq!(store.load(&MatchId([3; 16])).await.unwrap(), None);
+        assert_eq!(store.load(&MatchId([9; 16])).await.unwrap(), None);
+        assert_eq!(store.unfinished_count("acme").await.unwrap(), 2);
+        let entries = store.lobby_read("acme", 0, 10).await.unwrap();
+        let bytes: Vec<_> = entries
+            .iter()
+            .map(|e| (e.seq, e.bytes.as_slice()))
+            .collect();
+        assert_eq!(bytes, vec![(1, &b"first"[..]), (2, &b"second"[..])]);
+    }
+
+    #[tokio::test]
+    async fn a_storage_failure_fails_every_write_of_its_batch_and_commits_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        store
+            .create(&record(1, GameKind::BaAwa), None)
+            .await
+            .unwrap();
+        store.append(&at(1, 1), &sow(1)).await.unwrap();
+        store
+            .lobby_append("acme", 1, &[b"kept".to_vec()])
+            .await
+            .unwrap();
+        // A header the codec cannot read: reading it fails the transaction, as a damaged page would.
+        store
+            .off_runtime(|redb| {
+                let txn = redb.db().begin_write().map_err(failed)?;
+                txn.open_table(MATCHES)
+                    .map_err(failed)?
+                    .insert([5u8; 16].as_slice(), [0xff, 0xff, 0xff].as_slice())
+                    .map_err(failed)?;
+                txn.commit().map_err(failed)
+            })
+            .await
+            .unwrap();
+        let results = commit_batch(
+            &store,
+            vec![
+                Write::Create(Create::new(&record(2, GameKind::Bosh), None)),
+                Write::Append(Append::new(&at(1, 2), &sow(2))),
+                lobby(2, "lost"),
+                Write::Append(Append::new(&at(5, 1), &sow(1))),
+                Write::Append(Append::new(&at(1, 3), &sow(3))),
+            ],
+        )
+        .await;
+        assert_eq!(results.len(), 5);
+        for result in &results {
+            assert!(
+                matches!(result, Err(StoreError::Failed(message)) if message.contains("match 0505")),
+                "{result:?}"
+            );
+        }
+        let first = store.load(&MatchId([1; 16])).await.unwrap().unwrap();
+        assert_eq!((first.record.version, first.events.len()), (1, 1));
+        assert_eq!(store.load(&MatchId([2; 16])).await.unwrap(), None);
+        assert_eq!(store.lobby_read("acme", 0, 10).await.unwrap().len(), 1);
+        // The writer goes on: the next batch commits.
+        store.append(&at(1, 2), &sow(2)).await.unwrap();
+    }
+}
