@@ -182,8 +182,10 @@ impl Pace {
 /// first, to the new depth; a move it then completed with a higher value is better at that depth, and becomes
 /// the choice (with the value it was searched to). Otherwise the last completed iteration's results stand.
 fn refute(results: &mut [RootMove], partial: &[RootMove]) {
-    let (Some(first), Some(best)) = (partial.first(), partial.iter().max_by(|a, b| a.value.total_cmp(&b.value)))
-    else {
+    let (Some(first), Some(best)) = (
+        partial.first(),
+        partial.iter().max_by(|a, b| a.value.total_cmp(&b.value)),
+    ) else {
         return;
     };
     if best.value <= first.value || results.first().map(|r| r.mv) != Some(first.mv) {
