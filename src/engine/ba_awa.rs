@@ -736,6 +736,14 @@ impl Game for BaAwa {
         self.winner
     }
 
+    fn sowing_candidates(&self) -> Option<u32> {
+        let mover = self.to_move.filter(|_| self.status == Status::InProgress)?;
+        let seeds = (0..PITS).fold(0u16, |bits, pit| {
+            bits | u16::from(self.pits[pit] > 0) << pit
+        });
+        Some(u32::from(self.owned_by(mover) & seeds))
+    }
+
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => self.list_sows(mover, out),

@@ -792,6 +792,14 @@ impl Game for Bosh {
         self.winner
     }
 
+    fn sowing_candidates(&self) -> Option<u32> {
+        let mover = self.to_move.filter(|_| self.status == Status::InProgress)?;
+        let stones = (0..HOLES).fold(0u16, |bits, hole| {
+            bits | u16::from(self.pits[hole] > 0) << hole
+        });
+        Some(u32::from(self.open_holes(mover) & stones))
+    }
+
     fn legal_moves(&self, out: &mut MoveList) {
         match (self.status, self.to_move) {
             (Status::InProgress, Some(mover)) => self.list_sows(mover, out),

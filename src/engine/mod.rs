@@ -457,6 +457,14 @@ pub trait Game: Clone + Sized {
         Ok(())
     }
 
+    /// The pits the player to move may sow from, one bit each, before the never-ending check (his own, not
+    /// empty), when every legal move of the position is a plain sowing from one of them and listing them costs a
+    /// sowing each (Bosh, Ba-awa in play). A random playout then tries one candidate at a time instead of listing
+    /// all ([`random_playout`]). `None`: list the moves.
+    fn sowing_candidates(&self) -> Option<u32> {
+        None
+    }
+
     /// How many seats play: 2, or 3 in three-player Ba-awa.
     fn seats(&self) -> usize {
         2

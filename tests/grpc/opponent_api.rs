@@ -685,3 +685,51 @@ async fn a_move_that_ends_the_game_is_proven_with_its_score() {
         }
     }
 }
+
+/// A position with one legal move is answered without searching, at the strongest level and under any budget: the
+/// move itself, valued by the estimate after it, with no node, playout or ply of search (nodes 0).
+#[tokio::test]
+async fn a_forced_move_is_answered_without_searching() {
+    let server = TestServer::start().await;
+    // South owns one seed, in S6: sowing it is his only move.
+    let state = ba_awa(
+        [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 6],
+        [20, 16],
+        &[],
+        SOUTH,
+        SOUTH,
+    );
+    let legal = legal_moves(&server, &state).await;
+    assert_eq!(legal.len(), 1, "{legal:?}");
+    let only = legal[0].r#move.clone();
+    let no_search = |work: Option<pb::SearchWork>| {
+        let work = work.expect("work");
+        assert_eq!(
+            (work.iterations, work.nodes, work.plies, work.depth),
+            (0, 0, 0, 0),
+            "{work:?}"
+        );
+    };
+    for (suggest_strength, analyze_strength) in [
+        (Strength::Level(6), AnalyzeStrength::Level(6)),
+        (
+            Strength::Budget(budget(pb::SearchAlgorithm::Mcts, 100_000)),
+            AnalyzeStrength::Budget(budget(pb::SearchAlgorithm::Mcts, 100_000)),
+        ),
+    ] {
+        let suggested = suggest(&server, suggest_request(&state, Some(suggest_strength), 5))
+            .await
+            .expect("suggested");
+        assert_eq!(suggested.r#move, only);
+        assert_eq!(suggested.principal_variation, vec![only.clone().unwrap()]);
+        assert!((0.0..=1.0).contains(&suggested.value));
+        no_search(suggested.work);
+        let analysis = analyze(&server, analyze_request(&state, Some(analyze_strength), 5))
+            .await
+            .expect("analysed");
+        assert_eq!(analysis.moves.len(), 1);
+        assert_eq!(analysis.moves[0].r#move, only);
+        assert_eq!(analysis.moves[0].value, suggested.value);
+        no_search(analysis.work);
+    }
+}

@@ -193,6 +193,46 @@ fn a_search_stays_within_its_budget() {
     assert_eq!(game.check(&s.best), Ok(()));
 }
 
+/// Alpha-beta stops deepening once a position is settled: near the end of a Ba-awa game, where every line the
+/// search weighs reaches the end, the strongest level stops after the first iteration that rested on no estimate
+/// (a deeper one would give the same answer) rather than deepening on to its deepest iteration, 64.
+#[test]
+fn a_settled_search_stops_deepening() {
+    let level_6 = search::level(GameKind::BaAwa, search::TOP_LEVEL).expect("level 6");
+    let mut found = 0;
+    for seed in 0..40 {
+        let mut rng = Rng::new(seed);
+        let mut game = AnyGame::new_match(GameKind::BaAwa, &Options::default());
+        let mut line = vec![game.clone()];
+        while game.status() == Status::InProgress {
+            let moves = game.legal_moves();
+            game.play(&moves[rng.below(moves.len())], &mut NoTrace)
+                .expect("a listed move is legal");
+            line.push(game.clone());
+        }
+        // Three moves from the end, with a choice to make.
+        let Some(late) = line
+            .iter()
+            .rev()
+            .skip(3)
+            .find(|g| g.status() == Status::InProgress && g.legal_moves().len() > 1)
+        else {
+            continue;
+        };
+        let s = search::suggest(late, level_6, None, 1).expect("a move");
+        if !s.moves.iter().all(|m| m.proven) {
+            continue;
+        }
+        found += 1;
+        assert!(
+            s.work.depth < 64 && s.work.nodes < 150_000,
+            "seed {seed}: {:?}",
+            s.work
+        );
+    }
+    assert!(found >= 5, "only {found} settled positions in the sample");
+}
+
 #[test]
 fn a_cancelled_call_stops_the_search() {
     let game = AnyGame::new_match(GameKind::BaAwa, &Options::default());

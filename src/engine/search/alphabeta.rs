@@ -88,11 +88,13 @@ pub(super) fn search<G: Judge>(
         aborted: false,
         estimates: 0,
     };
+    let mut pace = Pace::default();
     for depth in 1..=max_depth {
         // The last iteration's order: its best move first.
         root.sort_by_key(|(mv, _)| results.iter().position(|r| r.mv == *mv));
         let mut this: Vec<RootMove> = Vec::with_capacity(root.len());
         let mut alpha = 0.0f64;
+        let (nodes_before, estimates_before) = (search.work.nodes, search.estimates);
         for (mv, child) in &root {
             let before = search.estimates;
             let value = search.value(child, depth - 1, alpha, 1.0);
@@ -110,20 +112,29 @@ pub(super) fn search<G: Judge>(
             });
         }
         if search.aborted {
+            refute(&mut results, &this);
             break;
         }
         sort_results(&mut this);
+        pace.completed(&results, &this, search.work.nodes - nodes_before);
         results = this;
         search.work.depth = depth;
-        // A decided root (every move ends the game) gains nothing from deeper search.
-        if root
-            .iter()
-            .all(|(_, child)| child.status() != Status::InProgress)
-        {
+        // Settled: no value of this iteration rested on an estimate (every line ended the game), so a deeper one
+        // would find exactly the same; or every move ends the game.
+        let decided = search.estimates == estimates_before
+            || root
+                .iter()
+                .all(|(_, child)| child.status() != Status::InProgress);
+        let left = search.node_limit.saturating_sub(search.work.nodes);
+        if decided || pace.settled_beyond(left) {
             break;
         }
     }
-    let depth = search.work.depth;
+    // The depth the choice was searched to: one more than the last completed iteration's when a cut-short one
+    // refuted its best move (see [`refute`]); analysis values the other moves to the same depth.
+    let depth = results
+        .first()
+        .map_or(search.work.depth, |r| r.visits.max(search.work.depth));
     if every_move && depth >= 1 {
         value_the_others(&mut search, &root, &mut results, depth);
     }
@@ -134,6 +145,57 @@ pub(super) fn search<G: Judge>(
         }
     }
     Found { moves: results, pv }
+}
+
+/// How the iterations went, to decide whether the next one is worth starting: the nodes of the last two, and
+/// how many in a row kept the same best move.
+#[derive(Default)]
+struct Pace {
+    last: u64,
+    before: u64,
+    same_best: u32,
+}
+
+impl Pace {
+    /// An iteration completed in `nodes` nodes, finding `now` after `was`.
+    fn completed(&mut self, was: &[RootMove], now: &[RootMove], nodes: u64) {
+        let same = matches!((was.first(), now.first()), (Some(a), Some(b)) if a.mv == b.mv);
+        self.same_best = if same { self.same_best + 1 } else { 0 };
+        (self.before, self.last) = (self.last, nodes.max(1));
+    }
+
+    /// Whether to stop with `left` nodes of the budget: the best move has been the same for the last three
+    /// iterations (a quiet position) and the next one, growing as the last did, would not finish within them
+    /// (an iteration cut short only refutes the best move, see [`refute`]: in a quiet position it would rarely
+    /// find one, so those nodes are saved). A sharp position, whose best move still changes, spends the
+    /// budget to its end.
+    fn settled_beyond(&self, left: u64) -> bool {
+        if self.same_best < 2 || self.before == 0 {
+            return false;
+        }
+        let growth = (self.last as f64 / self.before as f64).max(1.0);
+        (self.last as f64 * growth) > left as f64
+    }
+}
+
+/// An iteration cut short by the budget still counts where it is sure: it searched the previous best move
+/// first, to the new depth; a move it then completed with a higher value is better at that depth, and becomes
+/// the choice (with the value it was searched to). Otherwise the last completed iteration's results stand.
+fn refute(results: &mut [RootMove], partial: &[RootMove]) {
+    let (Some(first), Some(best)) = (
+        partial.first(),
+        partial.iter().max_by(|a, b| a.value.total_cmp(&b.value)),
+    ) else {
+        return;
+    };
+    if best.value <= first.value || results.first().map(|r| r.mv) != Some(first.mv) {
+        return;
+    }
+    let Some(at) = results.iter().position(|r| r.mv == best.mv) else {
+        return;
+    };
+    results[at] = best.clone();
+    results[..=at].rotate_right(1);
 }
 
 /// Analysis: each root move after the best, bounded by the search, searched again to `depth` with the full
