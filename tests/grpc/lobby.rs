@@ -2402,7 +2402,7 @@ async fn a_player_lists_the_tenants_open_challenges_and_seeks_and_takes_them() {
     let taken = accept(&world, &world.bob, &open.challenge_id)
         .await
         .expect("bob takes the open challenge");
-    assert!(taken.match.is_some());
+    assert!(taken.r#match.is_some());
     let paired = seek_with(&world, &world.bob, seek_request(pb::GameKind::BaAwa, false))
         .await
         .expect("bob answers the seek");

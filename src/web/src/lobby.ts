@@ -76,7 +76,9 @@ export async function showLobby(open: (matchId: string, seat: Player) => void): 
     const to = String(data.get("to") ?? "").trim();
     const act = to
       ? lobby.createChallenge({ toPlayerId: to, kind, timeControl })
-      : lobby.seek({ kind, timeControl, fallbackBotLevel: data.get("fallback") ? 3 : 0, fallbackAfterMs: 30_000 });
+      : data.get("fallback")
+        ? lobby.seek({ kind, timeControl, fallbackBotLevel: 3, fallbackAfterMs: 30_000 })
+        : lobby.seek({ kind, timeControl });
     act.catch(fail);
   });
   ui.lobbyBody.replaceChildren(form, list);
