@@ -18,6 +18,7 @@ const SIZES = [
 /** Plays South's first legal pit (and the first of its choices) until `done` holds; returns the moves made. */
 async function playUntil(page: Page, done: () => Promise<boolean>, limit = 300): Promise<number> {
   let moves = 0;
+  let missed = 0;
   while (!(await done())) {
     const legal = page.locator(".pit.legal");
     const ready = await Promise.race([
@@ -25,7 +26,13 @@ async function playUntil(page: Page, done: () => Promise<boolean>, limit = 300):
       page.locator("#result:not([hidden]), #end:not([hidden])").first().waitFor({ timeout: TIMEOUT * 2 }).then(() => false),
     ]);
     if (!ready) continue;
-    await legal.nth(moves % (await legal.count() || 1)).click().catch(() => {});
+    // A click that cannot land (the board changed under it) is tried again, but not for ever.
+    const landed = await legal.nth(moves % (await legal.count() || 1)).click({ timeout: 5000 }).then(() => true, () => false);
+    if (!landed && ++missed > 5) {
+      await page.screenshot({ path: "/tmp/play-until-stuck.png" });
+      assert.fail(`no legal pit takes a click; the page says: ${await page.locator("#status").innerText()}`);
+    }
+    if (landed) missed = 0;
     if (await page.locator("#choices:not([hidden])").count()) await page.locator("#choices button.choice").first().click();
     moves++;
     await page.locator("#skip:enabled").click({ timeout: 200 }).catch(() => {});
@@ -50,8 +57,9 @@ async function phoneSizes(page: Page): Promise<{ target: number; label: number }
   });
 }
 
-// Bao la Kete's full game at both sizes is the longest test here (about 55 moves a side): with BROWSER_LONG=1 it
-// runs at both sizes, otherwise at the desktop's only (the phone's Bao board and clocks are still checked).
+// Bao la Kete's full game is played at the desktop's size; at the phone's, its board, clocks and first moves are
+// checked, and the full game only with BROWSER_LONG=1, which does not pass yet: mid-game a click on a legal pit at
+// 390 px stops landing (playUntil fails then, with a screenshot in /tmp/play-until-stuck.png).
 const LONG = process.env.BROWSER_LONG === "1";
 
 for (const size of SIZES) {
@@ -77,7 +85,7 @@ for (const size of SIZES) {
       await screenshot(page, `${game.toLowerCase().replaceAll(" ", "-")}-${size.name}`);
       assert.ok(await page.locator("#abort").isHidden(), "no abort once the clocks run");
       if (bao && size.name === "phone" && !LONG) {
-        console.log("phone Bao la Kete: the full game only with BROWSER_LONG=1");
+        console.log("phone Bao la Kete: board, clocks and first moves (the full game: BROWSER_LONG=1, not passing yet)");
         return;
       }
       const started = Date.now();
@@ -86,7 +94,7 @@ for (const size of SIZES) {
       if (await result.isVisible()) {
         const text = await page.locator("#result-text").innerText();
         assert.match(text, /(Game|Round) 1 is over/);
-        assert.match(text, /Match standing \((pits|open holes)\): South \d+, North \d+/);
+        assert.match(text, /Match standing \((pits|open holes|games won)\): South \d+, North \d+/);
         // Still there a second later, although the computer may already have started the next game.
         await page.waitForTimeout(1200);
         assert.ok(await result.isVisible(), "the result stays");
