@@ -150,7 +150,11 @@ impl<E: Encoder> Lobby<E> {
     }
 
     /// Other players' open seeks (a lobby's list), oldest first: `player` answers one by seeking the same.
-    pub async fn open_seeks_for(&self, tenant: &str, player: &str) -> Result<Vec<Seek>, LobbyError> {
+    pub async fn open_seeks_for(
+        &self,
+        tenant: &str,
+        player: &str,
+    ) -> Result<Vec<Seek>, LobbyError> {
         let player = player.to_string();
         let now = now_ms();
         self.read(tenant, move |state| {

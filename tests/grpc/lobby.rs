@@ -1391,7 +1391,9 @@ async fn bad_requests_are_refused_naming_the_field_and_credentials_are_checked()
     // Without a credential, or with a forged one.
     let refused = within(
         "ListChallenges",
-        world.lobby().list_challenges(pb::ListChallengesRequest::default()),
+        world
+            .lobby()
+            .list_challenges(pb::ListChallengesRequest::default()),
     )
     .await
     .unwrap_err();
@@ -2386,7 +2388,11 @@ async fn a_player_lists_the_tenants_open_challenges_and_seeks_and_takes_them() {
     // Without `open`, as before: nothing of the tenant's.
     let plain = list(&world.bob, false).await;
     assert!(plain.open_challenges.is_empty() && plain.open_seeks.is_empty());
-    let ids = |cs: &[pb::Challenge]| cs.iter().map(|c| c.challenge_id.clone()).collect::<Vec<_>>();
+    let ids = |cs: &[pb::Challenge]| {
+        cs.iter()
+            .map(|c| c.challenge_id.clone())
+            .collect::<Vec<_>>()
+    };
     let bobs = list(&world.bob, true).await;
     assert_eq!(ids(&bobs.open_challenges), [open.challenge_id.clone()]);
     assert_eq!(bobs.open_seeks, [sought.clone()]);
