@@ -2388,21 +2388,19 @@ async fn a_player_lists_the_tenants_open_challenges_and_seeks_and_takes_them() {
     // Without `open`, as before: nothing of the tenant's.
     let plain = list(&world.bob, false).await;
     assert!(plain.open_challenges.is_empty() && plain.open_seeks.is_empty());
-    let ids = |cs: &[pb::Challenge]| {
-        cs.iter()
-            .map(|c| c.challenge_id.clone())
-            .collect::<Vec<_>>()
-    };
+    fn ids(cs: &[pb::Challenge]) -> Vec<&str> {
+        cs.iter().map(|c| c.challenge_id.as_str()).collect()
+    }
     let bobs = list(&world.bob, true).await;
-    assert_eq!(ids(&bobs.open_challenges), [open.challenge_id.clone()]);
-    assert_eq!(bobs.open_seeks, [sought.clone()]);
-    assert_eq!(ids(&bobs.outgoing), [to_cy.challenge_id.clone()]);
+    assert_eq!(ids(&bobs.open_challenges), [open.challenge_id.as_str()]);
+    assert_eq!(bobs.open_seeks, std::slice::from_ref(&sought));
+    assert_eq!(ids(&bobs.outgoing), [to_cy.challenge_id.as_str()]);
     // Ann's own are not offered to her; Cy sees Bob's challenge as his incoming one, not as an open one.
     let anns = list(&world.ann, true).await;
     assert!(anns.open_challenges.is_empty() && anns.open_seeks.is_empty());
     let cys = list(&world.cy, true).await;
-    assert_eq!(ids(&cys.incoming), [to_cy.challenge_id.clone()]);
-    assert_eq!(ids(&cys.open_challenges), [open.challenge_id.clone()]);
+    assert_eq!(ids(&cys.incoming), [to_cy.challenge_id.as_str()]);
+    assert_eq!(ids(&cys.open_challenges), [open.challenge_id.as_str()]);
 
     // Bob takes both: the open challenge by its id, the seek by seeking the same.
     let taken = accept(&world, &world.bob, &open.challenge_id)
