@@ -252,14 +252,7 @@ impl<E: Encoder> Lobby<E> {
             return Ok(());
         }
         // The seats not named for anyone are open to whoever has the id; the named players' seats are theirs.
-        let named = [&challenge.to, &challenge.also_to]
-            .into_iter()
-            .flatten()
-            .filter(|named| !challenge.joined.contains(named))
-            .count();
-        let others = challenge.options.seats(challenge.kind) - 1;
-        let open = others.saturating_sub(challenge.joined.len() + named);
-        if open == 0 {
+        if challenge.open_seats() == 0 {
             let named: Vec<&str> = [&challenge.to, &challenge.also_to]
                 .into_iter()
                 .flatten()
@@ -379,6 +372,25 @@ impl<E: Encoder> Lobby<E> {
                 .map(|c| (*c).clone())
                 .collect();
             (incoming, outgoing)
+        })
+        .await
+    }
+
+    /// The pending challenges of others that `player` may take as an open seat (a lobby's list), oldest first.
+    pub async fn open_challenges_for(
+        &self,
+        tenant: &str,
+        player: &str,
+    ) -> Result<Vec<Challenge>, LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.read(tenant, move |state| {
+            state
+                .pending_challenges()
+                .into_iter()
+                .filter(|c| now < c.expires_ms && c.open_to(&player))
+                .cloned()
+                .collect()
         })
         .await
     }

@@ -330,6 +330,26 @@ impl Challenge {
     pub fn addresses(&self, player: &str) -> bool {
         self.to.as_deref() == Some(player) || self.also_to.as_deref() == Some(player)
     }
+
+    /// How many of its seats are anyone's with the id: neither named for a player nor taken by one who joined.
+    pub fn open_seats(&self) -> usize {
+        let named = [&self.to, &self.also_to]
+            .into_iter()
+            .flatten()
+            .filter(|named| !self.joined.contains(named))
+            .count();
+        let others = self.options.seats(self.kind) - 1;
+        others.saturating_sub(self.joined.len() + named)
+    }
+
+    /// Whether `player` may take it as one of its open seats: another's challenge with a seat open to anyone,
+    /// not addressed to him (that one is his `incoming`) and not yet joined by him.
+    pub fn open_to(&self, player: &str) -> bool {
+        self.from != player
+            && !self.addresses(player)
+            && !self.joined.iter().any(|p| p == player)
+            && self.open_seats() > 0
+    }
 }
 
 impl Entry {

@@ -149,6 +149,25 @@ impl<E: Encoder> Lobby<E> {
         Ok(seek)
     }
 
+    /// Other players' open seeks (a lobby's list), oldest first: `player` answers one by seeking the same.
+    pub async fn open_seeks_for(
+        &self,
+        tenant: &str,
+        player: &str,
+    ) -> Result<Vec<Seek>, LobbyError> {
+        let player = player.to_string();
+        let now = now_ms();
+        self.read(tenant, move |state| {
+            state
+                .open_seeks()
+                .into_iter()
+                .filter(|s| now < s.expires_ms && s.player != player)
+                .cloned()
+                .collect()
+        })
+        .await
+    }
+
     /// `player` withdraws his seek `id`.
     pub async fn cancel_seek(
         &self,

@@ -204,9 +204,21 @@ impl pb::lobby_server::Lobby for LobbyService {
             .challenges_of(&tenant, &player)
             .await
             .map_err(error::lobby_error)?;
+        let (open_challenges, open_seeks) = if request.get_ref().open {
+            let challenges = self.lobby.open_challenges_for(&tenant, &player);
+            let seeks = self.lobby.open_seeks_for(&tenant, &player);
+            (
+                challenges.await.map_err(error::lobby_error)?,
+                seeks.await.map_err(error::lobby_error)?,
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Ok(Response::new(pb::ListChallengesResponse {
             incoming: incoming.iter().map(challenge_pb).collect(),
             outgoing: outgoing.iter().map(challenge_pb).collect(),
+            open_challenges: open_challenges.iter().map(challenge_pb).collect(),
+            open_seeks: open_seeks.iter().map(seek_pb).collect(),
         }))
     }
 

@@ -67,7 +67,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
 
 export interface Chromium {
   browser: Browser;
-  page(url: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** A page at `viewport`; `reducedMotion` as the system's setting (reduced: every sowing shown at once). */
+  page(url: string, viewport?: { width: number; height: number }, reducedMotion?: "reduce" | "no-preference"): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -89,8 +90,8 @@ export async function startChromium(): Promise<Chromium> {
   const errors: string[] = [];
   return {
     browser,
-    async page(url, viewport = { width: 1000, height: 900 }) {
-      const page = await browser.newPage({ viewport });
+    async page(url, viewport = { width: 1000, height: 900 }, reducedMotion = "no-preference") {
+      const page = await browser.newPage({ viewport, reducedMotion });
       page.setDefaultTimeout(TIMEOUT);
       // A script error on the page fails the test that meets it.
       page.on("pageerror", (error) => errors.push(String(error)));

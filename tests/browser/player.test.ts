@@ -18,6 +18,7 @@ const SIZES = [
 /** Plays South's first legal pit (and the first of its choices) until `done` holds; returns the moves made. */
 async function playUntil(page: Page, done: () => Promise<boolean>, limit = 300): Promise<number> {
   let moves = 0;
+  let missed = 0;
   while (!(await done())) {
     const legal = page.locator(".pit.legal");
     const ready = await Promise.race([
@@ -25,7 +26,13 @@ async function playUntil(page: Page, done: () => Promise<boolean>, limit = 300):
       page.locator("#result:not([hidden]), #end:not([hidden])").first().waitFor({ timeout: TIMEOUT * 2 }).then(() => false),
     ]);
     if (!ready) continue;
-    await legal.nth(moves % (await legal.count() || 1)).click().catch(() => {});
+    // A click that cannot land (the board changed under it) is tried again, but not for ever.
+    const landed = await legal.nth(moves % (await legal.count() || 1)).click({ timeout: 5000 }).then(() => true, () => false);
+    if (!landed && ++missed > 5) {
+      await page.screenshot({ path: "/tmp/play-until-stuck.png" });
+      assert.fail(`no legal pit takes a click; the page says: ${await page.locator("#status").innerText()}`);
+    }
+    if (landed) missed = 0;
     if (await page.locator("#choices:not([hidden])").count()) await page.locator("#choices button.choice").first().click();
     moves++;
     await page.locator("#skip:enabled").click({ timeout: 200 }).catch(() => {});
@@ -50,10 +57,17 @@ async function phoneSizes(page: Page): Promise<{ target: number; label: number }
   });
 }
 
+// Bao la Kete's full game is played at the desktop's size; at the phone's, its board, clocks and first moves are
+// checked, and the full game only with BROWSER_LONG=1, which does not pass yet: mid-game a click on a legal pit at
+// 390 px stops landing (playUntil fails then, with a screenshot in /tmp/play-until-stuck.png).
+const LONG = process.env.BROWSER_LONG === "1";
+
 for (const size of SIZES) {
   for (const game of ["Bosh", "Ba-awa", "Bao la Kete"] as const) {
     test(`${size.name}: ${game} against the computer, with clocks; the result stays until dismissed`, async () => {
-      const page = await chromium().page(server().url, size);
+      // Bao la Kete is played with reduced motion: each sowing is shown at once, as the system's setting asks.
+      const bao = game === "Bao la Kete";
+      const page = await chromium().page(server().url, size, bao ? "reduce" : "no-preference");
       await page.selectOption("#time", { label: "10 min + 5 s" });
       await startFromForm(page, game, "computer", "1");
       await fastest(page);
@@ -69,17 +83,18 @@ for (const size of SIZES) {
       // Two moves each: the clocks have started and one runs.
       await playUntil(page, async () => (await page.locator("#clocks .clock.running").count()) > 0, 10);
       await screenshot(page, `${game.toLowerCase().replaceAll(" ", "-")}-${size.name}`);
-      if (game === "Bao la Kete") {
-        // A Bao la Kete game is long: a few moves show its board, clocks and play; Abort has gone.
-        assert.ok(await page.locator("#abort").isHidden());
+      assert.ok(await page.locator("#abort").isHidden(), "no abort once the clocks run");
+      if (bao && size.name === "phone" && !LONG) {
+        console.log("phone Bao la Kete: board, clocks and first moves (the full game: BROWSER_LONG=1, not passing yet)");
         return;
       }
+      const started = Date.now();
       const moves = await playUntil(page, async () => (await page.locator("#result:not([hidden]), #end:not([hidden])").count()) > 0);
       const result = page.locator("#result");
       if (await result.isVisible()) {
         const text = await page.locator("#result-text").innerText();
         assert.match(text, /(Game|Round) 1 is over/);
-        assert.match(text, /Match standing \((pits|open holes)\): South \d+, North \d+/);
+        assert.match(text, /Match standing \((pits|open holes|games won)\): South \d+, North \d+/);
         // Still there a second later, although the computer may already have started the next game.
         await page.waitForTimeout(1200);
         assert.ok(await result.isVisible(), "the result stays");
@@ -90,7 +105,7 @@ for (const size of SIZES) {
       } else {
         assert.match(await page.locator("#end-text").innerText(), /The match is over/);
       }
-      console.log(`${size.name} ${game}: game 1 in ${moves} moves of South`);
+      console.log(`${size.name} ${game}: game 1 in ${moves} moves of South, ${((Date.now() - started) / 1000).toFixed(1)} s`);
     });
   }
 }

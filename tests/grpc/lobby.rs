@@ -352,7 +352,7 @@ async fn a_rated_challenge_is_accepted_played_out_and_moves_both_ratings() {
         "ListChallenges",
         world
             .lobby()
-            .list_challenges(authed(pb::ListChallengesRequest {}, &world.bob)),
+            .list_challenges(authed(pb::ListChallengesRequest::default(), &world.bob)),
     )
     .await
     .unwrap()
@@ -637,7 +637,7 @@ async fn only_the_challenger_cancels_and_both_see_it_cancelled() {
         "ListChallenges",
         world
             .lobby()
-            .list_challenges(authed(pb::ListChallengesRequest {}, &world.ann)),
+            .list_challenges(authed(pb::ListChallengesRequest::default(), &world.ann)),
     )
     .await
     .unwrap()
@@ -1391,7 +1391,9 @@ async fn bad_requests_are_refused_naming_the_field_and_credentials_are_checked()
     // Without a credential, or with a forged one.
     let refused = within(
         "ListChallenges",
-        world.lobby().list_challenges(pb::ListChallengesRequest {}),
+        world
+            .lobby()
+            .list_challenges(pb::ListChallengesRequest::default()),
     )
     .await
     .unwrap_err();
@@ -2346,4 +2348,70 @@ async fn a_players_matches_are_listed_newest_first_by_status_a_page_at_a_time() 
         .unwrap_err();
     assert_eq!(refused.code(), Code::InvalidArgument);
     assert_eq!(bad_fields(&refused), ["page_token"]);
+}
+
+/// `ListChallenges` with `open`: a lobby's list for a player token. Ann's open challenge and her seek are listed for
+/// Bob (and not for Ann, whose own they are); Bob's challenge addressed to Cy is nobody else's to see; Bob takes the
+/// open challenge from the list, and answers the seek by seeking the same.
+#[tokio::test]
+async fn a_player_lists_the_tenants_open_challenges_and_seeks_and_takes_them() {
+    let world = world().await;
+    let list = |token: &str, open: bool| {
+        let request = authed(pb::ListChallengesRequest { open }, token);
+        let mut lobby = world.lobby();
+        async move {
+            within("ListChallenges", lobby.list_challenges(request))
+                .await
+                .expect("ListChallenges")
+                .into_inner()
+        }
+    };
+    let open = create_challenge(
+        &world,
+        &world.ann,
+        challenge_to("", pb::GameKind::Bosh, false, pb::SeatPreference::Random),
+    )
+    .await
+    .expect("ann's open challenge");
+    let to_cy = create_challenge(
+        &world,
+        &world.bob,
+        challenge_to("cy", pb::GameKind::BaAwa, false, pb::SeatPreference::South),
+    )
+    .await
+    .expect("bob challenges cy");
+    let sought = seek_with(&world, &world.ann, seek_request(pb::GameKind::BaAwa, false))
+        .await
+        .expect("ann seeks");
+    assert_eq!(sought.status, pb::SeekStatus::Open as i32);
+
+    // Without `open`, as before: nothing of the tenant's.
+    let plain = list(&world.bob, false).await;
+    assert!(plain.open_challenges.is_empty() && plain.open_seeks.is_empty());
+    fn ids(cs: &[pb::Challenge]) -> Vec<&str> {
+        cs.iter().map(|c| c.challenge_id.as_str()).collect()
+    }
+    let bobs = list(&world.bob, true).await;
+    assert_eq!(ids(&bobs.open_challenges), [open.challenge_id.as_str()]);
+    assert_eq!(bobs.open_seeks, std::slice::from_ref(&sought));
+    assert_eq!(ids(&bobs.outgoing), [to_cy.challenge_id.as_str()]);
+    // Ann's own are not offered to her; Cy sees Bob's challenge as his incoming one, not as an open one.
+    let anns = list(&world.ann, true).await;
+    assert!(anns.open_challenges.is_empty() && anns.open_seeks.is_empty());
+    let cys = list(&world.cy, true).await;
+    assert_eq!(ids(&cys.incoming), [to_cy.challenge_id.as_str()]);
+    assert_eq!(ids(&cys.open_challenges), [open.challenge_id.as_str()]);
+
+    // Bob takes both: the open challenge by its id, the seek by seeking the same.
+    let taken = accept(&world, &world.bob, &open.challenge_id)
+        .await
+        .expect("bob takes the open challenge");
+    assert!(taken.r#match.is_some());
+    let paired = seek_with(&world, &world.bob, seek_request(pb::GameKind::BaAwa, false))
+        .await
+        .expect("bob answers the seek");
+    assert_eq!(paired.status, pb::SeekStatus::Paired as i32);
+    assert_eq!(paired.opponent_player_id, "ann");
+    let after = list(&world.cy, true).await;
+    assert!(after.open_challenges.is_empty() && after.open_seeks.is_empty());
 }

@@ -221,7 +221,7 @@ async fn a_challenge_to_two_players_makes_the_match_when_both_accept() {
         "ListChallenges",
         world
             .lobby()
-            .list_challenges(authed(pb::ListChallengesRequest {}, &world.bob)),
+            .list_challenges(authed(pb::ListChallengesRequest::default(), &world.bob)),
     )
     .await
     .expect("ListChallenges")

@@ -1,7 +1,9 @@
 // The lobby, where the page runs with a player token (`#lobby&token=…`): the player's pending challenges (to him:
 // accept or decline; his own: cancel) and open seeks, live from his event stream (`WatchPlayerEvents`, which
-// restates what stands on every connect); a seek with a time control, or a challenge to a player; a match that
-// starts for him opens on the board.
+// restates what stands on every connect); the tenant's open challenges and other players' seeks, which anyone may
+// take (`ListChallenges` with `open`, asked again on each of his events and every few seconds: nobody's stream
+// carries other players' seeks to him); a seek with a time control, or a challenge to a player; a match that starts
+// for him opens on the board.
 import {
   DeclineReason,
   GameKind,
@@ -18,6 +20,9 @@ import { gameName } from "./words";
 
 let stop: AbortController | null = null;
 
+/** How often the tenant's open challenges and seeks are asked for again while the lobby shows. */
+const OPEN_EVERY_MS = 3000;
+
 function button(text: string, act: () => Promise<unknown>, fail: (e: unknown) => void): HTMLButtonElement {
   const b = document.createElement("button");
   b.type = "button";
@@ -31,8 +36,13 @@ function button(text: string, act: () => Promise<unknown>, fail: (e: unknown) =>
   return b;
 }
 
-function challengeWords(c: Challenge, me: "to" | "from"): string {
-  const who = me === "to" ? `${c.fromPlayerId} challenges you` : `You challenge ${c.toPlayerId || "anyone with the id"}`;
+function challengeWords(c: Challenge, me: "to" | "from" | "open"): string {
+  const who =
+    me === "to"
+      ? `${c.fromPlayerId} challenges you`
+      : me === "open"
+        ? `${c.fromPlayerId} challenges anyone`
+        : `You challenge ${c.toPlayerId || "anyone with the id"}`;
   const timed = c.timeControl?.control.case ? "timed" : "untimed";
   return `${who}: ${gameName(c.kind)}, ${c.rated ? "rated" : "casual"}, ${timed} (id ${c.challengeId}).`;
 }
@@ -47,8 +57,9 @@ export async function showLobby(open: (matchId: string, seat: Player) => void): 
     ui.error.textContent = error instanceof Error ? error.message : String(error);
     ui.error.hidden = false;
   };
-  const challenges = new Map<string, { c: Challenge; mine: boolean }>();
+  const challenges = new Map<string, { c: Challenge; mine: "to" | "from" | "open" }>();
   const seeks = new Map<string, Seek>();
+  let openSeeks: Seek[] = [];
   const list = document.createElement("ul");
   list.className = "lobby-list";
   const form = document.createElement("form");
@@ -65,7 +76,9 @@ export async function showLobby(open: (matchId: string, seat: Player) => void): 
     const to = String(data.get("to") ?? "").trim();
     const act = to
       ? lobby.createChallenge({ toPlayerId: to, kind, timeControl })
-      : lobby.seek({ kind, timeControl, fallbackBotLevel: data.get("fallback") ? 3 : 0, fallbackAfterMs: 30_000 });
+      : data.get("fallback")
+        ? lobby.seek({ kind, timeControl, fallbackBotLevel: 3, fallbackAfterMs: 30_000 })
+        : lobby.seek({ kind, timeControl });
     act.catch(fail);
   });
   ui.lobbyBody.replaceChildren(form, list);
@@ -73,8 +86,9 @@ export async function showLobby(open: (matchId: string, seat: Player) => void): 
     const items: HTMLLIElement[] = [];
     for (const { c, mine } of challenges.values()) {
       const item = document.createElement("li");
-      item.append(challengeWords(c, mine ? "from" : "to"), " ");
-      if (mine) item.append(button("Cancel", () => lobby.cancelChallenge({ challengeId: c.challengeId }), fail));
+      item.append(challengeWords(c, mine), " ");
+      if (mine === "from") item.append(button("Cancel", () => lobby.cancelChallenge({ challengeId: c.challengeId }), fail));
+      else if (mine === "open") item.append(button("Accept", () => lobby.acceptChallenge({ challengeId: c.challengeId }), fail));
       else
         item.append(
           button("Accept", () => lobby.acceptChallenge({ challengeId: c.challengeId }), fail),
@@ -89,6 +103,14 @@ export async function showLobby(open: (matchId: string, seat: Player) => void): 
       item.append(button("Cancel", () => lobby.cancelSeek({ seekId: seek.seekId }), fail));
       items.push(item);
     }
+    for (const seek of openSeeks) {
+      // Another's seek is taken by seeking the same: the server pairs the two.
+      const item = document.createElement("li");
+      item.append(`${seek.playerId} seeks: ${gameName(seek.kind)}, ${seek.rated ? "rated" : "casual"}, ${seek.timeControl?.control.case ? "timed" : "untimed"}. `);
+      const { kind, options, rated, timeControl } = seek;
+      item.append(button("Accept", () => lobby.seek({ kind, options, rated, timeControl }), fail));
+      items.push(item);
+    }
     if (!items.length) {
       const item = document.createElement("li");
       item.textContent = "No challenge or seek is pending: seek an opponent (the game and time of the form above), or challenge a player.";
@@ -96,19 +118,33 @@ export async function showLobby(open: (matchId: string, seat: Player) => void): 
     }
     list.replaceChildren(...items);
   };
+  // Which challenges are to the player, which his own and which anyone's, and the others' seeks: the server's lists.
+  const refresh = async () => {
+    const lists = await lobby.listChallenges({ open: true }, { signal });
+    challenges.clear();
+    for (const c of lists.incoming) challenges.set(c.challengeId, { c, mine: "to" });
+    for (const c of lists.outgoing) challenges.set(c.challengeId, { c, mine: "from" });
+    for (const c of lists.openChallenges) challenges.set(c.challengeId, { c, mine: "open" });
+    openSeeks = lists.openSeeks;
+  };
   draw();
+  const poll = setInterval(() => {
+    refresh()
+      .then(draw)
+      .catch((error) => signal.aborted || fail(error));
+  }, OPEN_EVERY_MS);
+  signal.addEventListener("abort", () => clearInterval(poll));
   try {
+    await refresh();
+    draw();
     for await (const event of watchPlayerEvents(lobby, { signal })) {
       const e = event.event;
       if (e.case === "challenge") {
-        // Which are to the player and which his own: the server's lists say.
-        const lists = await lobby.listChallenges({});
-        challenges.clear();
-        for (const c of lists.incoming) challenges.set(c.challengeId, { c, mine: false });
-        for (const c of lists.outgoing) challenges.set(c.challengeId, { c, mine: true });
+        await refresh();
       } else if (e.case === "seek") {
         if (e.value.status === SeekStatus.OPEN) seeks.set(e.value.seekId, e.value);
         else seeks.delete(e.value.seekId);
+        await refresh();
       } else if (e.case === "matchStarted") {
         challenges.delete(e.value.challengeId);
         seeks.delete(e.value.seekId);

@@ -1,6 +1,7 @@
 // The board page: pick a game and a way to play; play against the server's opponent, a friend by link (with a time
 // control), two (Ba-awa: or three) on one screen, or a seat of a server-held match by link; watch a match live;
-// replay a finished one step by step. This module ties the page together: the session, the stream, the moves.
+// replay a finished one step by step. This module ties the page together: the session, the moves, the form and the
+// links; a match's stream is followed by stream.ts.
 import {
   Code,
   create,
@@ -10,14 +11,11 @@ import {
   Player,
   Status,
   submitMove,
-  watchMatch,
   type DescribeGameResponse,
   type Event,
   type GameState,
   type LegalMove,
   type Match,
-  type MatchEvent,
-  type WatchMatchResponse,
 } from "@mancala/client";
 import { animate } from "./animate";
 import { Board, differences, viewOf } from "./board";
@@ -25,8 +23,9 @@ import { explain, lobby, matches, rules, setCredential } from "./client";
 import { readClocks, showClocks } from "./clocks";
 import { showLobby } from "./lobby";
 import { showOffers, wireOffers } from "./offers";
-import { hideResult, holdResult, holding, releaseResult, showMatchEnd, showScore, standing } from "./results";
+import { hideResult, holding, releaseResult, showMatchEnd, showScore, standing } from "./results";
 import { replay } from "./replay";
+import { behind, watch } from "./stream";
 import { dropDelay, knock, loadSettings, prefersReducedMotion } from "./settings";
 import { timeControlOf } from "./time";
 import { ui, type Mode, type Session, type Setup } from "./ui";
@@ -35,12 +34,8 @@ import { choiceWords, eventWords, gameName, moveWords, playerName, seatCount, st
 let session: Session | null = null;
 /** Events are shown one after another, never two animations at once. */
 let queue: Promise<void> = Promise.resolve();
-/** Stream messages waiting to be shown: more than two behind, the board catches up without animating. */
-let backlog = 0;
 let skipping = false;
 let animating = 0;
-/** Against the computer, a game's result stays this long before the next game starts (unless dismissed). */
-const RESULT_PAUSE_MS = 5000;
 
 const descriptions = new Map<GameKind, DescribeGameResponse>();
 
@@ -77,7 +72,7 @@ function enqueue(job: () => Promise<void>): void {
 
 const pace = {
   delay: dropDelay,
-  skipped: () => skipping || backlog > 2 || prefersReducedMotion(),
+  skipped: () => skipping || behind() || prefersReducedMotion(),
   say,
   drop: knock,
 };
@@ -277,139 +272,6 @@ async function nextGame(): Promise<void> {
   releaseResult();
 }
 
-/** After a held result: sends `NextGame` when nobody has yet (a refusal because another seat or the bot chooses, or
- * because it came meanwhile, is no error). */
-async function sendNextGame(s: Session): Promise<void> {
-  const legal = s.legal.find((m) => m.move?.action.case === "nextGame");
-  if (!legal?.move || s.heard !== s.version || s.seats.size === 0) return;
-  try {
-    await submitMove(matches, { matchId: s.matchId, move: legal.move, expectedVersion: s.heard });
-  } catch (error) {
-    const quiet = [Code.PermissionDenied, Code.Aborted, Code.FailedPrecondition];
-    if (!(error instanceof MancalaError && quiet.includes(error.code))) showError(error);
-  }
-}
-
-/** One message of a WatchMatch stream, as it is heard (before it is shown): the clocks and offers are live. */
-function hear(s: Session, message: WatchMatchResponse): void {
-  const k = message.kind;
-  if (k.case === "snapshot" && k.value.match) {
-    const match = k.value.match;
-    s.heard = match.version;
-    s.clocks = readClocks(match.clocks, match.timeControl);
-    s.agreeing = [...match.agreeing];
-    s.connected = new Set(match.seats.filter((seat) => seat.connected).map((seat) => seat.player));
-  } else if (k.case === "event") {
-    const event = k.value;
-    if (event.seq <= s.heard) return;
-    s.heard = event.seq;
-    if (event.clocks) s.clocks = readClocks(event.clocks, undefined, s.clocks?.correspondence);
-    s.agreeing = [...event.agreeing];
-    if (event.action.case === "move" && event.action.value.action.case === "sow") s.sown.add(event.player);
-    // The player's own clock started: a held result gives way.
-    if (s.clocks && s.seats.has(s.clocks.running)) releaseResult();
-  } else if (k.case === "presence") {
-    if (k.value.connected) s.connected.add(k.value.player);
-    else s.connected.delete(k.value.player);
-  } else if (k.case === "finished") {
-    s.finished = true;
-    if (s.clocks) s.clocks = { ...s.clocks, running: Player.UNSPECIFIED };
-  }
-  if (session === s) {
-    showClocks(s);
-    showOffers(s);
-  }
-}
-
-/** One message of a WatchMatch stream, shown in its turn. */
-async function onWatch(s: Session, message: WatchMatchResponse): Promise<void> {
-  const k = message.kind;
-  if (k.case === "snapshot" && k.value.match) {
-    adopt(s, k.value.match);
-    render(s);
-  } else if (k.case === "event") {
-    await onEvent(s, k.value);
-  } else if (k.case === "finished") {
-    ui.resign.hidden = true;
-    if (k.value.result?.placing.length) s.placing = [...k.value.result.placing];
-    if (session === s) {
-      render(s);
-      showMatchEnd(s, k.value.result, s.seats.size > 0 && s.mode !== "local");
-    }
-  } else if (k.case === "presence") {
-    say(`${playerName(k.value.player)} ${k.value.connected ? "is here" : "left"}.`);
-  }
-}
-
-function adopt(s: Session, match: Match): void {
-  if (!match.state) return;
-  s.state = match.state;
-  s.version = match.version;
-  s.legal = match.previews;
-}
-
-const ENDINGS = new Set(["resignation", "expiry", "flag", "abort", "claim"]);
-
-async function onEvent(s: Session, event: MatchEvent): Promise<void> {
-  if (event.seq <= s.version || !event.state) return;
-  const before = s.state;
-  s.version = event.seq;
-  const who = playerName(event.player);
-  const action = event.action;
-  const over = event.state.status === Status.MATCH_OVER || ENDINGS.has(action.case ?? "");
-  if (action.case === "move") {
-    const heading =
-      action.value.action.case === "sow" ? `${who} plays ${moveWords(s.description, action.value)}.` : "Next game.";
-    await showMove(s, before, event.events, event.state, heading, over);
-  } else if (action.case === "endAgreement") {
-    const verbs = ["acts on", "offers to end the game", "agrees to end the game", "declines to end the game", "withdraws the offer"];
-    const heading = `${who} ${verbs[action.value.action] ?? verbs[0]}.`;
-    if (event.events.length) await showMove(s, before, event.events, event.state, heading, over);
-    else say(heading);
-  } else if (action.case === "resignation") {
-    say(`${who} resigns.`);
-  } else if (action.case === "expiry") {
-    say("The match expired: nobody played.");
-  } else if (action.case === "flag") {
-    say(`${who}'s time ran out.`);
-  } else if (action.case === "abort") {
-    say(`${who === "nobody" ? "The server" : who} aborted the match.`);
-  } else if (action.case === "claim") {
-    say(`${who} claims the win: the opponent left.`);
-  }
-  s.state = event.state;
-  s.legal = event.previews;
-  if (over) s.finished = true;
-  if (session !== s) return;
-  render(s);
-  const between = event.state.status === Status.GAME_OVER || event.state.status === Status.ROUND_OVER;
-  if (between && s.seats.size > 0) {
-    // The result stays until the player moves on (against the computer: a pause), then the next game starts.
-    await holdResult(s, s.mode === "computer" ? RESULT_PAUSE_MS : 0);
-    if (session === s) await sendNextGame(s);
-  }
-}
-
-/** Follows a match's stream until the session ends (the package resumes it after a disconnect from the last seq). */
-async function watch(s: Session): Promise<void> {
-  try {
-    for await (const message of watchMatch(matches, s.matchId, { previews: true, signal: s.stop.signal })) {
-      hear(s, message);
-      if (message.kind.case === "heartbeat") continue;
-      backlog++;
-      enqueue(async () => {
-        try {
-          await onWatch(s, message);
-        } finally {
-          backlog--;
-        }
-      });
-    }
-  } catch (error) {
-    if (!s.stop.signal.aborted) showError(error);
-  }
-}
-
 function link(params: Record<string, string>): string {
   return `${location.origin}${location.pathname}#${new URLSearchParams(params).toString()}`;
 }
@@ -594,7 +456,7 @@ async function begin(mode: Mode, kind: GameKind, options: Begin = {}): Promise<v
     }
     render(s);
     showLinks(s, tokenForLinks ?? options.token, seat);
-    void watch(s);
+    void watch(s, { current: () => session, enqueue, render, showMove, say, showError });
   }
 }
 

@@ -194,16 +194,22 @@ class CancelChallengeResponse(_message.Message):
     def __init__(self, challenge: _Optional[_Union[Challenge, _Mapping]] = ...) -> None: ...
 
 class ListChallengesRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("open",)
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    open: bool
+    def __init__(self, open: _Optional[bool] = ...) -> None: ...
 
 class ListChallengesResponse(_message.Message):
-    __slots__ = ("incoming", "outgoing")
+    __slots__ = ("incoming", "outgoing", "open_challenges", "open_seeks")
     INCOMING_FIELD_NUMBER: _ClassVar[int]
     OUTGOING_FIELD_NUMBER: _ClassVar[int]
+    OPEN_CHALLENGES_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEEKS_FIELD_NUMBER: _ClassVar[int]
     incoming: _containers.RepeatedCompositeFieldContainer[Challenge]
     outgoing: _containers.RepeatedCompositeFieldContainer[Challenge]
-    def __init__(self, incoming: _Optional[_Iterable[_Union[Challenge, _Mapping]]] = ..., outgoing: _Optional[_Iterable[_Union[Challenge, _Mapping]]] = ...) -> None: ...
+    open_challenges: _containers.RepeatedCompositeFieldContainer[Challenge]
+    open_seeks: _containers.RepeatedCompositeFieldContainer[Seek]
+    def __init__(self, incoming: _Optional[_Iterable[_Union[Challenge, _Mapping]]] = ..., outgoing: _Optional[_Iterable[_Union[Challenge, _Mapping]]] = ..., open_challenges: _Optional[_Iterable[_Union[Challenge, _Mapping]]] = ..., open_seeks: _Optional[_Iterable[_Union[Seek, _Mapping]]] = ...) -> None: ...
 
 class OfferRematchRequest(_message.Message):
     __slots__ = ("match_id", "ttl_seconds")

@@ -118,7 +118,8 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListChallenges(self, request, context):
-        """The caller's pending challenges, incoming and outgoing.
+        """The caller's pending challenges, incoming and outgoing; with `open`, also the tenant's open challenges and
+        seeks that anyone may take (a lobby's list).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
