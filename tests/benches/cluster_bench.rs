@@ -14,6 +14,7 @@
 //! `MANCALA_TEST_REDIS_URL` (one Redis) instead measures the same rows over one Redis, for comparison;
 //! `CLUSTER_BENCH_WAIT=1` sets `matches.redis_wait_replicas`.
 
+use crate::scale_bench::cpu_of;
 use crate::scale_bench::{env_or, timed_move};
 use crate::support::replica::{create, Replica};
 use mancala::api::pb;
@@ -111,19 +112,6 @@ fn totals(nodes: &[redis::Client]) -> Totals {
     t
 }
 
-/// The CPU seconds the process `pid` has used (utime + stime from /proc).
-fn cpu_of(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
-    let ticks: f64 = [11, 12]
-        .iter()
-        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
-        .sum();
-    ticks / 100.0
-}
-
 /// Plays for `until` on `client`; the latencies of the accepted moves.
 async fn play(
     mut client: MatchesClient<Channel>,
@@ -180,14 +168,18 @@ async fn measure(
         tasks.push(tokio::spawn(play(client, spectators, until)));
     }
     let before = totals(&nodes);
-    let server_before: f64 = replicas.iter().map(|r| cpu_of(r.pid())).sum();
+    let server_before: f64 = replicas.iter().map(|r| cpu_of(&r.pid().to_string())).sum();
     let started = Instant::now();
     let mut latencies = Vec::new();
     for task in tasks {
         latencies.extend(task.await.expect("no panic"));
     }
     let elapsed = started.elapsed().as_secs_f64();
-    let server = replicas.iter().map(|r| cpu_of(r.pid())).sum::<f64>() - server_before;
+    let server = replicas
+        .iter()
+        .map(|r| cpu_of(&r.pid().to_string()))
+        .sum::<f64>()
+        - server_before;
     let spent = totals(&nodes) - before;
     latencies.sort();
     let moves = latencies.len() as f64;

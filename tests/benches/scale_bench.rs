@@ -87,7 +87,7 @@ fn cpu_in(stat: &str) -> f64 {
 }
 
 /// The CPU seconds of process `pid` (`self` for this one).
-fn cpu_of(pid: &str) -> f64 {
+pub(crate) fn cpu_of(pid: &str) -> f64 {
     cpu_in(&std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default())
 }
 

@@ -73,19 +73,22 @@ export interface Chromium {
 }
 
 /** Debian's Chromium, headless (playwright gives each launch a fresh profile directory, removed on close). */
+/** Chromium's flags on this closed network: without the background-networking ones it keeps trying to call out. */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 export async function startChromium(): Promise<Chromium> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_FLAGS,
   });
   const errors: string[] = [];
   return {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { GameKind, Player } from "@mancala/client";
-import { ROOT, startServer, TIMEOUT } from "./harness";
+import { CHROMIUM_FLAGS, ROOT, startServer, TIMEOUT } from "./harness";
 
 const modules = process.env.LIGHTHOUSE_MODULES ?? join(ROOT, ".ci", "lighthouse-npm", "node_modules");
 
@@ -18,16 +18,7 @@ test("Lighthouse (mobile): accessibility ≥ 0.95 and performance ≥ 0.9 with a
   const { launch } = await load("chrome-launcher/dist/index.js");
   const chrome = await launch({
     chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   try {
     const created = await server.matches.createMatch({

@@ -11,7 +11,17 @@ import { startChromium, startServer, type Chromium, type Server } from "./harnes
 
 const OPERATOR_KEY = "mo_browser-lobby-operator";
 
-test("a challenge from one lobby to another opens the match on both pages; a rematch is offered", async () => {
+/** What a lobby test runs in: a server, a browser, each player's token, and a client of the server. */
+interface World {
+  server: Server;
+  browser: Chromium;
+  tokens: string[];
+  transport: ReturnType<typeof createNodeTransport>;
+  bearer: (token: string) => { headers: { authorization: string } };
+}
+
+/** A server whose tenant has `names` as players: `body` runs in it with a browser, then both stop. */
+async function inTenant(names: string[], body: (world: World) => Promise<void>): Promise<void> {
   const server: Server = await startServer({
     MANCALA__AUTH__OPERATOR_KEY_SHA256: createHash("sha256").update(OPERATOR_KEY).digest("hex"),
     MANCALA__AUTH__PLAYER_TOKEN_SECRET: "a-browser-test-secret-of-at-least-thirty-two-bytes",
@@ -23,10 +33,20 @@ test("a challenge from one lobby to another opens the match on both pages; a rem
     const players = createClient(Players, transport);
     const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
     const key = (await admin.createTenant({ tenantId: "acme", name: "Acme games" }, bearer(OPERATOR_KEY))).apiKey;
-    const token = async (player: string) =>
-      (await players.issuePlayerToken({ playerId: player, ttlSeconds: 600 }, bearer(key))).token;
-    const [ann, bob] = [await token("ann"), await token("bob")];
+    const tokens = [];
+    for (const player of names) {
+      tokens.push((await players.issuePlayerToken({ playerId: player, ttlSeconds: 600 }, bearer(key))).token);
+    }
     browser = await startChromium();
+    await body({ server, browser, tokens, transport, bearer });
+  } finally {
+    await browser?.close();
+    await server.stop();
+  }
+}
+
+test("a challenge from one lobby to another opens the match on both pages; a rematch is offered", async () => {
+  await inTenant(["ann", "bob"], async ({ server, browser, tokens: [ann, bob] }) => {
     const annPage = await browser.page(`${server.url}/#lobby&token=${ann}`, { width: 1280, height: 800 });
     const bobPage = await browser.page(`${server.url}/#lobby&token=${bob}`, { width: 390, height: 844 });
     await annPage.locator("#lobby:not([hidden])").waitFor();
@@ -50,28 +70,11 @@ test("a challenge from one lobby to another opens the match on both pages; a rem
     assert.match(await annPage.locator("#end-text").innerText(), /resigned: (South|North) wins\./);
     await annPage.click("#rematch");
     await annPage.locator(".lobby-list", { hasText: "You challenge bob: Bosh" }).waitFor();
-  } finally {
-    await browser?.close();
-    await server.stop();
-  }
+  });
 });
 
 test("another player's seek and open challenge are listed in the lobby and taken with Accept", async () => {
-  const server: Server = await startServer({
-    MANCALA__AUTH__OPERATOR_KEY_SHA256: createHash("sha256").update(OPERATOR_KEY).digest("hex"),
-    MANCALA__AUTH__PLAYER_TOKEN_SECRET: "a-browser-test-secret-of-at-least-thirty-two-bytes",
-  });
-  let browser: Chromium | undefined;
-  try {
-    const transport = createNodeTransport({ baseUrl: server.url });
-    const admin = createClient(Admin, transport);
-    const players = createClient(Players, transport);
-    const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-    const key = (await admin.createTenant({ tenantId: "acme", name: "Acme games" }, bearer(OPERATOR_KEY))).apiKey;
-    const token = async (player: string) =>
-      (await players.issuePlayerToken({ playerId: player, ttlSeconds: 600 }, bearer(key))).token;
-    const [ann, bob, cy] = [await token("ann"), await token("bob"), await token("cy")];
-    browser = await startChromium();
+  await inTenant(["ann", "bob", "cy"], async ({ server, browser, tokens: [ann, bob, cy], transport, bearer }) => {
     const annPage = await browser.page(`${server.url}/#lobby&token=${ann}`, { width: 1280, height: 800 });
     const bobPage = await browser.page(`${server.url}/#lobby&token=${bob}`, { width: 390, height: 844 });
     await annPage.locator("#lobby:not([hidden])").waitFor();
@@ -96,8 +99,5 @@ test("another player's seek and open challenge are listed in the lobby and taken
     await open.getByRole("button", { name: "Accept" }).click();
     await bobLobby.locator("#play:not([hidden]) .pit").first().waitFor();
     assert.match(await bobLobby.locator("#title").innerText(), /^Bosh: you play (South|North)$/);
-  } finally {
-    await browser?.close();
-    await server.stop();
-  }
+  });
 });
