@@ -413,7 +413,7 @@ async fn rules_states_carry_the_documented_position_key() {
 /// every kind of bad start refused naming the field.
 #[tokio::test]
 async fn a_match_begins_from_a_chosen_position() {
-    use crate::rules_api::bad_request_fields;
+    use crate::rules_api::{apply, bad_request_fields, sow};
     let server = TestServer::start().await;
     let mut client = MatchesClient::new(server.channel.clone());
     let mut rules = RulesClient::new(server.channel.clone());
@@ -431,21 +431,11 @@ async fn a_match_begins_from_a_chosen_position() {
     .state
     .unwrap();
     for pit in [2, 8, 3] {
-        state = within(rules.apply_move(pb::ApplyMoveRequest {
-            state: Some(state),
-            r#move: Some(pb::Move {
-                action: Some(pb::r#move::Action::Sow(pb::Sow {
-                    pit,
-                    ..Default::default()
-                })),
-            }),
-            ..Default::default()
-        }))
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap();
+        state = apply(&server, &state, sow(pit))
+            .await
+            .unwrap()
+            .state
+            .unwrap();
     }
     let request = |start: pb::GameState, options: Option<pb::GameOptions>| pb::CreateMatchRequest {
         kind: pb::GameKind::BaAwa as i32,
