@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { after, before } from "node:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createClient, Matches, Rules } from "@mancala/client";
+import { createClient, Matches, Rules, type GameState } from "@mancala/client";
 import { createNodeTransport } from "@mancala/client/node";
 import { chromium, type Browser, type Page } from "playwright-core";
 
@@ -125,6 +125,12 @@ export async function boardPits(page: Page): Promise<number[]> {
         return text === "×" ? -1 : Number(text);
       }),
   );
+}
+
+/** What the board should show for `state`, as `boardPits` reads it (Bosh's closed holes: -1). */
+export function pitsShown(state: GameState): number[] {
+  const closed = state.variant.case === "bosh" ? state.variant.value.closed : [];
+  return state.pits.map((seeds, pit) => (closed[pit] ? -1 : seeds));
 }
 
 /** Animations as fast as they go (the speed control at its top), so tests spend their time on the rules. */
