@@ -21,8 +21,8 @@ use super::setup::{
 use super::sow::{sow_lap, Ring};
 use super::work;
 use super::{
-    can_move_listing, Game, GameKind, IllegalMove, Move, MoveList, NoTrace, Options, PitSet,
-    Player, Reason, Sow, Status,
+    can_move_listing, Game, GameKind, IllegalMove, LegalityOnly, Move, MoveList, NoTrace, Options,
+    PitSet, Player, Reason, Sow, Status,
 };
 
 /// Holes on the board.
@@ -420,7 +420,9 @@ impl Bosh {
                 reserve: reserves[player.index()],
             });
         }
-        self.begin_turn(self.round_starter, trace, listing);
+        if T::FINISHES_MOVE {
+            self.begin_turn(self.round_starter, trace, listing);
+        }
         Ok(())
     }
 
@@ -798,6 +800,27 @@ impl Game for Bosh {
             bits | u16::from(self.pits[hole] > 0) << hole
         });
         Some(u32::from(self.open_holes(mover) & stones))
+    }
+
+    /// §3.3's check at the start of a turn tries the player's sowings until one ends, and a random playout draws
+    /// and plays one of them next anyway: the sowing it plays is the check (a playout made two sowings a turn).
+    const DEFERS_TURN_CHECK: bool = true;
+
+    fn play_unchecked(&mut self, mv: &Move) -> Result<(), IllegalMove> {
+        self.play_listing(mv, &mut LegalityOnly, None)?;
+        // The move stopped once it was legal, before the turn passed on: it passes now, to the sowing's next player
+        // or to the new round's starter, unchecked.
+        self.to_move = match mv {
+            Move::Sow(_) => self.to_move.map(Player::opponent),
+            Move::NextGame(_) => Some(self.round_starter),
+        };
+        Ok(())
+    }
+
+    fn settle_turn(&mut self) {
+        if let (Status::InProgress, Some(player)) = (self.status, self.to_move) {
+            self.begin_turn(player, &mut NoTrace, None);
+        }
     }
 
     fn legal_moves(&self, out: &mut MoveList) {

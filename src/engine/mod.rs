@@ -465,6 +465,22 @@ pub trait Game: Clone + Sized {
         None
     }
 
+    /// Whether [`Game::play_unchecked`] passes the turn on without the check that the next player can move
+    /// (Bosh). A random playout then makes that check itself, by the next move it draws (see [`random_playout`]).
+    const DEFERS_TURN_CHECK: bool = false;
+
+    /// For random playouts: plays `mv` as [`Game::play`] does, except that where [`Game::DEFERS_TURN_CHECK`] the
+    /// turn is passed on without the check that the next player can move, which tries his moves one by one. The
+    /// caller owes that check: a move of his that it draws and plays makes it, and when none can be played
+    /// [`Game::settle_turn`] makes it (ending the turn as `play` would have). Nothing else may see the game in
+    /// between.
+    fn play_unchecked(&mut self, mv: &Move) -> Result<(), IllegalMove> {
+        self.play(mv, &mut NoTrace)
+    }
+
+    /// The check that [`Game::play_unchecked`] left out, for the player to move: the game as `play` leaves it.
+    fn settle_turn(&mut self) {}
+
     /// How many seats play: 2, or 3 in three-player Ba-awa.
     fn seats(&self) -> usize {
         2

@@ -45,10 +45,17 @@ pub enum Until {
 /// very moves of a listing when every candidate ends (the candidates are the listing, in the same order, and the
 /// draw is the same). The end-of-move check then only asks whether the next player can move, which stops at his
 /// first move. Other positions list their moves, each move listing the next position's as it is played.
+///
+/// A game that defers the end-of-move check ([`Game::DEFERS_TURN_CHECK`], Bosh) does not make it at all: the
+/// check tries the next player's moves until one ends, and the candidate drawn next is such a try, so the move
+/// drawn and played is the check passed; only when none of his candidates can be played is the check made
+/// ([`Game::settle_turn`]), which ends his turn (the round) as it would have. The game is left as `play` leaves it.
 pub fn random_playout<G: Game>(game: &mut G, rng: &mut Rng, until: Until, max_plies: u32) -> u32 {
     let mut plies = 0;
     let mut moves = MoveList::new();
     let mut listed = false;
+    // The last move passed the turn on without the check that the next player can move (`play_unchecked`).
+    let mut unchecked = false;
     while plies < max_plies {
         let done = match until {
             Until::GameEnd => game.status() != Status::InProgress,
@@ -60,7 +67,16 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut Rng, until: Until, max_pl
         let played = match game.sowing_candidates() {
             Some(candidates) => {
                 listed = false;
-                play_a_candidate(game, rng, candidates)
+                if play_a_candidate(game, rng, candidates) {
+                    true
+                } else if unchecked {
+                    // The player to move cannot move after all: the check ends his turn as `play` would have.
+                    game.settle_turn();
+                    unchecked = false;
+                    continue;
+                } else {
+                    false
+                }
             }
             None => {
                 if !listed {
@@ -71,15 +87,24 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut Rng, until: Until, max_pl
                     break;
                 }
                 let mv = moves[rng.below(moves.len())];
-                // Each move lists the next one's choices as it plays (the check that the next player can move).
-                listed = true;
-                game.play_and_list(&mv, &mut NoTrace, &mut moves).is_ok()
+                if G::DEFERS_TURN_CHECK {
+                    game.play_unchecked(&mv).is_ok()
+                } else {
+                    // Each move lists the next one's choices as it plays (the check that the next player can
+                    // move).
+                    listed = true;
+                    game.play_and_list(&mv, &mut NoTrace, &mut moves).is_ok()
+                }
             }
         };
         if !played {
             break;
         }
+        unchecked = G::DEFERS_TURN_CHECK;
         plies += 1;
+    }
+    if unchecked {
+        game.settle_turn();
     }
     plies
 }
@@ -92,7 +117,7 @@ fn play_a_candidate<G: Game>(game: &mut G, rng: &mut Rng, mut candidates: u32) -
             left &= left - 1;
         }
         let pit = left.trailing_zeros() as u8;
-        match game.play(&Move::Sow(Sow::from(pit)), &mut NoTrace) {
+        match game.play_unchecked(&Move::Sow(Sow::from(pit))) {
             Ok(()) => return true,
             // It never ends: the position is as it was; draw again among the others.
             Err(e) if e.reason == Reason::NeverEndingMove => candidates &= !(1 << pit),
@@ -163,5 +188,33 @@ mod tests {
             moves > 100_000 && diverged < 20,
             "{moves} moves, {diverged} diverged"
         );
+    }
+
+    /// A Bosh playout defers the check that the next player can move to its next draw (`DEFERS_TURN_CHECK`), yet
+    /// leaves every game as `play` leaves it: a stretch of moves played in one call ends where the same moves
+    /// played a call each end (every call settling its last move's check), rounds ended by a stuck player and
+    /// whole matches included.
+    #[test]
+    fn a_deferred_check_leaves_the_game_as_play_leaves_it() {
+        let mut rounds = 0;
+        for seed in 0..40 {
+            let mut at_once = AnyGame::new_match(GameKind::Bosh, &Options::default());
+            let mut one_by_one = at_once.clone();
+            let (mut rng_at_once, mut rng_one_by_one) = (Rng::new(seed), Rng::new(seed));
+            while at_once.status() != Status::MatchOver {
+                let stretch = 1 + (seed as u32 + at_once.game_number()) % 23;
+                let played = at_once.random_playout(&mut rng_at_once, Until::MatchEnd, stretch);
+                for _ in 0..played {
+                    assert_eq!(
+                        one_by_one.random_playout(&mut rng_one_by_one, Until::MatchEnd, 1),
+                        1
+                    );
+                }
+                assert_eq!(at_once, one_by_one, "seed {seed}");
+                assert_eq!(rng_at_once.0, rng_one_by_one.0, "seed {seed}");
+            }
+            rounds += at_once.game_number();
+        }
+        assert!(rounds > 200, "{rounds} rounds");
     }
 }
