@@ -1,25 +1,18 @@
-//! [`EmbeddedStore`]: every match in one redb file, `<data_dir>/mancala.redb`, and its write-ahead log beside it,
-//! `<data_dir>/mancala.wal`.
+//! [`EmbeddedStore`]: every match in one redb file, `<data_dir>/mancala.redb`.
 //!
 //! Why redb: pure Rust (no C toolchain, no system library, builds wherever the crate builds), ACID
 //! with copy-on-write B-trees and checksummed commits, so a process killed at any instant (even
-//! `kill -9` mid-commit) reopens at the last durable commit; one file, nothing else to run;
-//! actively maintained with a stable file format. The frequent writes (a move's append, a match's creation, the
-//! lobby's entries) go to the store's writer thread, which commits whatever waits at the same moment in one
-//! transaction (group commit: `super::group_commit`, `super::embedded_writes`), appends it to the write-ahead log
-//! and fdatasyncs that, then commits redb without an fsync; every few dozen batches a durable redb commit (a
-//! checkpoint) empties the log, and opening the store replays what the last one lacks (`super::embedded_writer`,
-//! `super::write_log`). So a move is on disk before its answer is sent. The rarer writes (tenants, a purge) commit
-//! durably (`Durability::Immediate`) on their own. The 2.x line is used because it keeps the crate's rust-version
-//! (1.85).
+//! `kill -9` mid-commit) reopens at the last committed transaction; one file, nothing else to run;
+//! actively maintained with a stable file format. Every commit is `Durability::Immediate` (fsync before commit
+//! returns), which is what makes a move durable before its answer is sent. The frequent writes (a move's append, a
+//! match's creation, the lobby's entries) go to the store's writer thread, which commits whatever waits at the
+//! same moment in one transaction and one fsync (group commit: `super::group_commit`, `super::embedded_writes`).
+//! The 2.x line is used because it keeps the crate's rust-version (1.85).
 //!
 //! Tables: `matches` (id → header) and `events` ((id, seq) → event), both in the shared codec;
-//! `active_per_tenant` (tenant → unfinished matches); `write_log` (the last log record the state holds); the
-//! tenants' (see `super::tenants`) and the lobby's. A file of an earlier version, without `write_log` or a log,
-//! opens as it is.
+//! `active_per_tenant` (tenant → unfinished matches); the tenants' (see `super::tenants`).
 
-use super::embedded_writer::{Writer, LOG_FILE_NAME, WRITE_LOG};
-use super::embedded_writes::{Append, Create, Write};
+use super::embedded_writes::{self, Append, Create, Write};
 use super::group_commit::GroupCommit;
 use super::{
     codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
@@ -63,8 +56,8 @@ fn failed(error: impl std::fmt::Display) -> StoreError {
 }
 
 impl EmbeddedStore {
-    /// Opens (creating if needed) `<data_dir>/mancala.redb` and its log. After a crash redb recovers the last
-    /// durable commit here, which may take a moment on a large file, and the log's later records are replayed.
+    /// Opens (creating if needed) `<data_dir>/mancala.redb`. After a crash redb recovers the last
+    /// committed state here, which may take a moment on a large file.
     pub fn open(data_dir: &Path) -> Result<EmbeddedStore, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|e| {
             StoreError::Failed(format!(
@@ -73,16 +66,27 @@ impl EmbeddedStore {
             ))
         })?;
         let path = data_dir.join(FILE_NAME);
-        let db = open_database(&path)?;
-        // The log's records that the file's last durable commit lacks are replayed here, before any write.
-        let mut writer = Writer::open(db.clone(), &data_dir.join(LOG_FILE_NAME))?;
-        let writes = GroupCommit::start("mancala-commit", move |batch| writer.commit(batch))
-            .map_err(|e| StoreError::Failed(format!("cannot start the store's writer: {e}")))?;
+        let db = Database::create(&path)
+            .map_err(|e| StoreError::Failed(format!("cannot open {}: {e}", path.display())))?;
+        // Create both tables up front, so that readers never meet a missing table.
+        let txn = db.begin_write().map_err(failed)?;
+        txn.open_table(MATCHES).map_err(failed)?;
+        txn.open_table(EVENTS).map_err(failed)?;
+        txn.open_table(ACTIVE).map_err(failed)?;
+        super::tenants::create_embedded_tables(&txn)?;
+        super::lobby::create_embedded_tables(&txn)?;
+        txn.commit().map_err(failed)?;
+        let db = Arc::new(db);
+        let committed = db.clone();
+        let writes = GroupCommit::start("mancala-commit", move |batch| {
+            embedded_writes::commit(&committed, batch)
+        })
+        .map_err(|e| StoreError::Failed(format!("cannot start the store's writer: {e}")))?;
         Ok(EmbeddedStore(Arc::new(Redb { db, path, writes })))
     }
 
     /// Commits `write` on the store's writer thread, with whatever other writes wait at the same moment (one
-    /// transaction, one log append and fdatasync): its own result, once durable.
+    /// transaction, one fsync): its own result, once durable.
     pub(super) async fn write(&self, write: Write) -> Result<(), StoreError> {
         self.0.writes.submit(write).await
     }
@@ -103,23 +107,6 @@ impl EmbeddedStore {
             .await
             .unwrap_or_else(|e| Err(StoreError::Failed(format!("a store task failed: {e}"))))
     }
-}
-
-/// Opens (creating if needed) the redb file at `path`, with every table the store reads.
-pub(super) fn open_database(path: &Path) -> Result<Arc<Database>, StoreError> {
-    let db = Database::create(path)
-        .map_err(|e| StoreError::Failed(format!("cannot open {}: {e}", path.display())))?;
-    // Create the tables up front, so that readers never meet a missing table (a file of an earlier version gains
-    // the ones it lacks here).
-    let txn = db.begin_write().map_err(failed)?;
-    txn.open_table(MATCHES).map_err(failed)?;
-    txn.open_table(EVENTS).map_err(failed)?;
-    txn.open_table(ACTIVE).map_err(failed)?;
-    txn.open_table(WRITE_LOG).map_err(failed)?;
-    super::tenants::create_embedded_tables(&txn)?;
-    super::lobby::create_embedded_tables(&txn)?;
-    txn.commit().map_err(failed)?;
-    Ok(Arc::new(db))
 }
 
 impl Redb {
@@ -288,8 +275,8 @@ impl MatchStore for EmbeddedStore {
     }
 
     async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
-        // Encoded here, on the caller's thread; appends made at the same time share one transaction and one log
-        // fdatasync, on the store's writer thread, and each returns once its own is durable, or with its own refusal.
+        // Encoded here, on the caller's thread; appends made at the same time share one transaction and one fsync,
+        // on the store's writer thread, and each returns once its own is durable, or with its own refusal.
         self.write(Write::Append(Append::new(record, event))).await
     }
 

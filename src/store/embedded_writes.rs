@@ -1,18 +1,17 @@
 //! What the embedded store's writer thread commits (`super::group_commit`): the matches' appends and creations and
-//! the lobby's appends, whichever arrive together, in one redb write transaction and so one log append and one
-//! fdatasync. Every frequent write of the store goes this way: a creation or a lobby append committed on its own
-//! would take redb's one write lock and an fsync of its own, and the appends would wait behind it.
+//! the lobby's appends, whichever arrive together, in one redb write transaction and so one fsync. Every frequent
+//! write of the store goes this way: a creation or a lobby append committed on its own would take redb's one write
+//! lock and an fsync of its own, and the appends would wait behind it.
 //!
 //! Each write is checked alone (a stale version, a missing match, a tenant at its limit, a lobby log that moved on)
 //! and refused alone, having written nothing; a storage failure fails every write of the batch, since nothing is
-//! committed. How the transaction is made durable (the write-ahead log, checkpoints) is `super::embedded_writer`'s.
-//! The bytes are encoded by the caller, on its own thread, so that the one writer thread spends its time on the
-//! B-trees and the commit.
+//! committed. The bytes are encoded by the caller, on its own thread, so that the one writer thread spends its time
+//! on the B-trees and the commit.
 
 use super::embedded::{ACTIVE, EVENTS, MATCHES};
 use super::lobby::{LOBBY, LOBBY_LENGTHS};
 use super::{codec, EventRecord, MatchId, MatchRecord, StoreError};
-use redb::{ReadableTable, Table, WriteTransaction};
+use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 /// One write for the writer thread.
 pub(super) enum Write {
@@ -26,13 +25,13 @@ pub(super) enum Write {
 
 /// Event `seq` of match `id`, written only if the match stands at version `seq - 1`.
 pub(super) struct Append {
-    pub(super) id: MatchId,
-    pub(super) seq: u64,
-    pub(super) tenant: String,
+    id: MatchId,
+    seq: u64,
+    tenant: String,
     /// Whether the header written ends the match (it then leaves its tenant's count of unfinished matches).
-    pub(super) finishes: bool,
-    pub(super) header: Vec<u8>,
-    pub(super) event: Vec<u8>,
+    finishes: bool,
+    header: Vec<u8>,
+    event: Vec<u8>,
 }
 
 impl Append {
@@ -52,10 +51,10 @@ impl Append {
 /// A new match, written unless it exists (then nothing is written, and it succeeds: a creation retried), refused
 /// when its tenant already has `max_active` unfinished matches.
 pub(super) struct Create {
-    pub(super) id: MatchId,
-    pub(super) tenant: String,
-    pub(super) header: Vec<u8>,
-    pub(super) max_active: Option<u64>,
+    id: MatchId,
+    tenant: String,
+    header: Vec<u8>,
+    max_active: Option<u64>,
 }
 
 impl Create {
@@ -80,6 +79,30 @@ pub(super) struct LobbyAppend {
 
 fn failed(error: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(error.to_string())
+}
+
+/// Commits `batch` in one write transaction: one result per write, in order.
+pub(super) fn commit(db: &Database, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+    let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
+        let message = error.to_string();
+        batch
+            .iter()
+            .map(|_| Err(StoreError::Failed(message.clone())))
+            .collect()
+    };
+    let txn = match db.begin_write() {
+        Ok(txn) => txn,
+        Err(e) => return all_failed(failed(e)),
+    };
+    let results = match apply(&txn, batch) {
+        Ok(results) => results,
+        // Dropping the transaction aborts it.
+        Err(e) => return all_failed(e),
+    };
+    match txn.commit() {
+        Ok(()) => results,
+        Err(e) => all_failed(failed(e)),
+    }
 }
 
 /// An open table keyed by `K` with values `V`.
@@ -108,8 +131,8 @@ macro_rules! opened {
 }
 
 /// Applies each write of `batch` that its check allows, inside `txn`: the results, or the storage failure that
-/// fails them all (`super::embedded_writer` commits the transaction, or replays a log record through it).
-pub(super) fn apply(
+/// fails them all.
+fn apply(
     txn: &WriteTransaction,
     batch: &[Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
@@ -215,7 +238,6 @@ impl Tables<'_> {
 mod tests {
     use super::*;
     use crate::engine::{GameKind, Move, Player, Sow};
-    use crate::store::embedded_writer::Writer;
     use crate::store::tests::record;
     use crate::store::{Action, EmbeddedStore, LobbyStore, MatchStore};
 
@@ -245,25 +267,37 @@ mod tests {
         })
     }
 
+    /// Commits `batch` as the writer thread would: in one transaction.
+    async fn commit_batch(store: &EmbeddedStore, batch: Vec<Write>) -> Vec<Result<(), StoreError>> {
+        store
+            .off_runtime(move |redb| Ok(commit(redb.db(), &batch)))
+            .await
+            .unwrap()
+    }
+
     #[tokio::test]
     async fn one_batch_holds_creations_appends_and_lobby_entries_each_refused_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let mut writer = Writer::open_in(dir.path());
-        let results = writer.commit(&[
-            Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
-            // The same creation again (retried) changes nothing and succeeds.
-            Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
-            // An append sees the creation and the appends before it in its batch.
-            Write::Append(Append::new(&at(1, 1), &sow(1))),
-            Write::Append(Append::new(&at(1, 1), &sow(1))),
-            Write::Append(Append::new(&at(1, 2), &sow(2))),
-            Write::Append(Append::new(&at(9, 1), &sow(1))),
-            Write::Create(Create::new(&record(2, GameKind::Bosh), Some(2))),
-            Write::Create(Create::new(&record(3, GameKind::Bosh), Some(2))),
-            lobby(1, "first"),
-            lobby(1, "again"),
-            lobby(2, "second"),
-        ]);
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        let results = commit_batch(
+            &store,
+            vec![
+                Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
+                // The same creation again (retried) changes nothing and succeeds.
+                Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
+                // An append sees the creation and the appends before it in its batch.
+                Write::Append(Append::new(&at(1, 1), &sow(1))),
+                Write::Append(Append::new(&at(1, 1), &sow(1))),
+                Write::Append(Append::new(&at(1, 2), &sow(2))),
+                Write::Append(Append::new(&at(9, 1), &sow(1))),
+                Write::Create(Create::new(&record(2, GameKind::Bosh), Some(2))),
+                Write::Create(Create::new(&record(3, GameKind::Bosh), Some(2))),
+                lobby(1, "first"),
+                lobby(1, "again"),
+                lobby(2, "second"),
+            ],
+        )
+        .await;
         let refusals: Vec<_> = results.iter().map(|r| r.as_ref().err()).collect();
         assert!(matches!(
             refusals[..],
@@ -281,7 +315,7 @@ mod tests {
                 None,
             ]
         ));
-        drop(writer);
+        drop(store);
         // What was accepted was committed; nothing that was refused was written.
         let store = EmbeddedStore::open(dir.path()).unwrap();
         let first = store.load(&MatchId([1; 16])).await.unwrap().unwrap();
@@ -304,28 +338,39 @@ mod tests {
     #[tokio::test]
     async fn a_storage_failure_fails_every_write_of_its_batch_and_commits_none() {
         let dir = tempfile::tempdir().unwrap();
-        let mut writer = Writer::open_in(dir.path());
-        let ok = |results: Vec<Result<(), StoreError>>| assert!(results.iter().all(Result::is_ok));
-        ok(writer.commit(&[Write::Create(Create::new(
-            &record(1, GameKind::BaAwa),
-            None,
-        ))]));
-        ok(writer.commit(&[Write::Append(Append::new(&at(1, 1), &sow(1)))]));
-        ok(writer.commit(&[lobby(1, "kept")]));
-        // A header the codec cannot read: reading it fails the transaction, as a damaged page would.
-        let txn = writer.db().begin_write().unwrap();
-        txn.open_table(MATCHES)
-            .unwrap()
-            .insert([5u8; 16].as_slice(), [0xff, 0xff, 0xff].as_slice())
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        store
+            .create(&record(1, GameKind::BaAwa), None)
+            .await
             .unwrap();
-        txn.commit().unwrap();
-        let results = writer.commit(&[
-            Write::Create(Create::new(&record(2, GameKind::Bosh), None)),
-            Write::Append(Append::new(&at(1, 2), &sow(2))),
-            lobby(2, "lost"),
-            Write::Append(Append::new(&at(5, 1), &sow(1))),
-            Write::Append(Append::new(&at(1, 3), &sow(3))),
-        ]);
+        store.append(&at(1, 1), &sow(1)).await.unwrap();
+        store
+            .lobby_append("acme", 1, &[b"kept".to_vec()])
+            .await
+            .unwrap();
+        // A header the codec cannot read: reading it fails the transaction, as a damaged page would.
+        store
+            .off_runtime(|redb| {
+                let txn = redb.db().begin_write().map_err(failed)?;
+                txn.open_table(MATCHES)
+                    .map_err(failed)?
+                    .insert([5u8; 16].as_slice(), [0xff, 0xff, 0xff].as_slice())
+                    .map_err(failed)?;
+                txn.commit().map_err(failed)
+            })
+            .await
+            .unwrap();
+        let results = commit_batch(
+            &store,
+            vec![
+                Write::Create(Create::new(&record(2, GameKind::Bosh), None)),
+                Write::Append(Append::new(&at(1, 2), &sow(2))),
+                lobby(2, "lost"),
+                Write::Append(Append::new(&at(5, 1), &sow(1))),
+                Write::Append(Append::new(&at(1, 3), &sow(3))),
+            ],
+        )
+        .await;
         assert_eq!(results.len(), 5);
         for result in &results {
             assert!(
@@ -333,13 +378,11 @@ mod tests {
                 "{result:?}"
             );
         }
-        // The writer goes on: the next batch commits.
-        ok(writer.commit(&[Write::Append(Append::new(&at(1, 2), &sow(2)))]));
-        drop(writer);
-        let store = EmbeddedStore::open(dir.path()).unwrap();
         let first = store.load(&MatchId([1; 16])).await.unwrap().unwrap();
-        assert_eq!((first.record.version, first.events.len()), (2, 2));
+        assert_eq!((first.record.version, first.events.len()), (1, 1));
         assert_eq!(store.load(&MatchId([2; 16])).await.unwrap(), None);
         assert_eq!(store.lobby_read("acme", 0, 10).await.unwrap().len(), 1);
+        // The writer goes on: the next batch commits.
+        store.append(&at(1, 2), &sow(2)).await.unwrap();
     }
 }

@@ -15,7 +15,7 @@
 //! simple. Each store waits in its own way: the Redis store on its one multiplexed connection (it reconnects
 //! by itself), never on a thread; the embedded store, whose redb file and fsync block, on tokio's blocking pool
 //! (as `tokio::fs` does) for its reads and on its writer thread for its frequent writes, where concurrent appends
-//! share one commit and one fdatasync of its write-ahead log; the memory store not at all.
+//! share one commit; the memory store not at all.
 //!
 //! This file holds the traits' matches part and what every store shares (its errors, its feeds); the records a
 //! match is kept as are `records.rs`, their bytes `codec.rs`, and the tenants' and lobby's parts `tenants.rs` and
@@ -23,11 +23,9 @@
 
 pub mod codec;
 mod embedded;
-mod embedded_writer;
 mod embedded_writes;
 mod group_commit;
 pub mod lobby;
-pub mod logged_writes;
 mod memory;
 pub mod presence;
 mod records;
@@ -35,7 +33,6 @@ mod redis;
 pub mod tenants;
 #[cfg(test)]
 mod tests;
-pub mod write_log;
 
 pub use self::redis::RedisStore;
 pub use crate::engine::notation::Action;

@@ -1,6 +1,6 @@
 //! Property fuzzing of everything that reads outside input (issue 11), on stable Rust with proptest: wire
 //! requests of every RPC, game states near valid ones, the match notation, the store's record codec, the
-//! configuration, engine play on arbitrary valid states, and the embedded store's write-ahead log. One module per target.
+//! configuration, and engine play on arbitrary valid states. One module per target.
 //!
 //! Each target first replays its committed corpus (`tests/fuzz/corpus/<target>/`: seeds of every input
 //! shape, and every input that once found a bug), then runs `MANCALA_FUZZ_CASES` generated cases (a small
@@ -20,7 +20,6 @@ mod notation;
 mod play;
 mod state;
 mod wire;
-mod write_log;
 
 use mancala::api::pb;
 use mancala::engine::{AnyGame, Budget, GameKind, Move, Options, Player, Rng, Unfinished, Until};
@@ -188,5 +187,4 @@ fn write_seed_corpus() {
     write_corpus("codec", codec::seeds());
     write_corpus("config", config::seeds());
     write_corpus("play", play::seeds());
-    write_corpus("write_log", write_log::seeds());
 }
