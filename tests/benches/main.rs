@@ -7,3 +7,4 @@ mod support;
 mod cluster_bench;
 mod fanout_bench;
 mod scale_bench;
+mod store_bench;

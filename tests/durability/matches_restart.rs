@@ -348,3 +348,104 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
         assert_eq!(&seen, event);
     }
 }
+
+/// Plays `m` on `client` until the server goes away (or the match ends), sending the seq of each acknowledged move
+/// to `acked`; the last one acknowledged.
+async fn play_until_killed(
+    mut client: MatchesClient<Channel>,
+    mut m: pb::Match,
+    tokens: Vec<String>,
+    acked: tokio::sync::mpsc::UnboundedSender<()>,
+) -> u64 {
+    let mut last = m.version;
+    for n in 0.. {
+        if m.legal_moves.is_empty() {
+            break;
+        }
+        let (request, token) = next_request(&m, &tokens, n * 3 + 1);
+        match tokio::time::timeout(STEP, client.submit_move(authed(request, &token))).await {
+            Ok(Ok(answer)) => {
+                let event = answer.into_inner().event.unwrap();
+                m.version = event.seq;
+                m.state = event.state.clone();
+                m.legal_moves = event.legal_moves.clone();
+                last = event.seq;
+                let _ = acked.send(());
+            }
+            _ => break,
+        }
+    }
+    last
+}
+
+/// Several matches moving at once, the server killed three times while they move: after each restart every
+/// acknowledged move of every match is there, its history whole (the group commit's batches hold several matches'
+/// moves, and a kill can land in any of them), and play goes on.
+#[tokio::test]
+async fn matches_moving_together_survive_repeated_sigkills() {
+    const MATCHES: usize = 6;
+    let data = tempfile::tempdir().expect("a temporary data directory");
+    let mut server = Server::start(data.path()).await;
+    let mut client = server.client().await;
+    let mut matches = Vec::new();
+    for _ in 0..MATCHES {
+        let created = within(
+            "create",
+            client.create_match(pb::CreateMatchRequest {
+                kind: pb::GameKind::BaAwa as i32,
+                options: None,
+                players: vec![],
+                bots: vec![],
+                time_control: None,
+                start: None,
+            }),
+        )
+        .await
+        .expect("create")
+        .into_inner();
+        let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
+        matches.push((created.r#match.unwrap().match_id, tokens));
+    }
+    for round in 0..3 {
+        let (acked, mut acks) = tokio::sync::mpsc::unbounded_channel();
+        let mut players = Vec::new();
+        for (id, tokens) in &matches {
+            let m = get(&mut client, id).await;
+            players.push(tokio::spawn(play_until_killed(
+                server.client().await,
+                m,
+                tokens.clone(),
+                acked.clone(),
+            )));
+        }
+        drop(acked);
+        // Killed once the matches together have had some forty moves acknowledged (or all have ended).
+        for _ in 0..40 {
+            if within("a move", acks.recv()).await.is_none() {
+                break;
+            }
+        }
+        server.child.kill().expect("SIGKILL");
+        server.child.wait().expect("reaped");
+        let mut last = Vec::new();
+        for player in players {
+            last.push(within("the player stops", player).await.expect("no panic"));
+        }
+        drop(client);
+        server = Server::start(data.path()).await;
+        client = server.client().await;
+        for ((id, _), last) in matches.iter().zip(last) {
+            let after = get(&mut client, id).await;
+            assert!(
+                after.version == last || after.version == last + 1,
+                "round {round}: match {id} at version {} after the restart, {last} acknowledged",
+                after.version
+            );
+            let restored = history(&mut client, id).await;
+            assert_eq!(restored.events.len() as u64, after.version);
+            if let Some(event) = restored.events.last() {
+                assert_eq!(event.state, after.state, "round {round}: match {id}");
+            }
+        }
+    }
+}

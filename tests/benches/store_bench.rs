@@ -1,0 +1,208 @@
+//! The embedded store's two levers against a durable move's cost, on redb alone (issue 43; ignored: a measurement,
+//! not a test). One thread commits batches of `STORE_BENCH_BATCH` moves (64: the scale bench's clients, each its own
+//! match, in lock-step), a header (~190 bytes) rewritten and an event (~30 bytes) added per move, a match replaced
+//! by a new one after 80 moves, for `STORE_BENCH_BATCHES` batches, in each layout:
+//!
+//! - `two tables, immediate`: the store as it was: `matches` (id → header) and `events` ((id, seq) → event), one
+//!   durable redb commit (fsync) a batch;
+//! - `one table, immediate`: lever (a), a match's header at (id, 0) and its events at (id, seq) in one table;
+//! - `two tables, log`: lever (b), the batch appended to a log file and fdatasync'ed, the redb commit non-durable,
+//!   with a durable one every `STORE_BENCH_CHECKPOINT` batches (the log then emptied);
+//! - `two tables, prealloc log`: the same, the log a file of zeros written once and overwritten from its start after
+//!   each checkpoint, so that an append's fdatasync commits no size or extent change.
+//!
+//! Each row: the committing thread's CPU µs a move (utime + stime from /proc/thread-self), the bytes it wrote a
+//! batch (`/proc/thread-self/io`, so 4 KiB pages), and the batches a second.
+//!
+//! ```sh
+//! cargo test --release --test benches store_bench -- --ignored --nocapture
+//! ```
+
+use redb::{Database, Durability, ReadableTable, TableDefinition};
+use std::io::Write as _;
+use std::time::Instant;
+
+const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
+const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
+
+fn env_or(name: &str, default: u64) -> u64 {
+    crate::scale_bench::env_or(name, default)
+}
+
+/// (CPU seconds, bytes written) of the calling thread so far.
+fn thread_costs() -> (f64, u64) {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+    let cpu: f64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
+        .sum::<f64>()
+        / 100.0;
+    let io = std::fs::read_to_string("/proc/thread-self/io").unwrap_or_default();
+    let written = io
+        .lines()
+        .find_map(|l| l.strip_prefix("write_bytes: "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    (cpu, written)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    TwoTablesImmediate,
+    OneTableImmediate,
+    TwoTablesLog,
+    TwoTablesPreallocatedLog,
+}
+
+/// A pseudo-random 16-byte id.
+fn id(n: u64) -> [u8; 16] {
+    let mut x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xdead_beef;
+    let mut out = [0; 16];
+    for chunk in out.chunks_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        chunk.copy_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path().join("bench.redb")).unwrap();
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.path().join("bench.log"))
+        .unwrap();
+    // A log written once with zeros and then overwritten from its start: its appends change no file size or extent,
+    // so their fdatasync has no metadata to commit.
+    let preallocated = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(dir.path().join("bench.prealloc"))
+        .unwrap();
+    let mut at = 0u64;
+    if layout == Layout::TwoTablesPreallocatedLog {
+        use std::os::unix::fs::FileExt;
+        let zeros = vec![0u8; 1 << 20];
+        for mib in 0..64 {
+            preallocated.write_all_at(&zeros, mib << 20).unwrap();
+        }
+        preallocated.sync_all().unwrap();
+    }
+    let header = vec![7u8; 190];
+    let event = vec![3u8; 30];
+    // Match slot i plays match (ids[i], seq[i]).
+    let mut ids: Vec<u64> = (0..batch).collect();
+    let mut seqs = vec![0u64; batch as usize];
+    let mut next_id = batch;
+    let (cpu0, written0) = thread_costs();
+    let start = Instant::now();
+    for b in 0..batches {
+        let mut txn = db.begin_write().unwrap();
+        let with_log = matches!(
+            layout,
+            Layout::TwoTablesLog | Layout::TwoTablesPreallocatedLog
+        );
+        let logged = with_log && (b + 1) % checkpoint != 0;
+        if logged {
+            txn.set_durability(Durability::None);
+        }
+        let mut record = Vec::new();
+        {
+            let mut matches = txn.open_table(MATCHES).unwrap();
+            let mut events = txn.open_table(EVENTS).unwrap();
+            for slot in 0..batch as usize {
+                if seqs[slot] == 80 {
+                    ids[slot] = next_id;
+                    next_id += 1;
+                    seqs[slot] = 0;
+                }
+                seqs[slot] += 1;
+                let key = id(ids[slot]);
+                let seq = seqs[slot];
+                match layout {
+                    Layout::OneTableImmediate => {
+                        // The header at seq 0, read for its version first as the store does.
+                        let _ = events
+                            .get((key.as_slice(), 0))
+                            .unwrap()
+                            .map(|v| v.value()[0]);
+                        events
+                            .insert((key.as_slice(), 0), header.as_slice())
+                            .unwrap();
+                    }
+                    _ => {
+                        let _ = matches.get(key.as_slice()).unwrap().map(|v| v.value()[0]);
+                        matches.insert(key.as_slice(), header.as_slice()).unwrap();
+                    }
+                }
+                events
+                    .insert((key.as_slice(), seq), event.as_slice())
+                    .unwrap();
+                if logged {
+                    record.extend_from_slice(&key);
+                    record.extend_from_slice(&seq.to_le_bytes());
+                    record.extend_from_slice(&header);
+                    record.extend_from_slice(&event);
+                }
+            }
+        }
+        if logged && layout == Layout::TwoTablesPreallocatedLog {
+            use std::os::unix::fs::FileExt;
+            preallocated.write_all_at(&record, at).unwrap();
+            preallocated.sync_data().unwrap();
+            at += record.len() as u64;
+        } else if logged {
+            log.write_all(&record).unwrap();
+            log.sync_data().unwrap();
+        }
+        txn.commit().unwrap();
+        if with_log && !logged {
+            log.set_len(0).unwrap();
+            at = 0;
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let (cpu1, written1) = thread_costs();
+    let moves = (batch * batches) as f64;
+    let name = match layout {
+        Layout::TwoTablesImmediate => "two tables, immediate",
+        Layout::OneTableImmediate => "one table, immediate",
+        Layout::TwoTablesLog => "two tables, log",
+        Layout::TwoTablesPreallocatedLog => "two tables, prealloc log",
+    };
+    println!(
+        "{name:<24} {:>6.1} µs CPU/move  {:>6.1} KiB written/batch  {:>7.0} batches/s  {:>8.0} moves/s  file {} KiB",
+        (cpu1 - cpu0) / moves * 1e6,
+        (written1 - written0) as f64 / batches as f64 / 1024.0,
+        batches as f64 / seconds,
+        moves / seconds,
+        std::fs::metadata(dir.path().join("bench.redb")).unwrap().len() / 1024,
+    );
+}
+
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn store_bench() {
+    let batch = env_or("STORE_BENCH_BATCH", 64);
+    let batches = env_or("STORE_BENCH_BATCHES", 1000);
+    let checkpoint = env_or("STORE_BENCH_CHECKPOINT", 64);
+    for round in 0..env_or("STORE_BENCH_ROUNDS", 2) {
+        println!("round {round}: {batch} moves a batch, {batches} batches, a checkpoint every {checkpoint}");
+        for layout in [
+            Layout::TwoTablesImmediate,
+            Layout::OneTableImmediate,
+            Layout::TwoTablesLog,
+            Layout::TwoTablesPreallocatedLog,
+        ] {
+            run(layout, batch, batches, checkpoint);
+        }
+    }
+}
