@@ -7,9 +7,6 @@
 //! padded with zero bytes to a multiple of 8, read as little-endian 64-bit words, each XORed into the hash and
 //! multiplied by FNV's prime. Word by word rather than byte by byte because every state the Rules API returns
 //! carries a key (each preview's too): eight times fewer multiplications on the hot calls.
-//! The bytes are gathered in
-//! blocks of a size known for each game ([`fast_key`]), the byte-by-byte gathering ([`documented_key`]) kept for
-//! any state they do not fit and as the tests' reference.
 //! 1. the game's `GameKind` number (1 Bao la Kete, 2 Bosh, 3 Ba-awa);
 //! 2. for each of `pits`, `stores`, `reserves`: its length, then each count as one byte;
 //! 3. `to_move` as its `Player` number (0 none, 1 South, 2 North, 3 East);
@@ -17,7 +14,9 @@
 //!    number of `eliminated_in_game` entries and each as 4 little-endian bytes; Bao la Kete: the stage (1 mtaji,
 //!    0 nemo), both kuu flags, the mark as 0 or 1 followed by blockee, pit, setter, then `game_starter`.
 //!
-//! Player numbers are the protocol's.
+//! Player numbers are the protocol's. The bytes are gathered in blocks of a size known for each game
+//! ([`fast_key`]); the byte-by-byte gathering ([`documented_key`]) is kept for any state they do not fit and as the
+//! tests' reference.
 
 use crate::engine::{AnyGame, GameKind, Player, StateView, VariantView};
 
@@ -111,8 +110,8 @@ pub fn key_of_view(view: &StateView<'_>) -> u64 {
 /// pits at once, a seat's list as one block of its two or three values, each game's fields a block. Every
 /// returned state has its key (ApplyMove's, each preview's), and gathered byte by byte, each byte's own bounds
 /// check and the lists' copies of unknown length (calls to `memcpy`) cost about 280 instructions a key, in
-/// blocks about 140. `None` for a state whose lists are not of a game's usual lengths (a board of another size, a seat's
-/// list of one value, a Ba-awa elimination list of other than three games): [`documented_key`] takes it.
+/// blocks about 140. `None` for a state whose lists are not of a game's usual lengths (a board of another size, a
+/// seat's list of one value, a Ba-awa elimination list of other than three games): [`documented_key`] takes it.
 #[inline(always)]
 fn fast_key<const P: usize>(view: &StateView<'_>) -> Option<u64> {
     let pits: &[u8; P] = view.pits.try_into().ok()?;
