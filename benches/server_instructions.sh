@@ -9,15 +9,23 @@
 #
 #   cargo build --release && bash benches/server_instructions.sh [CALLS] [BINARY]
 #
+# To trace a difference between two builds function by function, keep the dumps and send the load from one
+# generator for both servers (the load generator's requests are then the same bytes):
+#
+#   KEEP_DUMPS=/tmp/cg-new LOAD_BINARY=target/release/mancala bash benches/server_instructions.sh 10000 BINARY
+#   callgrind_annotate --inclusive=yes /tmp/cg-new/cg.<pid>.<n>   # one dump a load, in the order listed below
+#
 # Needs valgrind (callgrind_control). Takes about a minute for 10,000 calls a load.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 calls=${1:-10000}
 bin=${2:-target/release/mancala}
+load_bin=${LOAD_BINARY:-$bin}
 port=${PORT:-50098}
-out=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$out"' EXIT
+out=${KEEP_DUMPS:-$(mktemp -d)}
+mkdir -p "$out"
+trap 'kill "$server" 2>/dev/null || true; [[ -n ${KEEP_DUMPS:-} ]] || rm -rf "$out"' EXIT
 
 MANCALA__LOG__FILTER=warn MANCALA__MATCHES__STORE=memory MANCALA__ADDRESSES__CALLS_PER_SECOND=0 taskset -c 1 \
     valgrind --tool=callgrind --callgrind-out-file="$out/cg.%p" "$bin" serve --listen "127.0.0.1:$port" \
@@ -31,7 +39,7 @@ done
 load() { # calls, then loadtest's own arguments
     local n=$1
     shift
-    taskset -c 0 "$bin" loadtest --target "http://127.0.0.1:$port" --threads 1 --connections 4 --concurrency 16 \
+    taskset -c 0 "$load_bin" loadtest --target "http://127.0.0.1:$port" --threads 1 --connections 4 --concurrency 16 \
         --requests "$n" --warmup 0s --timeout 60s --no-progress "$@" >"$out/load.log"
 }
 

@@ -109,10 +109,12 @@ impl wire::server::rules_server::Rules for RulesService {
     {
         let (_, extensions, request) = request.into_parts();
         let request = request.into_engine();
+        // The verdict as it is: `validate_move_answer` answers a legal move with fixed bytes, encoding only the
+        // others.
         wire::validate_move_answer(self.rules.validate_move(
             request,
             owner(extensions),
-            wire::verdict,
+            |verdict| verdict,
         ))
     }
 

@@ -16,6 +16,7 @@ use tonic::{Response, Status};
 
 use super::ValidateMoveAnswer;
 use crate::api::error;
+use crate::engine::IllegalMove;
 use crate::rules::{Decided, Refusal};
 
 /// The future of a call of tonic's generated `Rules` trait.
@@ -34,16 +35,22 @@ where
     }
 }
 
-/// [`answer`] for `ValidateMove`, whose answer to a legal move is always the same bytes ([`LegalMove`]).
+/// [`answer`] for `ValidateMove`, decided as the engine's verdict (the job's answer is the verdict itself): a
+/// legal move's answer is always the same bytes ([`LegalMove`]), told from the verdict by a test of its
+/// discriminant, where an encoded answer had first to be made and then its bytes compared; any other verdict is
+/// encoded by [`super::verdict`].
 pub fn validate_move_answer<'a, L>(
-    decided: Decided<ValidateMoveAnswer, L>,
+    decided: Decided<Result<(), IllegalMove>, L>,
 ) -> AnswerFuture<'a, ValidateMoveAnswer>
 where
-    L: Future<Output = Result<ValidateMoveAnswer, Refusal>> + Send + 'a,
+    L: Future<Output = Result<Result<(), IllegalMove>, Refusal>> + Send + 'a,
 {
     match decided {
-        Decided::Now(Ok(answer)) if answer.is_legal_move() => Box::pin(LegalMove),
-        decided => answer(decided),
+        Decided::Now(Ok(Ok(()))) => Box::pin(LegalMove),
+        Decided::Now(verdict) => {
+            Answered::boxed(verdict.map(super::verdict).map_err(error::refusal))
+        }
+        Decided::Later(later) => waiting(async move { later.await.map(super::verdict) }),
     }
 }
 

@@ -48,6 +48,36 @@ const OPENING_KEYS: [u64; 3] = [
     0xbf4c_3635_6d1f_0685,
 ];
 
+/// The key gathered in blocks ([`position::key_of_view`]) is the documented one, and it is the blocks that
+/// compute it for every state a match reaches (a hizi-zetu mark, closed holes, eliminations, three seats): the
+/// states of random matches of every game, each compared at every ply.
+#[test]
+fn the_key_gathered_in_blocks_is_the_documented_key() {
+    let mut rng = crate::engine::Rng::new(35);
+    let three = Options {
+        ba_awa_players: 3,
+        ..Options::default()
+    };
+    let matches = GameKind::ALL
+        .map(|kind| (kind, Options::default()))
+        .into_iter()
+        .chain([(GameKind::BaAwa, three)]);
+    for (kind, options) in matches {
+        for _ in 0..10 {
+            let mut game = AnyGame::new_match(kind, &options);
+            loop {
+                let view = game.view();
+                let documented = position::documented_key(&view);
+                assert_eq!(position::key_of_view(&view), documented, "{view:?}");
+                assert!(position::gathered_in_blocks(&view), "{view:?}");
+                if game.random_playout(&mut rng, crate::engine::Until::MatchEnd, 1) == 0 {
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// The documented bytes of Bosh's opening, hashed by hand, give the same key.
 #[test]
 fn the_key_is_fnv_1a_over_the_documented_bytes_as_words() {

@@ -1,7 +1,7 @@
 //! The messages inside a hot request decoded straight into the engine's values: the `GameState` (its common
 //! fields and its game's variant) and the `Move`, each as `convert` reads it when it finds nothing wrong.
 
-use super::reader::{player, Reader, FIXED64, LEN, VARINT};
+use super::reader::{player, Reader, LEN, VARINT};
 use crate::api::wire::setup_box::SetupBox;
 use crate::engine::{
     Direction, GameKind, Kichwa, KuuDecision, Move, PitSet, Player, Repeated, Setup, Sow,
@@ -83,9 +83,7 @@ pub(super) fn game_state(bytes: &[u8]) -> Option<SetupBox> {
     }
     // The position key a returned state carries: the server's to compute, so read past (a client sends back
     // the state it was given, key and all).
-    if r.next_is(12, FIXED64) {
-        r.fixed64()?;
-    }
+    r.skip_fixed64(12);
     // The oneof `variant`: one member at most (a second one is left unread, and refused by `end`).
     if r.next_is(20, LEN) {
         setup.variant = ba_awa(r.bytes()?)?;
