@@ -126,6 +126,26 @@ async fn history(client: &mut MatchesClient<Channel>, id: &str) -> pb::GetHistor
     .into_inner()
 }
 
+/// A new Ba-awa match between two people, and its seats' tokens (South's, North's).
+async fn create_ba_awa(client: &mut MatchesClient<Channel>) -> (pb::Match, Vec<String>) {
+    let created = within(
+        "create",
+        client.create_match(pb::CreateMatchRequest {
+            kind: pb::GameKind::BaAwa as i32,
+            options: None,
+            players: vec![],
+            bots: vec![],
+            time_control: None,
+            start: None,
+        }),
+    )
+    .await
+    .expect("create")
+    .into_inner();
+    let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
+    (created.r#match.unwrap(), tokens)
+}
+
 /// The next move of the match (varied by `n`), the token to send it with, and the request.
 fn next_request(m: &pb::Match, tokens: &[String], n: usize) -> (pb::SubmitMoveRequest, String) {
     let mv = m.legal_moves[n % m.legal_moves.len()].clone();
@@ -147,22 +167,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
     let data = tempfile::tempdir().expect("a temporary data directory");
     let server = Server::start(data.path()).await;
     let mut client = server.client().await;
-    let created = within(
-        "create",
-        client.create_match(pb::CreateMatchRequest {
-            kind: pb::GameKind::BaAwa as i32,
-            options: None,
-            players: vec![],
-            bots: vec![],
-            time_control: None,
-            start: None,
-        }),
-    )
-    .await
-    .expect("create")
-    .into_inner();
-    let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
-    let mut m = created.r#match.unwrap();
+    let (mut m, tokens) = create_ba_awa(&mut client).await;
     let id = m.match_id.clone();
 
     let mut watcher = within(
@@ -389,22 +394,8 @@ async fn matches_moving_together_survive_repeated_sigkills() {
     let mut client = server.client().await;
     let mut matches = Vec::new();
     for _ in 0..MATCHES {
-        let created = within(
-            "create",
-            client.create_match(pb::CreateMatchRequest {
-                kind: pb::GameKind::BaAwa as i32,
-                options: None,
-                players: vec![],
-                bots: vec![],
-                time_control: None,
-                start: None,
-            }),
-        )
-        .await
-        .expect("create")
-        .into_inner();
-        let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
-        matches.push((created.r#match.unwrap().match_id, tokens));
+        let (m, tokens) = create_ba_awa(&mut client).await;
+        matches.push((m.match_id, tokens));
     }
     for round in 0..3 {
         let (acked, mut acks) = tokio::sync::mpsc::unbounded_channel();
