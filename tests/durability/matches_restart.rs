@@ -2,172 +2,31 @@
 //! are in flight, then restarted on the same data directory. Every acknowledged move is back, with
 //! its history and version; a watcher resumes from its seq; play goes on.
 
+use crate::support::replica::{
+    authed, create, get, history, moved_on, next_event, next_request, within, Replica, STEP,
+};
 use mancala::api::pb;
 use pb::matches_client::MatchesClient;
 use pb::watch_match_response::Kind;
-use std::future::Future;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 use tonic::transport::Channel;
-use tonic::Request;
 
-const STEP: Duration = Duration::from_secs(30);
-
-async fn within<F: Future>(what: &str, f: F) -> F::Output {
-    tokio::time::timeout(STEP, f)
-        .await
-        .unwrap_or_else(|_| panic!("timed out: {what}"))
-}
-
-/// The binary, killed when dropped.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    /// Starts the binary on port 0 with the embedded store in `data_dir`; reads the bound address
-    /// from its JSON log.
-    async fn start(data_dir: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-            .arg("serve")
-            .env("MANCALA__SERVER__LISTEN", "127.0.0.1:0")
-            .env("MANCALA__MATCHES__STORE", "embedded")
-            .env("MANCALA__MATCHES__DATA_DIR", data_dir)
-            .env("MANCALA__LOG__FORMAT", "json")
-            .env("MANCALA__LOG__FILTER", "info")
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the mancala binary");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let addr = loop {
-            let line = within("the listening line", lines.recv())
-                .await
-                .expect("the server logs before it exits");
-            let json: serde_json::Value = serde_json::from_str(&line).expect("a JSON log line");
-            if json["message"] == "listening" {
-                break json["addr"]
-                    .as_str()
-                    .expect("addr")
-                    .parse()
-                    .expect("an address");
-            }
-        };
-        // Keep draining stdout so the server never blocks on a full pipe.
-        tokio::spawn(async move { while lines.recv().await.is_some() {} });
-        Server { child, addr }
-    }
-
-    async fn client(&self) -> MatchesClient<Channel> {
-        let channel = within(
-            "connect",
-            Channel::from_shared(format!("http://{}", self.addr))
-                .unwrap()
-                .connect(),
-        )
-        .await
-        .expect("connect");
-        MatchesClient::new(channel)
-    }
-}
-
-fn authed<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    request
-}
-
-async fn get(client: &mut MatchesClient<Channel>, id: &str) -> pb::Match {
-    within(
-        "get",
-        client.get_match(pb::GetMatchRequest {
-            match_id: id.into(),
-        }),
-    )
+/// The binary on the embedded store in `data_dir`.
+async fn start(data_dir: &Path) -> Replica {
+    let data = data_dir.to_str().expect("a UTF-8 path");
+    Replica::start(&[
+        ("MANCALA__MATCHES__STORE", "embedded"),
+        ("MANCALA__MATCHES__DATA_DIR", data),
+    ])
     .await
-    .expect("get")
-    .into_inner()
-    .r#match
-    .unwrap()
-}
-
-async fn history(client: &mut MatchesClient<Channel>, id: &str) -> pb::GetHistoryResponse {
-    within(
-        "history",
-        client.get_history(pb::GetHistoryRequest {
-            match_id: id.into(),
-        }),
-    )
-    .await
-    .expect("history")
-    .into_inner()
-}
-
-/// A new Ba-awa match between two people, and its seats' tokens (South's, North's).
-async fn create_ba_awa(client: &mut MatchesClient<Channel>) -> (pb::Match, Vec<String>) {
-    let created = within(
-        "create",
-        client.create_match(pb::CreateMatchRequest {
-            kind: pb::GameKind::BaAwa as i32,
-            options: None,
-            players: vec![],
-            bots: vec![],
-            time_control: None,
-            start: None,
-        }),
-    )
-    .await
-    .expect("create")
-    .into_inner();
-    let tokens: Vec<String> = created.tokens.into_iter().map(|t| t.token).collect();
-    (created.r#match.unwrap(), tokens)
-}
-
-/// The next move of the match (varied by `n`), the token to send it with, and the request.
-fn next_request(m: &pb::Match, tokens: &[String], n: usize) -> (pb::SubmitMoveRequest, String) {
-    let mv = m.legal_moves[n % m.legal_moves.len()].clone();
-    let seat = match m.state.as_ref().map(|s| s.to_move) {
-        Some(p) if p == pb::Player::North as i32 => 1,
-        _ => 0,
-    };
-    let request = pb::SubmitMoveRequest {
-        match_id: m.match_id.clone(),
-        r#move: Some(mv),
-        expected_version: Some(m.version),
-        request_id: format!("move-{}", m.version + 1),
-    };
-    (request, tokens[seat].clone())
 }
 
 #[tokio::test]
 async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
     let data = tempfile::tempdir().expect("a temporary data directory");
-    let server = Server::start(data.path()).await;
+    let server = start(data.path()).await;
     let mut client = server.client().await;
-    let (mut m, tokens) = create_ba_awa(&mut client).await;
+    let (mut m, tokens) = create(&mut client).await;
     let id = m.match_id.clone();
 
     let mut watcher = within(
@@ -231,9 +90,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
                     Ok(Ok(answer)) => {
                         let event = answer.into_inner().event.unwrap();
                         // Build the next request from the answer, as a client without GetMatch would.
-                        m.version = event.seq;
-                        m.state = event.state.clone();
-                        m.legal_moves = event.legal_moves.clone();
+                        moved_on(&mut m, &event);
                         assert_eq!(expected.expected_version, Some(event.seq - 1));
                         acked.push(event);
                         if acked.len() >= 15 {
@@ -253,8 +110,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
         task
     };
     let mut server = server;
-    server.child.kill().expect("SIGKILL"); // std's kill is SIGKILL on Unix
-    server.child.wait().expect("reaped");
+    server.kill();
     let acked = within("the mover stops", in_flight)
         .await
         .expect("no panic");
@@ -262,7 +118,7 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
     drop(client);
 
     // Restart on the same directory.
-    let server = Server::start(data.path()).await;
+    let server = start(data.path()).await;
     let mut client = server.client().await;
     let after = get(&mut client, &id).await;
     let last = acked.last().unwrap();
@@ -336,21 +192,9 @@ async fn a_match_survives_sigkill_with_its_history_version_and_watchers() {
     .unwrap();
     assert_eq!(next.seq, after.version + 1);
     expected.push(next);
+    // Only events after a resume (`next_event` panics on anything else).
     for event in &expected {
-        let seen = loop {
-            match within("resumed message", resumed.message())
-                .await
-                .expect("open")
-                .expect("more")
-                .kind
-                .unwrap()
-            {
-                Kind::Event(e) => break e,
-                Kind::Presence(_) | Kind::Heartbeat(_) => continue,
-                other => panic!("only events after a resume: {other:?}"),
-            }
-        };
-        assert_eq!(&seen, event);
+        assert_eq!(&next_event(&mut resumed).await, event);
     }
 }
 
@@ -371,9 +215,7 @@ async fn play_until_killed(
         match tokio::time::timeout(STEP, client.submit_move(authed(request, &token))).await {
             Ok(Ok(answer)) => {
                 let event = answer.into_inner().event.unwrap();
-                m.version = event.seq;
-                m.state = event.state.clone();
-                m.legal_moves = event.legal_moves.clone();
+                moved_on(&mut m, &event);
                 last = event.seq;
                 let _ = acked.send(());
             }
@@ -390,11 +232,11 @@ async fn play_until_killed(
 async fn matches_moving_together_survive_repeated_sigkills() {
     const MATCHES: usize = 6;
     let data = tempfile::tempdir().expect("a temporary data directory");
-    let mut server = Server::start(data.path()).await;
+    let mut server = start(data.path()).await;
     let mut client = server.client().await;
     let mut matches = Vec::new();
     for _ in 0..MATCHES {
-        let (m, tokens) = create_ba_awa(&mut client).await;
+        let (m, tokens) = create(&mut client).await;
         matches.push((m.match_id, tokens));
     }
     for round in 0..3 {
@@ -416,14 +258,13 @@ async fn matches_moving_together_survive_repeated_sigkills() {
                 break;
             }
         }
-        server.child.kill().expect("SIGKILL");
-        server.child.wait().expect("reaped");
+        server.kill();
         let mut last = Vec::new();
         for player in players {
             last.push(within("the player stops", player).await.expect("no panic"));
         }
         drop(client);
-        server = Server::start(data.path()).await;
+        server = start(data.path()).await;
         client = server.client().await;
         for ((id, _), last) in matches.iter().zip(last) {
             let after = get(&mut client, id).await;
