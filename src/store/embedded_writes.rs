@@ -1,17 +1,21 @@
 //! What the embedded store's writer thread commits (`super::group_commit`): the matches' appends and creations and
 //! the lobby's appends, whichever arrive together, in one redb write transaction and so one fsync. Every frequent
 //! write of the store goes this way: a creation or a lobby append committed on its own would take redb's one write
-//! lock and an fsync of its own, and the appends would wait behind it.
+//! lock and an fsync of its own, and the appends would wait behind it. A match's appends go to the journal
+//! (`super::journal`), which the writer moves into the match tables between batches.
 //!
 //! Each write is checked alone (a stale version, a missing match, a tenant at its limit, a lobby log that moved on)
 //! and refused alone, having written nothing; a storage failure fails every write of the batch, since nothing is
 //! committed. The bytes are encoded by the caller, on its own thread, so that the one writer thread spends its time
 //! on the B-trees and the commit.
 
-use super::embedded::{ACTIVE, EVENTS, MATCHES};
+use super::embedded::{ACTIVE, MATCHES};
+use super::group_commit::{Committer, Moment};
+use super::journal::{self, Journal, Pending, Progress, Record, CHECKPOINT_AT, JOURNAL};
 use super::lobby::{LOBBY, LOBBY_LENGTHS};
 use super::{codec, EventRecord, MatchId, MatchRecord, StoreError};
 use redb::{Database, ReadableTable, Table, WriteTransaction};
+use std::sync::Arc;
 
 /// One write for the writer thread.
 pub(super) enum Write {
@@ -21,6 +25,9 @@ pub(super) enum Write {
     Create(Create),
     /// Entries of a tenant's lobby log.
     Lobby(LobbyAppend),
+    /// The journal moved into the match tables at the end of the batch's transaction (before a purge, which
+    /// leaves journaled matches alone).
+    Checkpoint,
 }
 
 /// Event `seq` of match `id`, written only if the match stands at version `seq - 1`.
@@ -81,27 +88,83 @@ fn failed(error: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(error.to_string())
 }
 
-/// Commits `batch` in one write transaction: one result per write, in order.
-pub(super) fn commit(db: &Database, batch: &[Write]) -> Vec<Result<(), StoreError>> {
-    let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
-        let message = error.to_string();
-        batch
-            .iter()
-            .map(|_| Err(StoreError::Failed(message.clone())))
-            .collect()
-    };
-    let txn = match db.begin_write() {
-        Ok(txn) => txn,
-        Err(e) => return all_failed(failed(e)),
-    };
-    let results = match apply(&txn, batch) {
-        Ok(results) => results,
-        // Dropping the transaction aborts it.
-        Err(e) => return all_failed(e),
-    };
-    match txn.commit() {
-        Ok(()) => results,
-        Err(e) => all_failed(failed(e)),
+/// The writer thread's side of the store: the database and its account of the journal.
+pub(super) struct Writer {
+    db: Arc<Database>,
+    journal: Journal,
+}
+
+impl Writer {
+    /// The writer of `db`, whose journal is empty (checkpointed on opening: [`Writer::checkpoint`]).
+    pub(super) fn new(db: Arc<Database>) -> Writer {
+        Writer {
+            db,
+            journal: Journal::default(),
+        }
+    }
+
+    /// Moves the journal into the match tables, in a transaction of its own: how many records moved.
+    pub(super) fn checkpoint(&mut self) -> Result<u64, StoreError> {
+        let txn = self.db.begin_write().map_err(failed)?;
+        let moved = journal::checkpoint(&txn)?;
+        txn.commit().map_err(failed)?;
+        self.journal.checkpointed();
+        Ok(moved)
+    }
+}
+
+impl Committer<Write> for Writer {
+    /// Commits `batch` in one write transaction: one result per write, in order.
+    fn commit(&mut self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+        let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
+            let message = error.to_string();
+            batch
+                .iter()
+                .map(|_| Err(StoreError::Failed(message.clone())))
+                .collect()
+        };
+        let txn = match self.db.begin_write() {
+            Ok(txn) => txn,
+            Err(e) => return all_failed(failed(e)),
+        };
+        let mut pending = self.journal.pending();
+        let results = match apply(&txn, &self.journal, &mut pending, batch) {
+            Ok(results) => results,
+            // Dropping the transaction aborts it (and `pending` with it).
+            Err(e) => return all_failed(e),
+        };
+        // Last in the transaction, so that it moves this batch's appends too, whatever their place.
+        let checkpoint = batch.iter().any(|w| matches!(w, Write::Checkpoint));
+        if checkpoint {
+            if let Err(e) = journal::checkpoint(&txn) {
+                return all_failed(e);
+            }
+        }
+        match txn.commit() {
+            Ok(()) => {
+                self.journal.committed(pending);
+                if checkpoint {
+                    self.journal.checkpointed();
+                }
+                results
+            }
+            Err(e) => all_failed(failed(e)),
+        }
+    }
+
+    /// Checkpoints once the journal is long, when the writer is quiet, and as it stops: no caller waits for it (a
+    /// batch arriving meanwhile waits, and is the larger for it). A failed checkpoint changes nothing; the next
+    /// one tries again.
+    fn tidy(&mut self, moment: Moment) {
+        let due = match moment {
+            Moment::AfterBatch => self.journal.records() >= CHECKPOINT_AT,
+            Moment::Quiet | Moment::Closing => self.journal.records() > 0,
+        };
+        if due {
+            if let Err(error) = self.checkpoint() {
+                tracing::error!(%error, ?moment, "the store's journal could not be checkpointed; it stays, and is read");
+            }
+        }
     }
 }
 
@@ -110,11 +173,13 @@ type Open<'t, K, V> = Option<Table<'t, K, V>>;
 /// A key of (bytes or text, number): a match's event, a tenant's lobby entry.
 type Numbered<T> = (&'static T, u64);
 
-/// The tables a batch writes, each opened when a write first needs it.
+/// The tables a batch writes, each opened when a write first needs it, and the journal it appends to.
 struct Tables<'t> {
     txn: &'t WriteTransaction,
+    journal: &'t Journal,
+    pending: &'t mut Pending,
+    journaled: Open<'t, u64, &'static [u8]>,
     matches: Open<'t, &'static [u8], &'static [u8]>,
-    events: Open<'t, Numbered<[u8]>, &'static [u8]>,
     active: Open<'t, &'static str, u64>,
     lobby: Open<'t, Numbered<str>, &'static [u8]>,
     lobby_lengths: Open<'t, &'static str, u64>,
@@ -134,12 +199,16 @@ macro_rules! opened {
 /// fails them all.
 fn apply(
     txn: &WriteTransaction,
+    journal: &Journal,
+    pending: &mut Pending,
     batch: &[Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut tables = Tables {
         txn,
+        journal,
+        pending,
+        journaled: None,
         matches: None,
-        events: None,
         active: None,
         lobby: None,
         lobby_lengths: None,
@@ -150,6 +219,7 @@ fn apply(
             Write::Append(append) => tables.append(append),
             Write::Create(create) => tables.create(create),
             Write::Lobby(lobby) => tables.lobby_append(lobby),
+            Write::Checkpoint => Ok(Ok(())),
         })
         .collect()
 }
@@ -164,29 +234,45 @@ impl Tables<'_> {
             .map_or(0, |count| count.value()))
     }
 
-    fn append(&mut self, append: &Append) -> Result<Result<(), StoreError>, StoreError> {
-        let key = append.id.0.as_slice();
-        let matches = opened!(self.matches, MATCHES);
-        // Only the version and whether the match is over: the rest of the stored header is not needed here.
-        let (current, finished) = match matches.get(key).map_err(failed)? {
-            None => return Ok(Err(StoreError::NotFound)),
-            Some(header) => codec::decode_progress(append.id, header.value())?,
-        };
-        if current + 1 != append.seq {
-            return Ok(Err(StoreError::Conflict { current }));
+    /// Where match `id` stands: by the journal if it holds the match's newest events, else by its stored header
+    /// (`None`: no such match).
+    fn progress(&mut self, id: &MatchId) -> Result<Option<Progress>, StoreError> {
+        if let Some(progress) = self.pending.progress(self.journal, id) {
+            return Ok(Some(progress));
         }
-        matches
-            .insert(key, append.header.as_slice())
-            .map_err(failed)?;
+        let matches = opened!(self.matches, MATCHES);
+        let header = matches.get(id.0.as_slice()).map_err(failed)?;
+        header
+            .map(|header| journal::progress_of(*id, header.value()))
+            .transpose()
+    }
+
+    fn append(&mut self, append: &Append) -> Result<Result<(), StoreError>, StoreError> {
+        // Only the version and whether the match is over: the rest of the stored header is not needed here.
+        let Some(Progress { version, finished }) = self.progress(&append.id)? else {
+            return Ok(Err(StoreError::NotFound));
+        };
+        if version + 1 != append.seq {
+            return Ok(Err(StoreError::Conflict { current: version }));
+        }
         if !finished && append.finishes {
             let count = self.active_count(&append.tenant)?;
             opened!(self.active, ACTIVE)
                 .insert(append.tenant.as_str(), count.saturating_sub(1))
                 .map_err(failed)?;
         }
-        opened!(self.events, EVENTS)
-            .insert((key, append.seq), append.event.as_slice())
-            .map_err(failed)?;
+        let record = Record {
+            id: append.id,
+            seq: append.seq,
+            header: &append.header,
+            event: &append.event,
+        };
+        let progress = Progress {
+            version: append.seq,
+            finished: finished || append.finishes,
+        };
+        let table = opened!(self.journaled, JOURNAL);
+        self.pending.append(table, &record, progress)?;
         Ok(Ok(()))
     }
 
@@ -267,37 +353,34 @@ mod tests {
         })
     }
 
-    /// Commits `batch` as the writer thread would: in one transaction.
-    async fn commit_batch(store: &EmbeddedStore, batch: Vec<Write>) -> Vec<Result<(), StoreError>> {
-        store
-            .off_runtime(move |redb| Ok(commit(redb.db(), &batch)))
-            .await
-            .unwrap()
+    /// A writer on a new database in `dir`, as the store's writer thread has it, without the store: each
+    /// `commit` one batch, one transaction.
+    fn writer(dir: &std::path::Path) -> Writer {
+        let path = dir.join(crate::store::embedded::FILE_NAME);
+        Writer::new(Arc::new(
+            super::super::embedded::open_database(&path).unwrap(),
+        ))
     }
 
     #[tokio::test]
     async fn one_batch_holds_creations_appends_and_lobby_entries_each_refused_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let store = EmbeddedStore::open(dir.path()).unwrap();
-        let results = commit_batch(
-            &store,
-            vec![
-                Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
-                // The same creation again (retried) changes nothing and succeeds.
-                Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
-                // An append sees the creation and the appends before it in its batch.
-                Write::Append(Append::new(&at(1, 1), &sow(1))),
-                Write::Append(Append::new(&at(1, 1), &sow(1))),
-                Write::Append(Append::new(&at(1, 2), &sow(2))),
-                Write::Append(Append::new(&at(9, 1), &sow(1))),
-                Write::Create(Create::new(&record(2, GameKind::Bosh), Some(2))),
-                Write::Create(Create::new(&record(3, GameKind::Bosh), Some(2))),
-                lobby(1, "first"),
-                lobby(1, "again"),
-                lobby(2, "second"),
-            ],
-        )
-        .await;
+        let mut writer = writer(dir.path());
+        let results = writer.commit(&[
+            Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
+            // The same creation again (retried) changes nothing and succeeds.
+            Write::Create(Create::new(&record(1, GameKind::BaAwa), Some(2))),
+            // An append sees the creation and the appends before it in its batch.
+            Write::Append(Append::new(&at(1, 1), &sow(1))),
+            Write::Append(Append::new(&at(1, 1), &sow(1))),
+            Write::Append(Append::new(&at(1, 2), &sow(2))),
+            Write::Append(Append::new(&at(9, 1), &sow(1))),
+            Write::Create(Create::new(&record(2, GameKind::Bosh), Some(2))),
+            Write::Create(Create::new(&record(3, GameKind::Bosh), Some(2))),
+            lobby(1, "first"),
+            lobby(1, "again"),
+            lobby(2, "second"),
+        ]);
         let refusals: Vec<_> = results.iter().map(|r| r.as_ref().err()).collect();
         assert!(matches!(
             refusals[..],
@@ -315,7 +398,15 @@ mod tests {
                 None,
             ]
         ));
-        drop(store);
+        // The next batch checks against the journal: match 1 stands at 2.
+        let again = writer.commit(&[Write::Append(Append::new(&at(1, 2), &sow(2)))]);
+        assert!(matches!(
+            again[..],
+            [Err(StoreError::Conflict { current: 2 })]
+        ));
+        // Stopped without a checkpoint, as a killed process: the appends wait in the journal, and the store's
+        // opening moves them.
+        drop(writer);
         // What was accepted was committed; nothing that was refused was written.
         let store = EmbeddedStore::open(dir.path()).unwrap();
         let first = store.load(&MatchId([1; 16])).await.unwrap().unwrap();
@@ -338,39 +429,27 @@ mod tests {
     #[tokio::test]
     async fn a_storage_failure_fails_every_write_of_its_batch_and_commits_none() {
         let dir = tempfile::tempdir().unwrap();
-        let store = EmbeddedStore::open(dir.path()).unwrap();
-        store
-            .create(&record(1, GameKind::BaAwa), None)
-            .await
-            .unwrap();
-        store.append(&at(1, 1), &sow(1)).await.unwrap();
-        store
-            .lobby_append("acme", 1, &[b"kept".to_vec()])
-            .await
-            .unwrap();
+        let mut writer = writer(dir.path());
+        let setup = writer.commit(&[
+            Write::Create(Create::new(&record(1, GameKind::BaAwa), None)),
+            Write::Append(Append::new(&at(1, 1), &sow(1))),
+            lobby(1, "kept"),
+        ]);
+        assert!(setup.iter().all(Result::is_ok), "{setup:?}");
         // A header the codec cannot read: reading it fails the transaction, as a damaged page would.
-        store
-            .off_runtime(|redb| {
-                let txn = redb.db().begin_write().map_err(failed)?;
-                txn.open_table(MATCHES)
-                    .map_err(failed)?
-                    .insert([5u8; 16].as_slice(), [0xff, 0xff, 0xff].as_slice())
-                    .map_err(failed)?;
-                txn.commit().map_err(failed)
-            })
-            .await
+        let txn = writer.db.begin_write().unwrap();
+        txn.open_table(MATCHES)
+            .unwrap()
+            .insert([5u8; 16].as_slice(), [0xff, 0xff, 0xff].as_slice())
             .unwrap();
-        let results = commit_batch(
-            &store,
-            vec![
-                Write::Create(Create::new(&record(2, GameKind::Bosh), None)),
-                Write::Append(Append::new(&at(1, 2), &sow(2))),
-                lobby(2, "lost"),
-                Write::Append(Append::new(&at(5, 1), &sow(1))),
-                Write::Append(Append::new(&at(1, 3), &sow(3))),
-            ],
-        )
-        .await;
+        txn.commit().unwrap();
+        let results = writer.commit(&[
+            Write::Create(Create::new(&record(2, GameKind::Bosh), None)),
+            Write::Append(Append::new(&at(1, 2), &sow(2))),
+            lobby(2, "lost"),
+            Write::Append(Append::new(&at(5, 1), &sow(1))),
+            Write::Append(Append::new(&at(1, 3), &sow(3))),
+        ]);
         assert_eq!(results.len(), 5);
         for result in &results {
             assert!(
@@ -378,11 +457,14 @@ mod tests {
                 "{result:?}"
             );
         }
+        // The writer goes on, its journal as before the failed batch: match 1 stands at 1, so 2 is next.
+        let next = writer.commit(&[Write::Append(Append::new(&at(1, 2), &sow(2)))]);
+        assert!(next[0].is_ok(), "{next:?}");
+        drop(writer);
+        let store = EmbeddedStore::open(dir.path()).unwrap();
         let first = store.load(&MatchId([1; 16])).await.unwrap().unwrap();
-        assert_eq!((first.record.version, first.events.len()), (1, 1));
+        assert_eq!(first.events, vec![sow(1), sow(2)]);
         assert_eq!(store.load(&MatchId([2; 16])).await.unwrap(), None);
         assert_eq!(store.lobby_read("acme", 0, 10).await.unwrap().len(), 1);
-        // The writer goes on: the next batch commits.
-        store.append(&at(1, 2), &sow(2)).await.unwrap();
     }
 }

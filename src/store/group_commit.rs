@@ -8,6 +8,39 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
 
+/// How long the writer waits for a request before it calls a quiet spell ([`Moment::Quiet`]).
+pub(super) const QUIET: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// When the writer tidies: work of its own that no caller waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Moment {
+    /// A batch was committed and answered.
+    AfterBatch,
+    /// No request came for [`QUIET`].
+    Quiet,
+    /// The writer is stopping (its store was dropped): its last chance to write.
+    Closing,
+}
+
+/// What the writer thread runs.
+pub(super) trait Committer<R>: Send + 'static {
+    /// Commits `batch`: one result per request, in order.
+    fn commit(&mut self, batch: &[R]) -> Vec<Result<(), StoreError>>;
+
+    /// Work of the writer's own that no caller waits for, at `moment`.
+    fn tidy(&mut self, _moment: Moment) {}
+}
+
+/// A plain commit function: nothing to tidy.
+impl<R, F> Committer<R> for F
+where
+    F: FnMut(&[R]) -> Vec<Result<(), StoreError>> + Send + 'static,
+{
+    fn commit(&mut self, batch: &[R]) -> Vec<Result<(), StoreError>> {
+        self(batch)
+    }
+}
+
 /// Where a request's result goes.
 type Answer = oneshot::Sender<Result<(), StoreError>>;
 
@@ -22,20 +55,33 @@ fn stopped() -> StoreError {
 }
 
 impl<R: Send + 'static> GroupCommit<R> {
-    /// Starts the writer thread `name`: it gives `commit` each batch (in arrival order), which answers one result per
-    /// request, in the same order. A `commit` that panics fails its batch; the writer goes on with the next.
+    /// Starts the writer thread `name`: it gives `committer` each batch (in arrival order), which answers one result
+    /// per request, in the same order, and lets it tidy between batches ([`Committer::tidy`]). A commit that panics
+    /// fails its batch, a tidying that panics is logged; the writer goes on.
     pub(super) fn start(
         name: &str,
-        mut commit: impl FnMut(&[R]) -> Vec<Result<(), StoreError>> + Send + 'static,
+        mut committer: impl Committer<R>,
     ) -> std::io::Result<GroupCommit<R>> {
         let (writer, waiting) = mpsc::channel::<(R, Answer)>();
         let thread = std::thread::Builder::new()
             .name(name.to_string())
             .spawn(move || {
-                while let Ok(first) = waiting.recv() {
+                loop {
+                    let first = match waiting.recv_timeout(QUIET) {
+                        Ok(first) => first,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            // Once a quiet spell: then the writer sleeps until the next request.
+                            tidy(&mut committer, Moment::Quiet);
+                            match waiting.recv() {
+                                Ok(first) => first,
+                                Err(_) => break,
+                            }
+                        }
+                    };
                     let (requests, answers): (Vec<R>, Vec<Answer>) =
                         std::iter::once(first).chain(waiting.try_iter()).unzip();
-                    let results = catch_unwind(AssertUnwindSafe(|| commit(&requests)))
+                    let results = catch_unwind(AssertUnwindSafe(|| committer.commit(&requests)))
                         .unwrap_or_else(|_| {
                             tracing::error!(
                                 appends = requests.len(),
@@ -51,7 +97,9 @@ impl<R: Send + 'static> GroupCommit<R> {
                         // A caller gone away has nobody to tell; its append is committed all the same.
                         let _ = answer.send(result);
                     }
+                    tidy(&mut committer, Moment::AfterBatch);
                 }
+                tidy(&mut committer, Moment::Closing);
             })?;
         Ok(GroupCommit {
             writer: Some(writer),
@@ -68,6 +116,13 @@ impl<R: Send + 'static> GroupCommit<R> {
             .send((request, answer))
             .map_err(|_| stopped())?;
         answered.await.unwrap_or_else(|_| Err(stopped()))
+    }
+}
+
+/// `committer`'s tidying at `moment`; a panic is logged, and the writer goes on.
+fn tidy<R>(committer: &mut impl Committer<R>, moment: Moment) {
+    if catch_unwind(AssertUnwindSafe(|| committer.tidy(moment))).is_err() {
+        tracing::error!(?moment, "the store writer's tidying panicked");
     }
 }
 
@@ -93,7 +148,7 @@ mod tests {
         let commits = Arc::new(AtomicUsize::new(0));
         let counted = commits.clone();
         let group = Arc::new(
-            GroupCommit::<u32>::start("test-commit", move |batch| {
+            GroupCommit::<u32>::start("test-commit", move |batch: &[u32]| {
                 counted.fetch_add(1, Ordering::Relaxed);
                 std::thread::sleep(std::time::Duration::from_micros(200));
                 // Odd requests are refused, as a version conflict would be.
@@ -136,7 +191,7 @@ mod tests {
     #[tokio::test]
     async fn a_commit_that_panics_fails_its_batch_and_the_next_one_commits() {
         let calls = AtomicUsize::new(0);
-        let group = GroupCommit::<u32>::start("test-commit", move |batch| {
+        let group = GroupCommit::<u32>::start("test-commit", move |batch: &[u32]| {
             if calls.fetch_add(1, Ordering::Relaxed) == 0 {
                 panic!("the disk caught fire");
             }

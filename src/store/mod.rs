@@ -25,6 +25,7 @@ pub mod codec;
 mod embedded;
 mod embedded_writes;
 mod group_commit;
+mod journal;
 pub mod lobby;
 mod memory;
 pub mod presence;

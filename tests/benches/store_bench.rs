@@ -24,6 +24,7 @@ use std::time::Instant;
 
 const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
 const EVENTS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("events");
+const JOURNAL: TableDefinition<u64, &[u8]> = TableDefinition::new("journal");
 
 fn env_or(name: &str, default: u64) -> u64 {
     crate::scale_bench::env_or(name, default)
@@ -55,6 +56,7 @@ enum Layout {
     OneTableImmediate,
     TwoTablesLog,
     TwoTablesPreallocatedLog,
+    Journal,
 }
 
 /// A pseudo-random 16-byte id.
@@ -68,6 +70,75 @@ fn id(n: u64) -> [u8; 16] {
         chunk.copy_from_slice(&x.to_le_bytes());
     }
     out
+}
+
+/// The journal layout: a batch's moves appended to `journal` under consecutive numbers (the B-tree's rightmost
+/// leaves), the versions of journaled matches kept by the writer; every `checkpoint` moves, one transaction moves
+/// the journal into `matches` (each match's newest header once) and `events`, and empties it.
+fn journal(db: &Database, batch: u64, batches: u64, checkpoint: u64) {
+    let header = vec![7u8; 190];
+    let event = vec![3u8; 30];
+    let mut ids: Vec<u64> = (0..batch).collect();
+    let mut seqs = vec![0u64; batch as usize];
+    let mut next_id = batch;
+    let mut versions = std::collections::HashMap::<[u8; 16], u64>::new();
+    let mut next = 0u64;
+    for _ in 0..batches {
+        let txn = db.begin_write().unwrap();
+        {
+            let matches = txn.open_table(MATCHES).unwrap();
+            let mut journal = txn.open_table(JOURNAL).unwrap();
+            for slot in 0..batch as usize {
+                if seqs[slot] == 80 {
+                    ids[slot] = next_id;
+                    next_id += 1;
+                    seqs[slot] = 0;
+                }
+                seqs[slot] += 1;
+                let key = id(ids[slot]);
+                let seq = seqs[slot];
+                if !versions.contains_key(&key) {
+                    let _ = matches.get(key.as_slice()).unwrap().map(|v| v.value()[0]);
+                }
+                versions.insert(key, seq);
+                let mut record = Vec::with_capacity(16 + 8 + 4 + header.len() + event.len());
+                record.extend_from_slice(&key);
+                record.extend_from_slice(&seq.to_le_bytes());
+                record.extend_from_slice(&(header.len() as u32).to_le_bytes());
+                record.extend_from_slice(&header);
+                record.extend_from_slice(&event);
+                journal.insert(next, record.as_slice()).unwrap();
+                next += 1;
+            }
+        }
+        txn.commit().unwrap();
+        if next % checkpoint < batch {
+            let txn = db.begin_write().unwrap();
+            {
+                let journal = txn.open_table(JOURNAL).unwrap();
+                let mut matches = txn.open_table(MATCHES).unwrap();
+                let mut events = txn.open_table(EVENTS).unwrap();
+                let mut newest = std::collections::HashMap::<[u8; 16], (u64, Vec<u8>)>::new();
+                for entry in journal.iter().unwrap() {
+                    let (_, value) = entry.unwrap();
+                    let value = value.value();
+                    let key: [u8; 16] = value[..16].try_into().unwrap();
+                    let seq = u64::from_le_bytes(value[16..24].try_into().unwrap());
+                    let len = u32::from_le_bytes(value[24..28].try_into().unwrap()) as usize;
+                    events
+                        .insert((key.as_slice(), seq), &value[28 + len..])
+                        .unwrap();
+                    newest.insert(key, (seq, value[28..28 + len].to_vec()));
+                }
+                for (key, (_, header)) in &newest {
+                    matches.insert(key.as_slice(), header.as_slice()).unwrap();
+                }
+            }
+            txn.delete_table(JOURNAL).unwrap();
+            txn.commit().unwrap();
+            versions.clear();
+        }
+    }
 }
 
 fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
@@ -104,7 +175,10 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
     let mut next_id = batch;
     let (cpu0, written0) = thread_costs();
     let start = Instant::now();
-    for b in 0..batches {
+    if layout == Layout::Journal {
+        journal(&db, batch, batches, checkpoint * batch);
+    }
+    for b in (0..batches).filter(|_| layout != Layout::Journal) {
         let mut txn = db.begin_write().unwrap();
         let with_log = matches!(
             layout,
@@ -177,6 +251,7 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
         Layout::OneTableImmediate => "one table, immediate",
         Layout::TwoTablesLog => "two tables, log",
         Layout::TwoTablesPreallocatedLog => "two tables, prealloc log",
+        Layout::Journal => "journal, checkpointed",
     };
     println!(
         "{name:<24} {:>6.1} µs CPU/move  {:>6.1} KiB written/batch  {:>7.0} batches/s  {:>8.0} moves/s  file {} KiB",
@@ -197,6 +272,7 @@ fn store_bench() {
     for round in 0..env_or("STORE_BENCH_ROUNDS", 2) {
         println!("round {round}: {batch} moves a batch, {batches} batches, a checkpoint every {checkpoint}");
         for layout in [
+            Layout::Journal,
             Layout::TwoTablesImmediate,
             Layout::OneTableImmediate,
             Layout::TwoTablesLog,
