@@ -145,8 +145,8 @@ fn unfinished_count(db: &Database, tenant: &str) -> Result<u64, StoreError> {
         .map_or(0, |count| count.value()))
 }
 
-/// Match `id` with its events after `after` (none for `u64::MAX`: the header alone), from its tables and the
-/// journal, in one read transaction.
+/// Match `id` with its events after `after` (none for `u64::MAX`: the header alone; all of them, checked whole,
+/// for 0), from its tables and the journal, in one read transaction.
 fn events_after(
     db: &Database,
     id: &MatchId,
@@ -156,7 +156,7 @@ fn events_after(
     let journaled = journal::of_match(&txn.open_table(JOURNAL).map_err(failed)?, id)?;
     let matches = txn.open_table(MATCHES).map_err(failed)?;
     let record = match journaled.last() {
-        Some((_, header, _)) => codec::decode_match(*id, header)?,
+        Some(newest) => codec::decode_match(*id, &newest.header)?,
         None => match matches.get(id.0.as_slice()).map_err(failed)? {
             Some(header) => codec::decode_match(*id, header.value())?,
             None => return Ok(None),
@@ -172,19 +172,19 @@ fn events_after(
             let (_, value) = entry.map_err(failed)?;
             events.push(codec::decode_event(&record, value.value())?);
         }
-        for (seq, _, event) in &journaled {
-            if *seq > after {
-                events.push(codec::decode_event(&record, event)?);
-            }
+        for journaled in journaled.iter().filter(|j| j.seq > after) {
+            events.push(codec::decode_event(&record, &journaled.event)?);
         }
     }
-    Ok(Some(StoredMatch { record, events }))
+    let stored = StoredMatch { record, events };
+    if after == 0 {
+        whole(id, &stored)?;
+    }
+    Ok(Some(stored))
 }
 
-fn load(db: &Database, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
-    let Some(stored) = events_after(db, id, 0)? else {
-        return Ok(None);
-    };
+/// Checks that `stored`, read whole, holds events 1 to its version.
+fn whole(id: &MatchId, stored: &StoredMatch) -> Result<(), StoreError> {
     let version = stored.record.version;
     if stored.events.len() as u64 != version
         || stored.events.iter().zip(1..).any(|(e, seq)| e.seq != seq)
@@ -194,7 +194,7 @@ fn load(db: &Database, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> 
             stored.events.len(),
         )));
     }
-    Ok(Some(stored))
+    Ok(())
 }
 
 fn list(db: &Database, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
@@ -294,7 +294,8 @@ impl MatchStore for EmbeddedStore {
 
     async fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
         let id = *id;
-        self.off_runtime(move |redb| load(redb.db(), &id)).await
+        self.off_runtime(move |redb| events_after(redb.db(), &id, 0))
+            .await
     }
 
     async fn append(&self, record: &MatchRecord, event: &EventRecord) -> Result<(), StoreError> {
@@ -529,17 +530,17 @@ mod tests {
         };
         let reads = || {
             (
-                load(&db, &a.id).unwrap(),
+                events_after(&db, &a.id, 0).unwrap(),
                 events_after(&db, &a.id, 1).unwrap(),
                 events_after(&db, &a.id, u64::MAX).unwrap(),
-                load(&db, &b.id).unwrap(),
+                events_after(&db, &b.id, 0).unwrap(),
                 list(&db, &everything).unwrap(),
                 unfinished_count(&db, "acme").unwrap(),
             )
         };
         let journaled = reads();
-        // The appends wait in the journal; the stored header of `a` is still the new match's.
-        assert_eq!(journal_length(&db), 2);
+        // The appends wait in the journal (one entry: the batch); the stored header of `a` is still the new match's.
+        assert_eq!(journal_length(&db), 1);
         let txn = db.begin_read().unwrap();
         let stored = txn.open_table(MATCHES).unwrap();
         let header = stored.get(a.id.0.as_slice()).unwrap().unwrap();
@@ -585,5 +586,48 @@ mod tests {
         let stored = txn.open_table(MATCHES).unwrap();
         let header = stored.get(a.id.0.as_slice()).unwrap().unwrap();
         assert_eq!(codec::decode_match(a.id, header.value()).unwrap(), a);
+    }
+
+    #[test]
+    fn a_journal_the_tables_moved_past_is_refused_and_left_as_it_is() {
+        use crate::store::group_commit::Committer as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let mut a = record(1, GameKind::BaAwa);
+        let mut writer = Writer::new(Arc::new(open_database(&path).unwrap()));
+        let created = writer.commit(&[Write::Create(Create::new(&a, None))]);
+        assert!(created[0].is_ok());
+        a.version = 1;
+        let appended = writer.commit(&[Write::Append(Append::new(&a, &sow(1, 3)))]);
+        assert!(appended[0].is_ok());
+        // Killed with move 1 in the journal; a build without the journal then stored a move 1 of its own.
+        drop(writer);
+        let db = Database::create(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(MATCHES)
+            .unwrap()
+            .insert(a.id.0.as_slice(), codec::encode_match(&a).as_slice())
+            .unwrap();
+        txn.open_table(EVENTS)
+            .unwrap()
+            .insert(
+                (a.id.0.as_slice(), 1),
+                codec::encode_event(&sow(1, 4)).as_slice(),
+            )
+            .unwrap();
+        txn.commit().unwrap();
+        drop(db);
+        let refused = EmbeddedStore::open(dir.path()).unwrap_err().to_string();
+        assert!(
+            refused.contains("event 1 does not follow its stored version 1"),
+            "{refused}"
+        );
+        // Nothing was overwritten: the other build's move and the journal's are both still there.
+        let db = Database::open(&path).unwrap();
+        assert_eq!(journal_length(&db), 1);
+        let txn = db.begin_read().unwrap();
+        let events = txn.open_table(EVENTS).unwrap();
+        let kept = events.get((a.id.0.as_slice(), 1)).unwrap().unwrap();
+        assert_eq!(kept.value(), codec::encode_event(&sow(1, 4)).as_slice());
     }
 }

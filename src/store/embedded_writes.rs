@@ -11,7 +11,7 @@
 
 use super::embedded::{ACTIVE, MATCHES};
 use super::group_commit::{Committer, Moment};
-use super::journal::{self, Journal, Pending, Progress, Record, CHECKPOINT_AT, JOURNAL};
+use super::journal::{self, Journal, Pending, Progress, Record, CHECKPOINT_AT};
 use super::lobby::{LOBBY, LOBBY_LENGTHS};
 use super::{codec, EventRecord, MatchId, MatchRecord, StoreError};
 use redb::{Database, ReadableTable, Table, WriteTransaction};
@@ -133,6 +133,9 @@ impl Committer<Write> for Writer {
             // Dropping the transaction aborts it (and `pending` with it).
             Err(e) => return all_failed(e),
         };
+        if let Err(e) = pending.write(&txn) {
+            return all_failed(e);
+        }
         // Last in the transaction, so that it moves this batch's appends too, whatever their place.
         let checkpoint = batch.iter().any(|w| matches!(w, Write::Checkpoint));
         if checkpoint {
@@ -178,7 +181,6 @@ struct Tables<'t> {
     txn: &'t WriteTransaction,
     journal: &'t Journal,
     pending: &'t mut Pending,
-    journaled: Open<'t, u64, &'static [u8]>,
     matches: Open<'t, &'static [u8], &'static [u8]>,
     active: Open<'t, &'static str, u64>,
     lobby: Open<'t, Numbered<str>, &'static [u8]>,
@@ -207,7 +209,6 @@ fn apply(
         txn,
         journal,
         pending,
-        journaled: None,
         matches: None,
         active: None,
         lobby: None,
@@ -271,8 +272,7 @@ impl Tables<'_> {
             version: append.seq,
             finished: finished || append.finishes,
         };
-        let table = opened!(self.journaled, JOURNAL);
-        self.pending.append(table, &record, progress)?;
+        self.pending.append(&record, progress);
         Ok(Ok(()))
     }
 

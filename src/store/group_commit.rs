@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use tokio::sync::oneshot;
 
 /// How long the writer waits for a request before it calls a quiet spell ([`Moment::Quiet`]).
-pub(super) const QUIET: std::time::Duration = std::time::Duration::from_millis(50);
+pub(super) const QUIET: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// When the writer tidies: work of its own that no caller waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

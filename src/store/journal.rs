@@ -18,21 +18,21 @@
 
 use super::embedded::{EVENTS, MATCHES};
 use super::{codec, MatchId, StoreError};
-use redb::{ReadableTable, Table, TableDefinition, WriteTransaction};
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use std::collections::HashMap;
 
-/// Journal number → one append ([`Record`]).
+/// Journal number → one committed batch's appends ([`Entry`]).
 pub(super) const JOURNAL: TableDefinition<u64, &[u8]> = TableDefinition::new("journal");
 
-/// The journal length at which the writer checkpoints after a batch: long enough that a match's leaves are written
-/// once for many of its moves, short enough that a reader's walk through it (every record's first bytes) stays
-/// well under a millisecond.
+/// The journal length, in appends, at which the writer checkpoints after a batch: long enough that a match's leaves
+/// are written once for many of its moves, short enough that a reader's walk through it (every record's first
+/// bytes) stays well under a millisecond.
 pub(super) const CHECKPOINT_AT: u64 = 1024;
 
-/// The first byte of every record: its layout.
+/// The first byte of every entry: its layout.
 const FORMAT: u8 = 1;
-/// Format byte, match id, seq, header length.
-const PREFIX: usize = 1 + 16 + 8 + 4;
+/// A record's fixed part: match id, seq, header length, event length.
+const FIXED: usize = 16 + 8 + 4 + 4;
 
 fn failed(error: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(error.to_string())
@@ -47,51 +47,79 @@ pub(super) struct Record<'a> {
     pub(super) event: &'a [u8],
 }
 
-impl<'a> Record<'a> {
-    /// The record's bytes: format, id, seq (little-endian), header length (little-endian u32), header, event.
-    pub(super) fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(PREFIX + self.header.len() + self.event.len());
-        out.push(FORMAT);
+impl Record<'_> {
+    /// Appends the record's bytes to `out`: id, seq, header length, event length (the numbers little-endian, the
+    /// lengths u32), header, event.
+    fn encode_into(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.id.0);
         out.extend_from_slice(&self.seq.to_le_bytes());
         out.extend_from_slice(&(self.header.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.event.len() as u32).to_le_bytes());
         out.extend_from_slice(self.header);
         out.extend_from_slice(self.event);
-        out
+    }
+}
+
+/// A journal entry: the appends one batch committed, in order, as one value (one B-tree insert a batch, however
+/// many moves it holds): the format byte, then each [`Record`]'s bytes.
+pub(super) struct Entry<'a> {
+    number: u64,
+    rest: &'a [u8],
+}
+
+impl<'a> Entry<'a> {
+    /// Entry `number`, held in `bytes`: its records, read one at a time.
+    pub(super) fn read(number: u64, bytes: &'a [u8]) -> Result<Entry<'a>, StoreError> {
+        match bytes.split_first() {
+            Some((&FORMAT, rest)) => Ok(Entry { number, rest }),
+            _ => Err(failed(format!(
+                "journal entry {number}: an unknown format (written by a newer build?)"
+            ))),
+        }
     }
 
-    /// The record held in `bytes`, journal entry `number`.
-    pub(super) fn decode(number: u64, bytes: &'a [u8]) -> Result<Record<'a>, StoreError> {
-        let damaged = |what: &str| failed(format!("journal record {number}: {what}"));
-        if bytes.first() != Some(&FORMAT) {
-            return Err(damaged("an unknown format (written by a newer build?)"));
+    /// The next record whose match passes `wanted` (its header and event left unread otherwise), or `None` at the
+    /// end.
+    fn next_of(
+        &mut self,
+        wanted: impl Fn(&MatchId) -> bool,
+    ) -> Option<Result<Record<'a>, StoreError>> {
+        loop {
+            if self.rest.is_empty() {
+                return None;
+            }
+            let damaged = |what: &str| failed(format!("journal entry {}: {what}", self.number));
+            let Some((fixed, tail)) = self.rest.split_at_checked(FIXED) else {
+                self.rest = &[];
+                return Some(Err(damaged("a record cut short")));
+            };
+            let number = |at: usize| u32::from_le_bytes(fixed[at..at + 4].try_into().expect("4"));
+            let (header_len, event_len) = (number(24) as usize, number(28) as usize);
+            let Some((body, after)) = tail.split_at_checked(header_len + event_len) else {
+                self.rest = &[];
+                return Some(Err(damaged("a record runs past its end")));
+            };
+            self.rest = after;
+            let id = MatchId(fixed[..16].try_into().expect("16"));
+            if !wanted(&id) {
+                continue;
+            }
+            let (header, event) = body.split_at(header_len);
+            return Some(Ok(Record {
+                id,
+                seq: u64::from_le_bytes(fixed[16..24].try_into().expect("8")),
+                header,
+                event,
+            }));
         }
-        let id = Self::id_in(bytes).ok_or_else(|| damaged("cut short"))?;
-        let number_at = |at: usize, len: usize| bytes.get(at..at + len);
-        let seq = number_at(17, 8)
-            .and_then(|b| b.try_into().ok())
-            .map(u64::from_le_bytes)
-            .ok_or_else(|| damaged("cut short"))?;
-        let header_len = number_at(25, 4)
-            .and_then(|b| b.try_into().ok())
-            .map(u32::from_le_bytes)
-            .ok_or_else(|| damaged("cut short"))? as usize;
-        let rest = &bytes[PREFIX..];
-        if header_len > rest.len() {
-            return Err(damaged("its header runs past its end"));
-        }
-        let (header, event) = rest.split_at(header_len);
-        Ok(Record {
-            id,
-            seq,
-            header,
-            event,
-        })
     }
+}
 
-    /// The match a record's bytes are about, read without the rest.
-    fn id_in(bytes: &[u8]) -> Option<MatchId> {
-        Some(MatchId(bytes.get(1..17)?.try_into().ok()?))
+impl<'a> Iterator for Entry<'a> {
+    type Item = Result<Record<'a>, StoreError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_of(|_| true)
     }
 }
 
@@ -111,11 +139,12 @@ pub(super) struct Journal {
     progress: HashMap<MatchId, Progress>,
 }
 
-/// A batch's journal writes, until its transaction commits.
+/// A batch's journal writes, until its transaction commits: its entry's bytes, written by [`Pending::write`].
 #[derive(Debug)]
 pub(super) struct Pending {
     next: u64,
     records: u64,
+    entry: Vec<u8>,
     progress: HashMap<MatchId, Progress>,
 }
 
@@ -125,6 +154,7 @@ impl Journal {
         Pending {
             next: self.next,
             records: 0,
+            entry: vec![FORMAT],
             progress: HashMap::new(),
         }
     }
@@ -142,7 +172,7 @@ impl Journal {
         self.progress.clear();
     }
 
-    /// How many records it holds.
+    /// How many appends it holds.
     pub(super) fn records(&self) -> u64 {
         self.records
     }
@@ -157,20 +187,23 @@ impl Pending {
             .copied()
     }
 
-    /// Appends `record` to `journal` (the table, opened in the batch's transaction), leaving its match at
-    /// `progress`.
-    pub(super) fn append(
-        &mut self,
-        journal: &mut Table<u64, &'static [u8]>,
-        record: &Record,
-        progress: Progress,
-    ) -> Result<(), StoreError> {
-        journal
-            .insert(self.next, record.encode().as_slice())
-            .map_err(failed)?;
-        self.next += 1;
+    /// Adds `record` to the batch's entry, leaving its match at `progress`.
+    pub(super) fn append(&mut self, record: &Record, progress: Progress) {
+        record.encode_into(&mut self.entry);
         self.records += 1;
         self.progress.insert(record.id, progress);
+    }
+
+    /// Inserts the batch's entry in `txn`'s journal, if it holds any record.
+    pub(super) fn write(&mut self, txn: &WriteTransaction) -> Result<(), StoreError> {
+        if self.records == 0 {
+            return Ok(());
+        }
+        txn.open_table(JOURNAL)
+            .map_err(failed)?
+            .insert(self.next, self.entry.as_slice())
+            .map_err(failed)?;
+        self.next += 1;
         Ok(())
     }
 }
@@ -182,17 +215,22 @@ pub(super) fn checkpoint(txn: &WriteTransaction) -> Result<u64, StoreError> {
     {
         let journal = txn.open_table(JOURNAL).map_err(failed)?;
         let mut events = txn.open_table(EVENTS).map_err(failed)?;
+        let mut matches = txn.open_table(MATCHES).map_err(failed)?;
         let mut newest: HashMap<MatchId, Vec<u8>> = HashMap::new();
         for entry in journal.iter().map_err(failed)? {
             let (number, bytes) = entry.map_err(failed)?;
-            let record = Record::decode(number.value(), bytes.value())?;
-            events
-                .insert((record.id.0.as_slice(), record.seq), record.event)
-                .map_err(failed)?;
-            newest.insert(record.id, record.header.to_vec());
-            moved += 1;
+            for record in Entry::read(number.value(), bytes.value())? {
+                let record = record?;
+                if !newest.contains_key(&record.id) {
+                    follows_stored(&matches, number.value(), &record)?;
+                }
+                events
+                    .insert((record.id.0.as_slice(), record.seq), record.event)
+                    .map_err(failed)?;
+                newest.insert(record.id, record.header.to_vec());
+                moved += 1;
+            }
         }
-        let mut matches = txn.open_table(MATCHES).map_err(failed)?;
         for (id, header) in &newest {
             matches
                 .insert(id.0.as_slice(), header.as_slice())
@@ -205,20 +243,57 @@ pub(super) fn checkpoint(txn: &WriteTransaction) -> Result<u64, StoreError> {
     Ok(moved)
 }
 
-/// The journal's records of `id` in `journal` (a read or write transaction's), oldest first: (seq, header, event).
+/// Checks that `record`, the first the journal holds of its match (in journal entry `number`), follows the match's
+/// stored header: anything else means the tables moved on without the journal (an older build wrote the file
+/// after a crash left moves here), and moving it would overwrite their events.
+fn follows_stored(
+    matches: &impl ReadableTable<&'static [u8], &'static [u8]>,
+    number: u64,
+    record: &Record,
+) -> Result<(), StoreError> {
+    let stored = match matches.get(record.id.0.as_slice()).map_err(failed)? {
+        Some(header) => progress_of(record.id, header.value())?.version,
+        None => {
+            return Err(failed(format!(
+                "journal entry {number}: match {} is not stored",
+                record.id
+            )))
+        }
+    };
+    if stored + 1 != record.seq {
+        return Err(failed(format!(
+            "journal entry {number}: match {} event {} does not follow its stored version {stored} (was the \
+             file written by an older build after a crash?); the file is left as it is",
+            record.id, record.seq
+        )));
+    }
+    Ok(())
+}
+
+/// A journaled append of one match, read out: event `seq` and the header it left the match with.
+pub(super) struct Journaled {
+    pub(super) seq: u64,
+    pub(super) header: Vec<u8>,
+    pub(super) event: Vec<u8>,
+}
+
+/// The journal's records of `id` in `journal` (a read or write transaction's), oldest first.
 pub(super) fn of_match(
     journal: &impl ReadableTable<u64, &'static [u8]>,
     id: &MatchId,
-) -> Result<Vec<(u64, Vec<u8>, Vec<u8>)>, StoreError> {
+) -> Result<Vec<Journaled>, StoreError> {
     let mut out = Vec::new();
     for entry in journal.iter().map_err(failed)? {
         let (number, bytes) = entry.map_err(failed)?;
-        let bytes = bytes.value();
-        if Record::id_in(bytes).as_ref() != Some(id) {
-            continue;
+        let mut entry = Entry::read(number.value(), bytes.value())?;
+        while let Some(record) = entry.next_of(|of| of == id) {
+            let record = record?;
+            out.push(Journaled {
+                seq: record.seq,
+                header: record.header.to_vec(),
+                event: record.event.to_vec(),
+            });
         }
-        let record = Record::decode(number.value(), bytes)?;
-        out.push((record.seq, record.header.to_vec(), record.event.to_vec()));
     }
     Ok(out)
 }
@@ -230,8 +305,10 @@ pub(super) fn newest_headers(
     let mut out = HashMap::new();
     for entry in journal.iter().map_err(failed)? {
         let (number, bytes) = entry.map_err(failed)?;
-        let record = Record::decode(number.value(), bytes.value())?;
-        out.insert(record.id, record.header.to_vec());
+        for record in Entry::read(number.value(), bytes.value())? {
+            let record = record?;
+            out.insert(record.id, record.header.to_vec());
+        }
     }
     Ok(out)
 }
@@ -246,31 +323,99 @@ pub(super) fn progress_of(id: MatchId, header: &[u8]) -> Result<Progress, StoreE
 mod tests {
     use super::*;
 
+    /// An entry of `records`, as a batch writes it.
+    fn entry(records: &[Record]) -> Vec<u8> {
+        let mut pending = Journal::default().pending();
+        for record in records {
+            pending.append(
+                record,
+                Progress {
+                    version: record.seq,
+                    finished: false,
+                },
+            );
+        }
+        pending.entry
+    }
+
     #[test]
-    fn a_record_reads_back_and_a_damaged_one_is_refused_by_number() {
-        let record = Record {
+    fn an_entry_reads_back_and_a_damaged_one_is_refused_by_number() {
+        let one = Record {
             id: MatchId([9; 16]),
             seq: 300,
             header: b"header",
             event: b"event",
         };
-        let bytes = record.encode();
-        assert_eq!(Record::decode(4, &bytes).unwrap(), record);
-        assert_eq!(Record::id_in(&bytes), Some(record.id));
-        let refused = |bytes: &[u8]| Record::decode(4, bytes).unwrap_err().to_string();
-        assert!(refused(&bytes[..20]).contains("journal record 4: cut short"));
+        // An empty event and header are records too.
+        let other = Record {
+            id: MatchId([4; 16]),
+            seq: 1,
+            header: b"",
+            event: b"",
+        };
+        let bytes = entry(&[one, other]);
+        type Read = Vec<(MatchId, u64, Vec<u8>, Vec<u8>)>;
+        let read = |bytes: &[u8]| -> Result<Read, StoreError> {
+            Entry::read(4, bytes)?
+                .map(|r| r.map(|r| (r.id, r.seq, r.header.to_vec(), r.event.to_vec())))
+                .collect()
+        };
+        assert_eq!(
+            read(&bytes).unwrap(),
+            vec![
+                (MatchId([9; 16]), 300, b"header".to_vec(), b"event".to_vec()),
+                (MatchId([4; 16]), 1, vec![], vec![]),
+            ]
+        );
+        let mut only = Entry::read(4, &bytes).unwrap();
+        let found = only.next_of(|id| *id == MatchId([4; 16])).unwrap().unwrap();
+        assert_eq!(found.seq, 1);
+        assert!(only.next().is_none());
+        let refused = |bytes: &[u8]| read(bytes).unwrap_err().to_string();
+        assert!(refused(&bytes[..20]).contains("journal entry 4: a record cut short"));
+        assert!(refused(&bytes[..1 + FIXED + 3]).contains("runs past its end"));
         let mut newer = bytes.clone();
         newer[0] = 2;
         assert!(refused(&newer).contains("unknown format"));
-        let mut overlong = bytes.clone();
-        overlong[25..29].copy_from_slice(&1000u32.to_le_bytes());
-        assert!(refused(&overlong).contains("runs past its end"));
-        // An empty event and header are records too.
-        let empty = Record {
-            header: b"",
-            event: b"",
-            ..record
-        };
-        assert_eq!(Record::decode(0, &empty.encode()).unwrap(), empty);
+        assert_eq!(read(&[FORMAT]).unwrap(), vec![]);
+    }
+
+    proptest::proptest! {
+        /// Whatever follows the format byte, reading an entry ends (each record consumes its bytes, or stops the
+        /// entry) with records or a refusal, never a panic.
+        #[test]
+        fn any_bytes_read_as_records_or_a_refusal(rest in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
+            let bytes = [&[FORMAT][..], &rest].concat();
+            let read: Vec<_> = Entry::read(0, &bytes).unwrap().collect();
+            proptest::prop_assert!(read.len() <= rest.len() / FIXED + 1);
+        }
+
+        /// An entry cut anywhere reads as the records it still holds whole, then one refusal.
+        #[test]
+        fn a_cut_entry_reads_its_whole_records_then_refuses(
+            records in proptest::collection::vec(
+                (0u8..4, 1u64..1000, proptest::collection::vec(proptest::num::u8::ANY, 0..40), proptest::collection::vec(proptest::num::u8::ANY, 0..20)),
+                1..6,
+            ),
+            cut in 0usize..1000,
+        ) {
+            let records: Vec<Record> = records
+                .iter()
+                .map(|(id, seq, header, event)| Record { id: MatchId([*id; 16]), seq: *seq, header, event })
+                .collect();
+            let bytes = entry(&records);
+            let cut = 1 + cut % bytes.len();
+            let read: Vec<_> = Entry::read(0, &bytes[..cut]).unwrap().collect();
+            let whole = read.iter().take_while(|r| r.is_ok()).count();
+            proptest::prop_assert!(read.len() <= whole + 1);
+            for (got, want) in read.iter().zip(&records) {
+                if let Ok(got) = got {
+                    proptest::prop_assert_eq!(got, want);
+                }
+            }
+            if cut == bytes.len() {
+                proptest::prop_assert_eq!(whole, records.len());
+            }
+        }
     }
 }

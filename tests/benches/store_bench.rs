@@ -1,4 +1,4 @@
-//! The embedded store's two levers against a durable move's cost, on redb alone (issue 43; ignored: a measurement,
+//! The embedded store's layouts against a durable move's cost, on redb alone (issue 43; ignored: a measurement,
 //! not a test). One thread commits batches of `STORE_BENCH_BATCH` moves (64: the scale bench's clients, each its own
 //! match, in lock-step), a header (~190 bytes) rewritten and an event (~30 bytes) added per move, a match replaced
 //! by a new one after 80 moves, for `STORE_BENCH_BATCHES` batches, in each layout:
@@ -9,7 +9,10 @@
 //! - `two tables, log`: lever (b), the batch appended to a log file and fdatasync'ed, the redb commit non-durable,
 //!   with a durable one every `STORE_BENCH_CHECKPOINT` batches (the log then emptied);
 //! - `two tables, prealloc log`: the same, the log a file of zeros written once and overwritten from its start after
-//!   each checkpoint, so that an append's fdatasync commits no size or extent change.
+//!   each checkpoint, so that an append's fdatasync commits no size or extent change;
+//! - `journal, checkpointed`: the store today (`src/store/journal.rs`): a batch's moves one entry of a `journal`
+//!   table under consecutive numbers, one durable commit a batch, the journal moved into the two tables once it
+//!   holds `STORE_BENCH_JOURNAL_MOVES` moves (1,024, as the store).
 //!
 //! Each row: the committing thread's CPU µs a move (utime + stime from /proc/thread-self), the bytes it wrote a
 //! batch (`/proc/thread-self/io`, so 4 KiB pages), and the batches a second.
@@ -72,9 +75,10 @@ fn id(n: u64) -> [u8; 16] {
     out
 }
 
-/// The journal layout: a batch's moves appended to `journal` under consecutive numbers (the B-tree's rightmost
-/// leaves), the versions of journaled matches kept by the writer; every `checkpoint` moves, one transaction moves
-/// the journal into `matches` (each match's newest header once) and `events`, and empties it.
+/// The journal layout, as the store has it (`src/store/journal.rs`): a batch's moves one entry of `journal` under
+/// the next number (its rightmost leaf), the versions of journaled matches kept by the writer; every `checkpoint`
+/// moves, one transaction moves the journal into `matches` (each match's newest header once) and `events`, and
+/// empties it.
 fn journal(db: &Database, batch: u64, batches: u64, checkpoint: u64) {
     let header = vec![7u8; 190];
     let event = vec![3u8; 30];
@@ -82,12 +86,13 @@ fn journal(db: &Database, batch: u64, batches: u64, checkpoint: u64) {
     let mut seqs = vec![0u64; batch as usize];
     let mut next_id = batch;
     let mut versions = std::collections::HashMap::<[u8; 16], u64>::new();
-    let mut next = 0u64;
-    for _ in 0..batches {
+    let mut moves = 0u64;
+    for number in 0..batches {
         let txn = db.begin_write().unwrap();
         {
             let matches = txn.open_table(MATCHES).unwrap();
             let mut journal = txn.open_table(JOURNAL).unwrap();
+            let mut entry = vec![1u8];
             for slot in 0..batch as usize {
                 if seqs[slot] == 80 {
                     ids[slot] = next_id;
@@ -101,44 +106,54 @@ fn journal(db: &Database, batch: u64, batches: u64, checkpoint: u64) {
                     let _ = matches.get(key.as_slice()).unwrap().map(|v| v.value()[0]);
                 }
                 versions.insert(key, seq);
-                let mut record = Vec::with_capacity(16 + 8 + 4 + header.len() + event.len());
-                record.extend_from_slice(&key);
-                record.extend_from_slice(&seq.to_le_bytes());
-                record.extend_from_slice(&(header.len() as u32).to_le_bytes());
-                record.extend_from_slice(&header);
-                record.extend_from_slice(&event);
-                journal.insert(next, record.as_slice()).unwrap();
-                next += 1;
+                entry.extend_from_slice(&key);
+                entry.extend_from_slice(&seq.to_le_bytes());
+                entry.extend_from_slice(&(header.len() as u32).to_le_bytes());
+                entry.extend_from_slice(&(event.len() as u32).to_le_bytes());
+                entry.extend_from_slice(&header);
+                entry.extend_from_slice(&event);
             }
+            journal.insert(number, entry.as_slice()).unwrap();
         }
         txn.commit().unwrap();
-        if next % checkpoint < batch {
-            let txn = db.begin_write().unwrap();
-            {
-                let journal = txn.open_table(JOURNAL).unwrap();
-                let mut matches = txn.open_table(MATCHES).unwrap();
-                let mut events = txn.open_table(EVENTS).unwrap();
-                let mut newest = std::collections::HashMap::<[u8; 16], (u64, Vec<u8>)>::new();
-                for entry in journal.iter().unwrap() {
-                    let (_, value) = entry.unwrap();
-                    let value = value.value();
-                    let key: [u8; 16] = value[..16].try_into().unwrap();
-                    let seq = u64::from_le_bytes(value[16..24].try_into().unwrap());
-                    let len = u32::from_le_bytes(value[24..28].try_into().unwrap()) as usize;
-                    events
-                        .insert((key.as_slice(), seq), &value[28 + len..])
-                        .unwrap();
-                    newest.insert(key, (seq, value[28..28 + len].to_vec()));
-                }
-                for (key, (_, header)) in &newest {
-                    matches.insert(key.as_slice(), header.as_slice()).unwrap();
-                }
-            }
-            txn.delete_table(JOURNAL).unwrap();
-            txn.commit().unwrap();
+        moves += batch;
+        if moves >= checkpoint {
+            moves = 0;
+            checkpoint_journal(db, header.len());
             versions.clear();
         }
     }
+}
+
+/// Moves the journal's entries (records with headers of `header_len` bytes) into `matches` and `events`.
+fn checkpoint_journal(db: &Database, header_len: usize) {
+    let txn = db.begin_write().unwrap();
+    {
+        let journal = txn.open_table(JOURNAL).unwrap();
+        let mut matches = txn.open_table(MATCHES).unwrap();
+        let mut events = txn.open_table(EVENTS).unwrap();
+        let mut newest = std::collections::HashMap::<[u8; 16], Vec<u8>>::new();
+        for entry in journal.iter().unwrap() {
+            let (_, value) = entry.unwrap();
+            let mut rest = &value.value()[1..];
+            while !rest.is_empty() {
+                let key: [u8; 16] = rest[..16].try_into().unwrap();
+                let seq = u64::from_le_bytes(rest[16..24].try_into().unwrap());
+                let event_len = u32::from_le_bytes(rest[28..32].try_into().unwrap()) as usize;
+                let (header, tail) = rest[32..].split_at(header_len);
+                events
+                    .insert((key.as_slice(), seq), &tail[..event_len])
+                    .unwrap();
+                newest.insert(key, header.to_vec());
+                rest = &tail[event_len..];
+            }
+        }
+        for (key, header) in &newest {
+            matches.insert(key.as_slice(), header.as_slice()).unwrap();
+        }
+    }
+    txn.delete_table(JOURNAL).unwrap();
+    txn.commit().unwrap();
 }
 
 fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
@@ -176,7 +191,12 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
     let (cpu0, written0) = thread_costs();
     let start = Instant::now();
     if layout == Layout::Journal {
-        journal(&db, batch, batches, checkpoint * batch);
+        journal(
+            &db,
+            batch,
+            batches,
+            env_or("STORE_BENCH_JOURNAL_MOVES", 1024),
+        );
     }
     for b in (0..batches).filter(|_| layout != Layout::Journal) {
         let mut txn = db.begin_write().unwrap();
