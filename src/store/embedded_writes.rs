@@ -25,8 +25,8 @@ pub(super) enum Write {
     Create(Create),
     /// Entries of a tenant's lobby log.
     Lobby(LobbyAppend),
-    /// The journal moved into the match tables at the end of the batch's transaction (before a purge, which
-    /// leaves journaled matches alone).
+    /// The journal moved into the match tables once the batch is committed (before a purge, which leaves journaled
+    /// matches alone).
     Checkpoint,
 }
 
@@ -113,9 +113,9 @@ impl Writer {
     }
 }
 
-impl Committer<Write> for Writer {
+impl Writer {
     /// Commits `batch` in one write transaction: one result per write, in order.
-    fn commit(&mut self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+    fn commit_batch(&mut self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
         let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
             let message = error.to_string();
             batch
@@ -136,23 +136,31 @@ impl Committer<Write> for Writer {
         if let Err(e) = pending.write(&txn) {
             return all_failed(e);
         }
-        // Last in the transaction, so that it moves this batch's appends too, whatever their place.
-        let checkpoint = batch.iter().any(|w| matches!(w, Write::Checkpoint));
-        if checkpoint {
-            if let Err(e) = journal::checkpoint(&txn) {
-                return all_failed(e);
-            }
-        }
         match txn.commit() {
             Ok(()) => {
                 self.journal.committed(pending);
-                if checkpoint {
-                    self.journal.checkpointed();
-                }
                 results
             }
             Err(e) => all_failed(failed(e)),
         }
+    }
+}
+
+impl Committer<Write> for Writer {
+    /// Commits `batch`: one result per write, in order.
+    fn commit(&mut self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+        let mut results = self.commit_batch(batch);
+        // Asked for (before a purge): in a transaction of its own once the batch is durable, so that its failure is
+        // the asker's alone.
+        if batch.iter().any(|w| matches!(w, Write::Checkpoint)) {
+            let checkpointed = self.checkpoint().map_err(|e| e.to_string());
+            for (result, write) in results.iter_mut().zip(batch) {
+                if let (Write::Checkpoint, Ok(()), Err(message)) = (write, &result, &checkpointed) {
+                    *result = Err(StoreError::Failed(message.clone()));
+                }
+            }
+        }
+        results
     }
 
     /// Checkpoints once the journal is long, when the writer is quiet, and as it stops: no caller waits for it (a
@@ -466,5 +474,39 @@ mod tests {
         assert_eq!(first.events, vec![sow(1), sow(2)]);
         assert_eq!(store.load(&MatchId([2; 16])).await.unwrap(), None);
         assert_eq!(store.lobby_read("acme", 0, 10).await.unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_checkpoint_that_fails_fails_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut writer = writer(dir.path());
+        let setup = writer.commit(&[
+            Write::Create(Create::new(&record(1, GameKind::BaAwa), None)),
+            Write::Create(Create::new(&record(2, GameKind::BaAwa), None)),
+            Write::Append(Append::new(&at(1, 1), &sow(1))),
+        ]);
+        assert!(setup.iter().all(Result::is_ok), "{setup:?}");
+        // Match 1's stored header moved past its journaled move 1 (as another build would leave it).
+        let txn = writer.db.begin_write().unwrap();
+        txn.open_table(MATCHES)
+            .unwrap()
+            .insert(
+                [1u8; 16].as_slice(),
+                codec::encode_match(&at(1, 1)).as_slice(),
+            )
+            .unwrap();
+        txn.commit().unwrap();
+        let results = writer.commit(&[
+            Write::Checkpoint,
+            Write::Append(Append::new(&at(2, 1), &sow(1))),
+        ]);
+        assert!(
+            matches!(&results[0], Err(StoreError::Failed(m)) if m.contains("does not follow")),
+            "{results:?}"
+        );
+        assert!(results[1].is_ok(), "{results:?}");
+        // The append was committed, to the journal, and the writer goes on.
+        let next = writer.commit(&[Write::Append(Append::new(&at(2, 2), &sow(2)))]);
+        assert!(next[0].is_ok(), "{next:?}");
     }
 }
