@@ -336,6 +336,16 @@ mod tests {
         }
     }
 
+    /// The end of a match South resigned at 50 ms.
+    fn south_resigned_at_50() -> Option<Finished> {
+        Some(Finished {
+            at_ms: 50,
+            winner: Some(Player::North),
+            resigned: Some(Player::South),
+            reason: crate::store::EndReason::Resignation,
+        })
+    }
+
     /// The same contract, checked on both stores.
     async fn contract(store: &dyn MatchStore) {
         let mut a = record(1, GameKind::BaAwa);
@@ -424,12 +434,7 @@ mod tests {
         );
 
         a.version = 2;
-        a.finished = Some(Finished {
-            at_ms: 50,
-            winner: Some(Player::North),
-            resigned: Some(Player::South),
-            reason: crate::store::EndReason::Resignation,
-        });
+        a.finished = south_resigned_at_50();
         store
             .append(
                 &a,
@@ -516,12 +521,7 @@ mod tests {
         a.version = 1;
         batch.push(Write::Append(Append::new(&a, &sow(1, 3))));
         a.version = 2;
-        a.finished = Some(Finished {
-            at_ms: 50,
-            winner: Some(Player::North),
-            resigned: Some(Player::South),
-            reason: crate::store::EndReason::Resignation,
-        });
+        a.finished = south_resigned_at_50();
         batch.push(Write::Append(Append::new(&a, &sow(2, 4))));
         assert!(writer.commit(&batch).iter().all(Result::is_ok));
         let everything = ListQuery {

@@ -75,6 +75,38 @@ fn id(n: u64) -> [u8; 16] {
     out
 }
 
+/// `batch` matches moving in turn, each replaced by a new one after 80 moves: the scale bench's clients.
+struct Slots {
+    ids: Vec<u64>,
+    seqs: Vec<u64>,
+    next_id: u64,
+    turn: usize,
+}
+
+impl Slots {
+    fn new(batch: u64) -> Slots {
+        Slots {
+            ids: (0..batch).collect(),
+            seqs: vec![0; batch as usize],
+            next_id: batch,
+            turn: 0,
+        }
+    }
+
+    /// The next slot's match and the seq of its next move.
+    fn next_move(&mut self) -> ([u8; 16], u64) {
+        let slot = self.turn;
+        self.turn = (self.turn + 1) % self.ids.len();
+        if self.seqs[slot] == 80 {
+            self.ids[slot] = self.next_id;
+            self.next_id += 1;
+            self.seqs[slot] = 0;
+        }
+        self.seqs[slot] += 1;
+        (id(self.ids[slot]), self.seqs[slot])
+    }
+}
+
 /// The journal layout, as the store has it (`src/store/journal.rs`): a batch's moves one entry of `journal` under
 /// the next number (its rightmost leaf), the versions of journaled matches kept by the writer; every `checkpoint`
 /// moves, one transaction moves the journal into `matches` (each match's newest header once) and `events`, and
@@ -82,9 +114,7 @@ fn id(n: u64) -> [u8; 16] {
 fn journal(db: &Database, batch: u64, batches: u64, checkpoint: u64) {
     let header = vec![7u8; 190];
     let event = vec![3u8; 30];
-    let mut ids: Vec<u64> = (0..batch).collect();
-    let mut seqs = vec![0u64; batch as usize];
-    let mut next_id = batch;
+    let mut slots = Slots::new(batch);
     let mut versions = std::collections::HashMap::<[u8; 16], u64>::new();
     let mut moves = 0u64;
     for number in 0..batches {
@@ -93,15 +123,8 @@ fn journal(db: &Database, batch: u64, batches: u64, checkpoint: u64) {
             let matches = txn.open_table(MATCHES).unwrap();
             let mut journal = txn.open_table(JOURNAL).unwrap();
             let mut entry = vec![1u8];
-            for slot in 0..batch as usize {
-                if seqs[slot] == 80 {
-                    ids[slot] = next_id;
-                    next_id += 1;
-                    seqs[slot] = 0;
-                }
-                seqs[slot] += 1;
-                let key = id(ids[slot]);
-                let seq = seqs[slot];
+            for _ in 0..batch {
+                let (key, seq) = slots.next_move();
                 if !versions.contains_key(&key) {
                     let _ = matches.get(key.as_slice()).unwrap().map(|v| v.value()[0]);
                 }
@@ -184,10 +207,7 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
     }
     let header = vec![7u8; 190];
     let event = vec![3u8; 30];
-    // Match slot i plays match (ids[i], seq[i]).
-    let mut ids: Vec<u64> = (0..batch).collect();
-    let mut seqs = vec![0u64; batch as usize];
-    let mut next_id = batch;
+    let mut slots = Slots::new(batch);
     let (cpu0, written0) = thread_costs();
     let start = Instant::now();
     if layout == Layout::Journal {
@@ -212,15 +232,8 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
         {
             let mut matches = txn.open_table(MATCHES).unwrap();
             let mut events = txn.open_table(EVENTS).unwrap();
-            for slot in 0..batch as usize {
-                if seqs[slot] == 80 {
-                    ids[slot] = next_id;
-                    next_id += 1;
-                    seqs[slot] = 0;
-                }
-                seqs[slot] += 1;
-                let key = id(ids[slot]);
-                let seq = seqs[slot];
+            for _ in 0..batch {
+                let (key, seq) = slots.next_move();
                 match layout {
                     Layout::OneTableImmediate => {
                         // The header at seq 0, read for its version first as the store does.
