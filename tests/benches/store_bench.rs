@@ -12,7 +12,9 @@
 //!   each checkpoint, so that an append's fdatasync commits no size or extent change;
 //! - `journal, checkpointed`: the store today (`src/store/journal.rs`): a batch's moves one entry of a `journal`
 //!   table under consecutive numbers, one durable commit a batch, the journal moved into the two tables once it
-//!   holds `STORE_BENCH_JOURNAL_MOVES` moves (1,024, as the store).
+//!   holds `STORE_BENCH_JOURNAL_MOVES` moves (1,024, as the store);
+//! - `log alone (the floor)`: no redb, each batch written at the end of a preallocated file and fdatasync'ed: what a
+//!   log of our own would cost before its checkpoints into redb.
 //!
 //! Each row: the committing thread's CPU µs a move (utime + stime from /proc/thread-self), the bytes it wrote a
 //! batch (`/proc/thread-self/io`, so 4 KiB pages), and the batches a second.
@@ -60,6 +62,7 @@ enum Layout {
     TwoTablesLog,
     TwoTablesPreallocatedLog,
     Journal,
+    LogAlone,
 }
 
 /// A pseudo-random 16-byte id.
@@ -73,6 +76,32 @@ fn id(n: u64) -> [u8; 16] {
         chunk.copy_from_slice(&x.to_le_bytes());
     }
     out
+}
+
+/// The floor of a log of our own: each batch's records written at the end of a preallocated file and fdatasync'ed,
+/// no B-tree at all (what a store would still add: its checkpoints into redb).
+fn log_alone(file: &std::fs::File, batch: u64, batches: u64) {
+    use std::os::unix::fs::FileExt;
+    let header = vec![7u8; 190];
+    let event = vec![3u8; 30];
+    let mut slots = Slots::new(batch);
+    let mut at = 0u64;
+    for _ in 0..batches {
+        let mut record = Vec::new();
+        for _ in 0..batch {
+            let (key, seq) = slots.next_move();
+            record.extend_from_slice(&key);
+            record.extend_from_slice(&seq.to_le_bytes());
+            record.extend_from_slice(&header);
+            record.extend_from_slice(&event);
+        }
+        if at + record.len() as u64 > 64 << 20 {
+            at = 0;
+        }
+        file.write_all_at(&record, at).unwrap();
+        file.sync_data().unwrap();
+        at += record.len() as u64;
+    }
 }
 
 /// `batch` matches moving in turn, each replaced by a new one after 80 moves: the scale bench's clients.
@@ -197,7 +226,7 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
         .open(dir.path().join("bench.prealloc"))
         .unwrap();
     let mut at = 0u64;
-    if layout == Layout::TwoTablesPreallocatedLog {
+    if matches!(layout, Layout::TwoTablesPreallocatedLog | Layout::LogAlone) {
         use std::os::unix::fs::FileExt;
         let zeros = vec![0u8; 1 << 20];
         for mib in 0..64 {
@@ -210,6 +239,9 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
     let mut slots = Slots::new(batch);
     let (cpu0, written0) = thread_costs();
     let start = Instant::now();
+    if layout == Layout::LogAlone {
+        log_alone(&preallocated, batch, batches);
+    }
     if layout == Layout::Journal {
         journal(
             &db,
@@ -218,7 +250,7 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
             env_or("STORE_BENCH_JOURNAL_MOVES", 1024),
         );
     }
-    for b in (0..batches).filter(|_| layout != Layout::Journal) {
+    for b in (0..batches).filter(|_| !matches!(layout, Layout::Journal | Layout::LogAlone)) {
         let mut txn = db.begin_write().unwrap();
         let with_log = matches!(
             layout,
@@ -285,6 +317,7 @@ fn run(layout: Layout, batch: u64, batches: u64, checkpoint: u64) {
         Layout::TwoTablesLog => "two tables, log",
         Layout::TwoTablesPreallocatedLog => "two tables, prealloc log",
         Layout::Journal => "journal, checkpointed",
+        Layout::LogAlone => "log alone (the floor)",
     };
     println!(
         "{name:<24} {:>6.1} µs CPU/move  {:>6.1} KiB written/batch  {:>7.0} batches/s  {:>8.0} moves/s  file {} KiB",
@@ -305,6 +338,7 @@ fn store_bench() {
     for round in 0..env_or("STORE_BENCH_ROUNDS", 2) {
         println!("round {round}: {batch} moves a batch, {batches} batches, a checkpoint every {checkpoint}");
         for layout in [
+            Layout::LogAlone,
             Layout::Journal,
             Layout::TwoTablesImmediate,
             Layout::OneTableImmediate,
