@@ -92,6 +92,9 @@ fn failed(error: impl std::fmt::Display) -> StoreError {
 pub(super) struct Writer {
     db: Arc<Database>,
     journal: Journal,
+    /// The journal length at which the next checkpoint after a batch is due: [`CHECKPOINT_AT`], or further after a
+    /// failed one (a full disk, say), so that a checkpoint that cannot succeed is not tried after every batch.
+    checkpoint_at: u64,
 }
 
 impl Writer {
@@ -100,6 +103,7 @@ impl Writer {
         Writer {
             db,
             journal: Journal::default(),
+            checkpoint_at: CHECKPOINT_AT,
         }
     }
 
@@ -109,11 +113,10 @@ impl Writer {
         let moved = journal::checkpoint(&txn)?;
         txn.commit().map_err(failed)?;
         self.journal.checkpointed();
+        self.checkpoint_at = CHECKPOINT_AT;
         Ok(moved)
     }
-}
 
-impl Writer {
     /// Commits `batch` in one write transaction: one result per write, in order.
     fn commit_batch(&mut self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
         let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
@@ -165,15 +168,17 @@ impl Committer<Write> for Writer {
 
     /// Checkpoints once the journal is long, when the writer is quiet, and as it stops: no caller waits for it (a
     /// batch arriving meanwhile waits, and is the larger for it). A failed checkpoint changes nothing; the next
-    /// one tries again.
+    /// quiet spell tries again, and so does the batch that takes the journal [`CHECKPOINT_AT`] appends further.
     fn tidy(&mut self, moment: Moment) {
+        let records = self.journal.records();
         let due = match moment {
-            Moment::AfterBatch => self.journal.records() >= CHECKPOINT_AT,
-            Moment::Quiet | Moment::Closing => self.journal.records() > 0,
+            Moment::AfterBatch => records >= self.checkpoint_at,
+            Moment::Quiet | Moment::Closing => records > 0,
         };
         if due {
             if let Err(error) = self.checkpoint() {
-                tracing::error!(%error, ?moment, "the store's journal could not be checkpointed; it stays, and is read");
+                self.checkpoint_at = records + CHECKPOINT_AT;
+                tracing::error!(%error, ?moment, records, "the store's journal could not be checkpointed; it stays, and is read");
             }
         }
     }
@@ -508,5 +513,9 @@ mod tests {
         // The append was committed, to the journal, and the writer goes on.
         let next = writer.commit(&[Write::Append(Append::new(&at(2, 2), &sow(2)))]);
         assert!(next[0].is_ok(), "{next:?}");
+        // A quiet spell's checkpoint fails too, and puts the next one after a batch a whole journal further.
+        writer.tidy(Moment::Quiet);
+        assert_eq!(writer.journal.records(), 3);
+        assert_eq!(writer.checkpoint_at, 3 + CHECKPOINT_AT);
     }
 }
