@@ -68,8 +68,7 @@ impl EmbeddedStore {
             ))
         })?;
         let path = data_dir.join(FILE_NAME);
-        let db = open_database(&path)?;
-        let db = Arc::new(db);
+        let db = Arc::new(open_database(&path)?);
         // What a process stopped mid-run left in the journal goes to the match tables before anything else.
         let mut writer = Writer::new(db.clone());
         let moved = writer.checkpoint().map_err(|e| {

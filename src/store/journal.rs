@@ -3,11 +3,12 @@
 //!
 //! Why: redb commits copy-on-write, and a durable commit writes every page its transaction dirtied. An append made
 //! straight into `matches` (the header) and `events` dirties a leaf of each per match, so a batch of 64 moves of 64
-//! matches wrote over a hundred pages (BENCHMARKS.md, "The embedded store"). Appended here under consecutive numbers,
-//! a batch's records fill the journal's newest leaves: a few pages. A **checkpoint** moves the journal into the
-//! tables in one transaction, each match's header and event leaves written once for all its moves since the last
-//! checkpoint, and empties it: once the journal holds [`CHECKPOINT_AT`] records, when the writer is quiet, as the
-//! store closes and as it opens.
+//! matches wrote over a hundred pages (BENCHMARKS.md, "The embedded store"). Here a batch's appends are one entry
+//! under the next number, in the journal's newest leaf: a few pages a commit. A **checkpoint** moves the journal
+//! into the tables in one transaction, each match's header and event leaves written once for all its moves since the
+//! last checkpoint, and empties it: once the journal holds [`CHECKPOINT_AT`] appends, when the writer is quiet
+//! (`super::group_commit::QUIET`), as the store closes and as it opens. It refuses a journal whose first move of a
+//! match does not follow the match's stored version, rather than overwrite what another build wrote.
 //!
 //! Both live in the one redb file and each step is one transaction, so a crash at any instant leaves every
 //! committed append either in the journal or in the tables, never in both nor in neither. Readers take a match's
