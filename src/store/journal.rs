@@ -210,32 +210,44 @@ impl Pending {
 }
 
 /// Moves every journal record into `matches` and `events` inside `txn` and empties the journal: how many records
-/// moved. Each match's newest header is written once.
+/// moved. The records go in key order, (match, seq), so that each leaf is found once and filled in turn rather than
+/// revisited across the journal; each match's newest header is written once.
 pub(super) fn checkpoint(txn: &WriteTransaction) -> Result<u64, StoreError> {
-    let mut moved = 0;
+    let moved;
     {
         let journal = txn.open_table(JOURNAL).map_err(failed)?;
         let mut events = txn.open_table(EVENTS).map_err(failed)?;
         let mut matches = txn.open_table(MATCHES).map_err(failed)?;
-        let mut newest: HashMap<MatchId, Vec<u8>> = HashMap::new();
-        for entry in journal.iter().map_err(failed)? {
-            let (number, bytes) = entry.map_err(failed)?;
+        let entries = journal
+            .iter()
+            .map_err(failed)?
+            .map(|entry| entry.map_err(failed))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut records = Vec::new();
+        for (number, bytes) in &entries {
             for record in Entry::read(number.value(), bytes.value())? {
-                let record = record?;
-                if !newest.contains_key(&record.id) {
-                    follows_stored(&matches, number.value(), &record)?;
-                }
-                events
-                    .insert((record.id.0.as_slice(), record.seq), record.event)
-                    .map_err(failed)?;
-                newest.insert(record.id, record.header.to_vec());
-                moved += 1;
+                records.push((record?, number.value()));
             }
         }
-        for (id, header) in &newest {
-            matches
-                .insert(id.0.as_slice(), header.as_slice())
+        // Stable: a match's records stay in journal order, which is seq order.
+        records.sort_by_key(|(record, _)| record.id.0);
+        moved = records.len() as u64;
+        for (i, (record, number)) in records.iter().enumerate() {
+            let first = i == 0 || records[i - 1].0.id != record.id;
+            if first {
+                follows_stored(&matches, *number, record)?;
+            }
+            events
+                .insert((record.id.0.as_slice(), record.seq), record.event)
                 .map_err(failed)?;
+            let last = records
+                .get(i + 1)
+                .is_none_or(|(next, _)| next.id != record.id);
+            if last {
+                matches
+                    .insert(record.id.0.as_slice(), record.header)
+                    .map_err(failed)?;
+            }
         }
     }
     // Dropping the table frees its pages at once; it is made again empty, so that a reader always finds it.
