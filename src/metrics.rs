@@ -19,6 +19,9 @@
 //! | `mancala_move_rejections_total` | counter | `reason`: the `ErrorInfo` reason (`PIT_EMPTY`, `VERSION_MISMATCH` …) or the status (`NOT_YOUR_TURN`, `UNAUTHENTICATED` …) |
 //! | `mancala_store_conflicts_total` | counter | appends another replica won (each is caught up from the log) |
 //! | `mancala_store_append_seconds` | histogram | how long the store took to check and append one event of a match (Redis' round trip, or the embedded store's group commit) |
+//! | `mancala_store_journal_moves` | gauge | moves waiting in the embedded store's journal to be moved into their matches' records |
+//! | `mancala_store_checkpoint_seconds` | histogram | how long the embedded store took to move its journal into the match records (a batch of moves may wait behind one) |
+//! | `mancala_store_checkpoint_failures_total` | counter | checkpoints of the embedded store's journal that failed (the journal stays, is read, and is tried again later) |
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //! | `mancala_bot_moves_total` | counter | `game`: moves this replica played for bot seats (sowings and `NextGame`) |
 //! | `mancala_bot_think_seconds` | histogram | `game`: how long a bot's search took on the engine pool |
@@ -133,6 +136,9 @@ struct Inner {
     bot_dropped: IntCounterVec,
     matches_ended: IntCounterVec,
     store_appends: Histogram,
+    store_journal: IntGauge,
+    store_checkpoints: Histogram,
+    store_checkpoint_failures: IntCounter,
     lobby_entries: IntCounterVec,
     lobby_conflicts: IntCounter,
     lobby_streams: IntGauge,
@@ -443,6 +449,32 @@ impl Metrics {
             )
             .expect("valid histogram"),
         );
+        let store_journal = gauge(
+            "mancala_store_journal_moves",
+            "Moves waiting in the embedded store's journal to be moved into their matches' records (checkpointed \
+             at 1,024, when idle, and on stopping and starting).",
+        );
+        let store_checkpoints = register(
+            &registry,
+            Histogram::with_opts(
+                HistogramOpts::new(
+                    "mancala_store_checkpoint_seconds",
+                    "How long the embedded store took to move its journal into the match records: the longest a \
+                     batch of moves may wait behind one.",
+                )
+                .buckets(LATENCY_BUCKETS.to_vec()),
+            )
+            .expect("valid histogram"),
+        );
+        let store_checkpoint_failures = register(
+            &registry,
+            IntCounter::new(
+                "mancala_store_checkpoint_failures_total",
+                "Checkpoints of the embedded store's journal that failed (a full disk, say): the journal stays, is \
+                 read, and is tried again later.",
+            )
+            .expect("valid counter"),
+        );
         let lobby_entries = counters(
             "mancala_lobby_entries_total",
             "Entries this replica wrote to the tenants' lobby logs, by entry (profile, challenge, \
@@ -477,6 +509,9 @@ impl Metrics {
                 bot_dropped,
                 matches_ended,
                 store_appends,
+                store_journal,
+                store_checkpoints,
+                store_checkpoint_failures,
                 registry,
                 rpcs: served_rpcs(descriptor_sets),
                 started,
@@ -607,6 +642,21 @@ impl Metrics {
     /// The match store checked and appended one event (or refused it) in `elapsed`.
     pub fn store_appended(&self, elapsed: Duration) {
         self.inner.store_appends.observe(elapsed.as_secs_f64());
+    }
+
+    /// The embedded store's journal holds `moves` moves.
+    pub fn store_journal_set(&self, moves: u64) {
+        self.inner.store_journal.set(moves as i64);
+    }
+
+    /// The embedded store moved its journal into the match records in `elapsed`.
+    pub fn store_checkpointed(&self, elapsed: Duration) {
+        self.inner.store_checkpoints.observe(elapsed.as_secs_f64());
+    }
+
+    /// A checkpoint of the embedded store's journal failed.
+    pub fn store_checkpoint_failed(&self) {
+        self.inner.store_checkpoint_failures.inc();
     }
 
     /// This replica wrote a lobby entry of kind `entry`.

@@ -186,7 +186,7 @@ pub async fn run_with_time(
     let _stop_pool = StopOnDrop(pool.clone());
     // Opening may recover a crashed database file (off the runtime threads, inside `open`) or connect to Redis
     // (on this runtime, whose tasks then drive the connection). The tenants are read once here, then kept in memory.
-    let stores = Stores::open(&settings.matches)
+    let stores = Stores::open(&settings.matches, &metrics)
         .await
         .map_err(ServeError::Store)?;
     let identity = Identity::open_with(

@@ -19,6 +19,7 @@ use super::journal::{self, JOURNAL};
 use super::{
     codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
 };
+use crate::metrics::Metrics;
 use redb::{Database, ReadableTable, TableDefinition};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,6 +62,14 @@ impl EmbeddedStore {
     /// Opens (creating if needed) `<data_dir>/mancala.redb`. After a crash redb recovers the last
     /// committed state here, which may take a moment on a large file.
     pub fn open(data_dir: &Path) -> Result<EmbeddedStore, StoreError> {
+        EmbeddedStore::open_counted(data_dir, None)
+    }
+
+    /// [`EmbeddedStore::open`], counting its journal and checkpoints in `metrics`.
+    pub fn open_counted(
+        data_dir: &Path,
+        metrics: Option<Metrics>,
+    ) -> Result<EmbeddedStore, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|e| {
             StoreError::Failed(format!(
                 "cannot create data directory {}: {e}",
@@ -70,7 +79,7 @@ impl EmbeddedStore {
         let path = data_dir.join(FILE_NAME);
         let db = Arc::new(open_database(&path)?);
         // What a process stopped mid-run left in the journal goes to the match tables before anything else.
-        let mut writer = Writer::new(db.clone());
+        let mut writer = Writer::new(db.clone(), metrics);
         let moved = writer.checkpoint().map_err(|e| {
             StoreError::Failed(format!(
                 "cannot checkpoint the journal of {}: {e}",
@@ -510,7 +519,7 @@ mod tests {
         use crate::store::group_commit::Committer as _;
         let dir = tempfile::tempdir().unwrap();
         let db = Arc::new(open_database(&dir.path().join(FILE_NAME)).unwrap());
-        let mut writer = Writer::new(db.clone());
+        let mut writer = Writer::new(db.clone(), None);
         let mut a = record(1, GameKind::BaAwa);
         let b = record(2, GameKind::Bosh);
         let mut batch = vec![
@@ -593,7 +602,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(FILE_NAME);
         let mut a = record(1, GameKind::BaAwa);
-        let mut writer = Writer::new(Arc::new(open_database(&path).unwrap()));
+        let mut writer = Writer::new(Arc::new(open_database(&path).unwrap()), None);
         let created = writer.commit(&[Write::Create(Create::new(&a, None))]);
         assert!(created[0].is_ok());
         a.version = 1;

@@ -14,6 +14,7 @@ use super::group_commit::{Committer, Moment};
 use super::journal::{self, Journal, Pending, Progress, Record, CHECKPOINT_AT};
 use super::lobby::{LOBBY, LOBBY_LENGTHS};
 use super::{codec, EventRecord, MatchId, MatchRecord, StoreError};
+use crate::metrics::Metrics;
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 use std::sync::Arc;
 
@@ -95,25 +96,43 @@ pub(super) struct Writer {
     /// The journal length at which the next checkpoint after a batch is due: [`CHECKPOINT_AT`], or further after a
     /// failed one (a full disk, say), so that a checkpoint that cannot succeed is not tried after every batch.
     checkpoint_at: u64,
+    /// Where the journal's length and the checkpoints are counted, if anywhere.
+    metrics: Option<Metrics>,
 }
 
 impl Writer {
-    /// The writer of `db`, whose journal is empty (checkpointed on opening: [`Writer::checkpoint`]).
-    pub(super) fn new(db: Arc<Database>) -> Writer {
+    /// The writer of `db`, whose journal is empty (checkpointed on opening: [`Writer::checkpoint`]), counting in
+    /// `metrics`.
+    pub(super) fn new(db: Arc<Database>, metrics: Option<Metrics>) -> Writer {
         Writer {
             db,
             journal: Journal::default(),
             checkpoint_at: CHECKPOINT_AT,
+            metrics,
         }
     }
 
     /// Moves the journal into the match tables, in a transaction of its own: how many records moved.
     pub(super) fn checkpoint(&mut self) -> Result<u64, StoreError> {
+        let started = std::time::Instant::now();
+        let moved = self.checkpoint_once().inspect_err(|_| {
+            if let Some(metrics) = &self.metrics {
+                metrics.store_checkpoint_failed();
+            }
+        })?;
+        self.journal.checkpointed();
+        self.checkpoint_at = CHECKPOINT_AT;
+        if let Some(metrics) = &self.metrics {
+            metrics.store_checkpointed(started.elapsed());
+            metrics.store_journal_set(0);
+        }
+        Ok(moved)
+    }
+
+    fn checkpoint_once(&self) -> Result<u64, StoreError> {
         let txn = self.db.begin_write().map_err(failed)?;
         let moved = journal::checkpoint(&txn)?;
         txn.commit().map_err(failed)?;
-        self.journal.checkpointed();
-        self.checkpoint_at = CHECKPOINT_AT;
         Ok(moved)
     }
 
@@ -142,6 +161,9 @@ impl Writer {
         match txn.commit() {
             Ok(()) => {
                 self.journal.committed(pending);
+                if let Some(metrics) = &self.metrics {
+                    metrics.store_journal_set(self.journal.records());
+                }
                 results
             }
             Err(e) => all_failed(failed(e)),
@@ -369,10 +391,64 @@ mod tests {
     /// A writer on a new database in `dir`, as the store's writer thread has it, without the store: each
     /// `commit` one batch, one transaction.
     fn writer(dir: &std::path::Path) -> Writer {
+        counted_writer(dir, None)
+    }
+
+    /// [`writer`], counting in `metrics`.
+    fn counted_writer(dir: &std::path::Path, metrics: Option<Metrics>) -> Writer {
         let path = dir.join(crate::store::embedded::FILE_NAME);
-        Writer::new(Arc::new(
-            super::super::embedded::open_database(&path).unwrap(),
-        ))
+        Writer::new(
+            Arc::new(super::super::embedded::open_database(&path).unwrap()),
+            metrics,
+        )
+    }
+
+    /// The value of the series `name` in `metrics`' text.
+    fn series(metrics: &Metrics, name: &str) -> f64 {
+        let text = metrics.render();
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("no {name} in {text}"))
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_journal_and_its_checkpoints_are_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = Metrics::new();
+        let mut writer = counted_writer(dir.path(), Some(metrics.clone()));
+        let results = writer.commit(&[
+            Write::Create(Create::new(&record(1, GameKind::BaAwa), None)),
+            Write::Append(Append::new(&at(1, 1), &sow(1))),
+            Write::Append(Append::new(&at(1, 2), &sow(2))),
+        ]);
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+        assert_eq!(series(&metrics, "mancala_store_journal_moves"), 2.0);
+        writer.tidy(Moment::Quiet);
+        assert_eq!(series(&metrics, "mancala_store_journal_moves"), 0.0);
+        assert_eq!(
+            series(&metrics, "mancala_store_checkpoint_seconds_count"),
+            1.0
+        );
+        // The tables moved past the journal: the checkpoint fails, and is counted.
+        let next = writer.commit(&[Write::Append(Append::new(&at(1, 3), &sow(3)))]);
+        assert!(next[0].is_ok());
+        let txn = writer.db.begin_write().unwrap();
+        txn.open_table(MATCHES)
+            .unwrap()
+            .insert(
+                [1u8; 16].as_slice(),
+                codec::encode_match(&at(1, 3)).as_slice(),
+            )
+            .unwrap();
+        txn.commit().unwrap();
+        writer.tidy(Moment::Quiet);
+        assert_eq!(
+            series(&metrics, "mancala_store_checkpoint_failures_total"),
+            1.0
+        );
+        assert_eq!(series(&metrics, "mancala_store_journal_moves"), 1.0);
     }
 
     #[tokio::test]

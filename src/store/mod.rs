@@ -100,16 +100,23 @@ impl Stores {
         }
     }
 
-    /// Opens the configured store (creating the data directory and file if needed, or connecting to Redis).
-    pub async fn open(settings: &crate::config::MatchSettings) -> Result<Stores, StoreError> {
+    /// Opens the configured store (creating the data directory and file if needed, or connecting to Redis), which
+    /// counts what only it sees in `metrics` (the embedded store's journal).
+    pub async fn open(
+        settings: &crate::config::MatchSettings,
+        metrics: &crate::metrics::Metrics,
+    ) -> Result<Stores, StoreError> {
         use crate::config::StoreKind;
         Ok(match settings.store {
             StoreKind::Embedded => {
                 // Opening the file may recover it after a crash, which reads it whole: off the async workers.
                 let dir = settings.data_dir.clone();
-                let opened = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
-                    .await
-                    .map_err(|e| StoreError::Failed(format!("opening the store failed: {e}")))?;
+                let metrics = metrics.clone();
+                let opened = tokio::task::spawn_blocking(move || {
+                    EmbeddedStore::open_counted(&dir, Some(metrics))
+                })
+                .await
+                .map_err(|e| StoreError::Failed(format!("opening the store failed: {e}")))?;
                 Stores::of(opened?)
             }
             StoreKind::Memory => Stores::of(MemoryStore::new()),
