@@ -403,6 +403,17 @@ mod tests {
         )
     }
 
+    /// Writes `header` as match `id`'s stored header, straight into `matches` (as another build, or a damaged page,
+    /// would leave it).
+    fn put_header(writer: &Writer, id: &MatchId, header: &[u8]) {
+        let txn = writer.db.begin_write().unwrap();
+        txn.open_table(MATCHES)
+            .unwrap()
+            .insert(id.0.as_slice(), header)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+
     /// The value of the series `name` in `metrics`' text.
     fn series(metrics: &Metrics, name: &str) -> f64 {
         let text = metrics.render();
@@ -434,15 +445,7 @@ mod tests {
         // The tables moved past the journal: the checkpoint fails, and is counted.
         let next = writer.commit(&[Write::Append(Append::new(&at(1, 3), &sow(3)))]);
         assert!(next[0].is_ok());
-        let txn = writer.db.begin_write().unwrap();
-        txn.open_table(MATCHES)
-            .unwrap()
-            .insert(
-                [1u8; 16].as_slice(),
-                codec::encode_match(&at(1, 3)).as_slice(),
-            )
-            .unwrap();
-        txn.commit().unwrap();
+        put_header(&writer, &MatchId([1; 16]), &codec::encode_match(&at(1, 3)));
         writer.tidy(Moment::Quiet);
         assert_eq!(
             series(&metrics, "mancala_store_checkpoint_failures_total"),
@@ -526,12 +529,7 @@ mod tests {
         ]);
         assert!(setup.iter().all(Result::is_ok), "{setup:?}");
         // A header the codec cannot read: reading it fails the transaction, as a damaged page would.
-        let txn = writer.db.begin_write().unwrap();
-        txn.open_table(MATCHES)
-            .unwrap()
-            .insert([5u8; 16].as_slice(), [0xff, 0xff, 0xff].as_slice())
-            .unwrap();
-        txn.commit().unwrap();
+        put_header(&writer, &MatchId([5; 16]), &[0xff, 0xff, 0xff]);
         let results = writer.commit(&[
             Write::Create(Create::new(&record(2, GameKind::Bosh), None)),
             Write::Append(Append::new(&at(1, 2), &sow(2))),
@@ -568,15 +566,7 @@ mod tests {
         ]);
         assert!(setup.iter().all(Result::is_ok), "{setup:?}");
         // Match 1's stored header moved past its journaled move 1 (as another build would leave it).
-        let txn = writer.db.begin_write().unwrap();
-        txn.open_table(MATCHES)
-            .unwrap()
-            .insert(
-                [1u8; 16].as_slice(),
-                codec::encode_match(&at(1, 1)).as_slice(),
-            )
-            .unwrap();
-        txn.commit().unwrap();
+        put_header(&writer, &MatchId([1; 16]), &codec::encode_match(&at(1, 1)));
         let results = writer.commit(&[
             Write::Checkpoint,
             Write::Append(Append::new(&at(2, 1), &sow(1))),
