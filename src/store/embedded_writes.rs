@@ -129,6 +129,7 @@ impl Writer {
         Ok(moved)
     }
 
+    /// One checkpoint's transaction: how many records it moved.
     fn checkpoint_once(&self) -> Result<u64, StoreError> {
         let txn = self.db.begin_write().map_err(failed)?;
         let moved = journal::checkpoint(&txn)?;
@@ -208,8 +209,6 @@ impl Committer<Write> for Writer {
 
 /// An open table keyed by `K` with values `V`.
 type Open<'t, K, V> = Option<Table<'t, K, V>>;
-/// A key of (bytes or text, number): a match's event, a tenant's lobby entry.
-type Numbered<T> = (&'static T, u64);
 
 /// The tables a batch writes, each opened when a write first needs it, and the journal it appends to.
 struct Tables<'t> {
@@ -218,7 +217,8 @@ struct Tables<'t> {
     pending: &'t mut Pending,
     matches: Open<'t, &'static [u8], &'static [u8]>,
     active: Open<'t, &'static str, u64>,
-    lobby: Open<'t, Numbered<str>, &'static [u8]>,
+    /// A tenant's lobby entries, by (tenant, seq).
+    lobby: Open<'t, (&'static str, u64), &'static [u8]>,
     lobby_lengths: Open<'t, &'static str, u64>,
 }
 
