@@ -54,7 +54,9 @@ impl std::fmt::Debug for EmbeddedStore {
     }
 }
 
-fn failed(error: impl std::fmt::Display) -> StoreError {
+/// A failure of the database (redb's errors, a record it holds that cannot be read), as the store reports it: for
+/// this file and the modules that keep their tables in it (the writer, the journal, the tenants, the lobby).
+pub(super) fn failed(error: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(error.to_string())
 }
 

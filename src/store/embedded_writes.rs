@@ -9,7 +9,7 @@
 //! committed. The bytes are encoded by the caller, on its own thread, so that the one writer thread spends its time
 //! on the B-trees and the commit.
 
-use super::embedded::{ACTIVE, MATCHES};
+use super::embedded::{failed, ACTIVE, MATCHES};
 use super::group_commit::{Committer, Moment};
 use super::journal::{self, Journal, Pending, Progress, Record, CHECKPOINT_AT};
 use super::lobby::{LOBBY, LOBBY_LENGTHS};
@@ -83,10 +83,6 @@ pub(super) struct LobbyAppend {
     pub(super) tenant: String,
     pub(super) first: u64,
     pub(super) entries: Vec<Vec<u8>>,
-}
-
-fn failed(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Failed(error.to_string())
 }
 
 /// The writer thread's side of the store: the database and its account of the journal.

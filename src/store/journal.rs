@@ -17,7 +17,7 @@
 //! that an append's check reads no page. A file closed cleanly has an empty journal, so a build from before the
 //! journal reads it whole.
 
-use super::embedded::{EVENTS, MATCHES};
+use super::embedded::{failed, EVENTS, MATCHES};
 use super::{codec, MatchId, StoreError};
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use std::collections::HashMap;
@@ -34,10 +34,6 @@ pub(super) const CHECKPOINT_AT: u64 = 1024;
 const FORMAT: u8 = 1;
 /// A record's fixed part: match id, seq, header length, event length.
 const FIXED: usize = 16 + 8 + 4 + 4;
-
-fn failed(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Failed(error.to_string())
-}
 
 /// One append as the journal keeps it: event `seq` of match `id`, and the header it leaves the match with.
 #[derive(Debug, PartialEq)]

@@ -6,7 +6,7 @@
 //! `seq - 1` entries, so two replicas deciding on the same state never both write. Over Redis every append is
 //! announced on a channel every replica follows, which wakes the streams waiting on that tenant.
 
-use super::embedded::Redb;
+use super::embedded::{failed, Redb};
 use super::embedded_writes::{LobbyAppend, Write};
 use super::{EmbeddedStore, MemoryStore, RedisStore, StoreError};
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
@@ -70,10 +70,6 @@ pub trait LobbyStore: Send + Sync + 'static {
         let _ = (sink, stop);
         None
     }
-}
-
-fn failed(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Failed(error.to_string())
 }
 
 /// (tenant, seq) → entry.

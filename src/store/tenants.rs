@@ -6,7 +6,7 @@
 //! server holds every tenant in memory (`crate::identity`) and reads them all again when told they changed:
 //! over Redis every write is published on a channel every replica follows.
 
-use super::embedded::Redb;
+use super::embedded::{failed, Redb};
 use super::{EmbeddedStore, MemoryStore, RedisStore, StoreError};
 use prost::Message;
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
@@ -226,10 +226,6 @@ pub fn decode_tenant(bytes: &[u8]) -> Result<TenantRecord, StoreError> {
         },
         revision: t.revision,
     })
-}
-
-fn failed(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Failed(error.to_string())
 }
 
 fn conflict_unless(stored: u64, record: &TenantRecord) -> Result<(), StoreError> {
