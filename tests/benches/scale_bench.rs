@@ -75,7 +75,7 @@ pub(crate) async fn timed_move(
 }
 
 /// The CPU seconds (utime + stime) in a `/proc/.../stat` line.
-fn cpu_in(stat: &str) -> f64 {
+pub(crate) fn cpu_in(stat: &str) -> f64 {
     let fields: Vec<&str> = stat
         .rsplit_once(')')
         .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());

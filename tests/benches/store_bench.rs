@@ -37,15 +37,9 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 /// (CPU seconds, bytes written) of the calling thread so far.
 fn thread_costs() -> (f64, u64) {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
-    let cpu: f64 = [11, 12]
-        .iter()
-        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
-        .sum::<f64>()
-        / 100.0;
+    let cpu = crate::scale_bench::cpu_in(
+        &std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default(),
+    );
     let io = std::fs::read_to_string("/proc/thread-self/io").unwrap_or_default();
     let written = io
         .lines()
