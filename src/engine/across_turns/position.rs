@@ -98,12 +98,17 @@ pub fn position_key(game: &AnyGame) -> u64 {
 
 /// The position key of a game's `view` (for a caller that holds the view already).
 pub fn key_of_view(view: &StateView<'_>) -> u64 {
+    block_key(view).unwrap_or_else(|| documented_key(view))
+}
+
+/// [`fast_key`] at the board size of `view`'s game.
+#[inline(always)]
+fn block_key(view: &StateView<'_>) -> Option<u64> {
     match view.kind {
         GameKind::BaoLaKete => fast_key::<32>(view),
         GameKind::Bosh => fast_key::<10>(view),
         GameKind::BaAwa => fast_key::<12>(view),
     }
-    .unwrap_or_else(|| documented_key(view))
 }
 
 /// The bytes of a position as [`documented_key`] gathers them, but in blocks of known size: the board of `P`
@@ -175,12 +180,7 @@ fn fast_key<const P: usize>(view: &StateView<'_>) -> Option<u64> {
 /// Whether [`key_of_view`] gathers `view`'s bytes in blocks (the tests' check that real states do).
 #[cfg(test)]
 pub(super) fn gathered_in_blocks(view: &StateView<'_>) -> bool {
-    match view.kind {
-        GameKind::BaoLaKete => fast_key::<32>(view),
-        GameKind::Bosh => fast_key::<10>(view),
-        GameKind::BaAwa => fast_key::<12>(view),
-    }
-    .is_some()
+    block_key(view).is_some()
 }
 
 /// The position key of `view`, its bytes gathered one by one as the module's documentation lists them.
