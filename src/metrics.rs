@@ -22,6 +22,8 @@
 //! | `mancala_store_journal_moves` | gauge | moves waiting in the embedded store's journal to be moved into their matches' records |
 //! | `mancala_store_checkpoint_seconds` | histogram | how long the embedded store took to move its journal into the match records (a batch of moves may wait behind one) |
 //! | `mancala_store_checkpoint_failures_total` | counter | checkpoints of the embedded store's journal that failed (the journal stays, is read, and is tried again later) |
+//! | `mancala_store_refusing_writes` | gauge | 1 while the embedded store's file refuses writes after a storage failure (a full disk), until it is reopened |
+//! | `mancala_store_reopens_total` | counter | times the embedded store reopened its database after a storage failure |
 //! | `mancala_remote_events_total` | counter | events appended by other replicas and fed to this one's watchers |
 //! | `mancala_bot_moves_total` | counter | `game`: moves this replica played for bot seats (sowings and `NextGame`) |
 //! | `mancala_bot_think_seconds` | histogram | `game`: how long a bot's search took on the engine pool |
@@ -139,6 +141,8 @@ struct Inner {
     store_journal: IntGauge,
     store_checkpoints: Histogram,
     store_checkpoint_failures: IntCounter,
+    store_refusing_writes: IntGauge,
+    store_reopens: IntCounter,
     lobby_entries: IntCounterVec,
     lobby_conflicts: IntCounter,
     lobby_streams: IntGauge,
@@ -475,6 +479,19 @@ impl Metrics {
             )
             .expect("valid counter"),
         );
+        let store_refusing_writes = gauge(
+            "mancala_store_refusing_writes",
+            "1 while the embedded store's file refuses writes after a storage failure (a full disk, an I/O error): \
+             moves and new matches are refused until a probe write succeeds and the database is reopened.",
+        );
+        let store_reopens = register(
+            &registry,
+            IntCounter::new(
+                "mancala_store_reopens_total",
+                "Times the embedded store closed and reopened its database after a storage failure.",
+            )
+            .expect("valid counter"),
+        );
         let lobby_entries = counters(
             "mancala_lobby_entries_total",
             "Entries this replica wrote to the tenants' lobby logs, by entry (profile, challenge, \
@@ -512,6 +529,8 @@ impl Metrics {
                 store_journal,
                 store_checkpoints,
                 store_checkpoint_failures,
+                store_refusing_writes,
+                store_reopens,
                 registry,
                 rpcs: served_rpcs(descriptor_sets),
                 started,
@@ -657,6 +676,16 @@ impl Metrics {
     /// A checkpoint of the embedded store's journal failed.
     pub fn store_checkpoint_failed(&self) {
         self.inner.store_checkpoint_failures.inc();
+    }
+
+    /// The embedded store's file refuses writes (`true`) or takes them again.
+    pub fn store_refusing_writes(&self, refusing: bool) {
+        self.inner.store_refusing_writes.set(i64::from(refusing));
+    }
+
+    /// The embedded store reopened its database after a storage failure.
+    pub fn store_reopened(&self) {
+        self.inner.store_reopens.inc();
     }
 
     /// This replica wrote a lobby entry of kind `entry`.

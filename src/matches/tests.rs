@@ -639,3 +639,104 @@ async fn a_move_past_the_inline_laps_is_played_again_off_the_async_worker_under_
         assert_eq!(version, expected, "budget {budget}, inline {inline_laps}");
     }
 }
+
+/// A store whose next append, once armed, is committed but answered as failed: a commit whose fsync failed, found in
+/// the file after the embedded store reopened it (`store::reopen`).
+struct CommittedButFailed {
+    inner: MemoryStore,
+    armed: std::sync::atomic::AtomicBool,
+}
+
+#[async_trait::async_trait]
+impl MatchStore for CommittedButFailed {
+    async fn create(
+        &self,
+        record: &crate::store::MatchRecord,
+        max_active: Option<u64>,
+    ) -> Result<(), crate::store::StoreError> {
+        self.inner.create(record, max_active).await
+    }
+
+    async fn unfinished_count(&self, tenant: &str) -> Result<u64, crate::store::StoreError> {
+        self.inner.unfinished_count(tenant).await
+    }
+
+    async fn load(
+        &self,
+        id: &crate::store::MatchId,
+    ) -> Result<Option<crate::store::StoredMatch>, crate::store::StoreError> {
+        self.inner.load(id).await
+    }
+
+    async fn append(
+        &self,
+        record: &crate::store::MatchRecord,
+        event: &crate::store::EventRecord,
+    ) -> Result<(), crate::store::StoreError> {
+        self.inner.append(record, event).await?;
+        match self.armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            true => Err(crate::store::StoreError::Failed(
+                "the commit's fsync failed".into(),
+            )),
+            false => Ok(()),
+        }
+    }
+
+    async fn list(
+        &self,
+        query: &crate::store::ListQuery,
+    ) -> Result<Vec<crate::store::MatchRecord>, crate::store::StoreError> {
+        self.inner.list(query).await
+    }
+
+    async fn purge_finished_before(
+        &self,
+        cutoff_ms: u64,
+    ) -> Result<Vec<crate::store::MatchId>, crate::store::StoreError> {
+        self.inner.purge_finished_before(cutoff_ms).await
+    }
+}
+
+#[tokio::test]
+async fn a_move_reported_failed_but_committed_is_answered_once_when_sent_again_with_its_request_id()
+{
+    let store = Arc::new(CommittedButFailed {
+        inner: MemoryStore::new(),
+        armed: std::sync::atomic::AtomicBool::new(false),
+    });
+    let matches = manager(store.clone(), settings(8));
+    let created = matches
+        .create(GameKind::BaAwa, Options::default(), Owner::default())
+        .await
+        .unwrap();
+    let id = created.view.id.to_string();
+    let south = Access::anonymous(created.tokens[0].as_deref());
+    let first = matches
+        .get(&Access::anonymous(None), &id)
+        .await
+        .unwrap()
+        .legal_moves()[0];
+    let send = || {
+        matches.submit(
+            &south,
+            &id,
+            Action::Move(first),
+            Some(0),
+            "move-1".to_string(),
+        )
+    };
+    store.armed.store(true, std::sync::atomic::Ordering::SeqCst);
+    let failed = send().await.unwrap_err();
+    assert!(matches!(failed, MatchError::Internal(_)), "{failed:?}");
+    // Sent again as a client library does after a failure: the store's copy is found, not played a second time.
+    let again = send().await.unwrap();
+    assert_eq!(again.seq, 1);
+    assert_eq!(
+        matches
+            .get(&Access::anonymous(None), &id)
+            .await
+            .unwrap()
+            .version,
+        1
+    );
+}

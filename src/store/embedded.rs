@@ -16,6 +16,7 @@
 use super::embedded_writes::{Append, Create, Write, Writer};
 use super::group_commit::GroupCommit;
 use super::journal::{self, JOURNAL};
+use super::reopen::{DataFile, Handle, Storage};
 use super::{
     codec, EventRecord, ListQuery, MatchId, MatchRecord, MatchStore, StoreError, StoredMatch,
 };
@@ -41,7 +42,7 @@ pub struct EmbeddedStore(Arc<Redb>);
 /// tokio's blocking pool ([`EmbeddedStore::off_runtime`]), except the frequent writes, which its writer thread
 /// commits ([`EmbeddedStore::write`]).
 pub(super) struct Redb {
-    db: Arc<Database>,
+    handle: Arc<Handle>,
     path: PathBuf,
     writes: GroupCommit<Write>,
 }
@@ -79,9 +80,18 @@ impl EmbeddedStore {
             ))
         })?;
         let path = data_dir.join(FILE_NAME);
-        let db = Arc::new(open_database(&path)?);
+        EmbeddedStore::open_on(DataFile { path: path.clone() }, path, metrics)
+    }
+
+    /// The store on `storage`, whose file is `path` (named in errors and logs).
+    pub(super) fn open_on(
+        storage: impl Storage,
+        path: PathBuf,
+        metrics: Option<Metrics>,
+    ) -> Result<EmbeddedStore, StoreError> {
+        let handle = Arc::new(Handle::open(storage)?);
         // What a process stopped mid-run left in the journal goes to the match tables before anything else.
-        let mut writer = Writer::new(db.clone(), metrics);
+        let mut writer = Writer::new(handle.clone(), metrics);
         let moved = writer.checkpoint().map_err(|e| {
             StoreError::Failed(format!(
                 "cannot checkpoint the journal of {}: {e}",
@@ -93,7 +103,11 @@ impl EmbeddedStore {
         }
         let writes = GroupCommit::start("mancala-commit", writer)
             .map_err(|e| StoreError::Failed(format!("cannot start the store's writer: {e}")))?;
-        Ok(EmbeddedStore(Arc::new(Redb { db, path, writes })))
+        Ok(EmbeddedStore(Arc::new(Redb {
+            handle,
+            path,
+            writes,
+        })))
     }
 
     /// Commits `write` on the store's writer thread, with whatever other writes wait at the same moment (one
@@ -125,6 +139,11 @@ impl EmbeddedStore {
 pub(super) fn open_database(path: &Path) -> Result<Database, StoreError> {
     let db = Database::create(path)
         .map_err(|e| StoreError::Failed(format!("cannot open {}: {e}", path.display())))?;
+    with_tables(db)
+}
+
+/// `db`, with every table the store reads made if it lacked them.
+pub(super) fn with_tables(db: Database) -> Result<Database, StoreError> {
     let txn = db.begin_write().map_err(failed)?;
     txn.open_table(MATCHES).map_err(failed)?;
     txn.open_table(EVENTS).map_err(failed)?;
@@ -137,9 +156,10 @@ pub(super) fn open_database(path: &Path) -> Result<Database, StoreError> {
 }
 
 impl Redb {
-    /// The database, for the tenants' and the lobby's tables.
-    pub(super) fn db(&self) -> &Database {
-        &self.db
+    /// The database, for one call (the tenants' and the lobby's tables too): an error while it is being reopened
+    /// after a storage failure (`super::reopen`).
+    pub(super) fn db(&self) -> Result<Arc<Database>, StoreError> {
+        self.handle.database()
     }
 }
 
@@ -288,7 +308,7 @@ impl MatchStore for EmbeddedStore {
 
     async fn unfinished_count(&self, tenant: &str) -> Result<u64, StoreError> {
         let tenant = tenant.to_string();
-        self.off_runtime(move |redb| unfinished_count(redb.db(), &tenant))
+        self.off_runtime(move |redb| unfinished_count(&*redb.db()?, &tenant))
             .await
     }
 
@@ -298,13 +318,13 @@ impl MatchStore for EmbeddedStore {
         after: u64,
     ) -> Result<Option<StoredMatch>, StoreError> {
         let id = *id;
-        self.off_runtime(move |redb| events_after(redb.db(), &id, after))
+        self.off_runtime(move |redb| events_after(&*redb.db()?, &id, after))
             .await
     }
 
     async fn load(&self, id: &MatchId) -> Result<Option<StoredMatch>, StoreError> {
         let id = *id;
-        self.off_runtime(move |redb| events_after(redb.db(), &id, 0))
+        self.off_runtime(move |redb| events_after(&*redb.db()?, &id, 0))
             .await
     }
 
@@ -316,13 +336,14 @@ impl MatchStore for EmbeddedStore {
 
     async fn list(&self, query: &ListQuery) -> Result<Vec<MatchRecord>, StoreError> {
         let query = query.clone();
-        self.off_runtime(move |redb| list(redb.db(), &query)).await
+        self.off_runtime(move |redb| list(&*redb.db()?, &query))
+            .await
     }
 
     async fn purge_finished_before(&self, cutoff_ms: u64) -> Result<Vec<MatchId>, StoreError> {
         // The journal first, so that the matches that finished before the cutoff are all in the tables.
         self.write(Write::Checkpoint).await?;
-        self.off_runtime(move |redb| purge_finished_before(redb.db(), cutoff_ms))
+        self.off_runtime(move |redb| purge_finished_before(&*redb.db()?, cutoff_ms))
             .await
     }
 }
@@ -520,8 +541,10 @@ mod tests {
     fn reads_take_journaled_appends_before_and_after_their_checkpoint() {
         use crate::store::group_commit::Committer as _;
         let dir = tempfile::tempdir().unwrap();
-        let db = Arc::new(open_database(&dir.path().join(FILE_NAME)).unwrap());
-        let mut writer = Writer::new(db.clone(), None);
+        let path = dir.path().join(FILE_NAME);
+        let handle = Arc::new(Handle::open(DataFile { path }).unwrap());
+        let db = handle.database().unwrap();
+        let mut writer = Writer::new(handle, None);
         let mut a = record(1, GameKind::BaAwa);
         let b = record(2, GameKind::Bosh);
         let mut batch = vec![
@@ -604,7 +627,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(FILE_NAME);
         let mut a = record(1, GameKind::BaAwa);
-        let mut writer = Writer::new(Arc::new(open_database(&path).unwrap()), None);
+        let handle = Handle::open(DataFile { path: path.clone() }).unwrap();
+        let mut writer = Writer::new(Arc::new(handle), None);
         let created = writer.commit(&[Write::Create(Create::new(&a, None))]);
         assert!(created[0].is_ok());
         a.version = 1;

@@ -7,16 +7,23 @@
 //! Each write is checked alone (a stale version, a missing match, a tenant at its limit, a lobby log that moved on)
 //! and refused alone, having written nothing; a storage failure fails every write of the batch, since nothing is
 //! committed. The bytes are encoded by the caller, on its own thread, so that the one writer thread spends its time
-//! on the B-trees and the commit.
+//! on the B-trees and the commit. A storage failure that leaves redb refusing every write (a full disk) makes the
+//! writer refuse writes at once, with the cause, until a probe write succeeds and the database is reopened
+//! (`super::reopen`), at most once a [`RETRY`].
 
 use super::embedded::{failed, ACTIVE, MATCHES};
 use super::group_commit::{Committer, Moment};
 use super::journal::{self, Journal, Pending, Progress, Record, CHECKPOINT_AT};
 use super::lobby::{LOBBY, LOBBY_LENGTHS};
+use super::reopen::Handle;
 use super::{codec, EventRecord, MatchId, MatchRecord, StoreError};
 use crate::metrics::Metrics;
-use redb::{Database, ReadableTable, Table, WriteTransaction};
+use redb::{ReadableTable, Table, WriteTransaction};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How often a writer whose file refuses writes tries to reopen it.
+pub(super) const RETRY: Duration = Duration::from_secs(1);
 
 /// One write for the writer thread.
 pub(super) enum Write {
@@ -87,24 +94,91 @@ pub(super) struct LobbyAppend {
 
 /// The writer thread's side of the store: the database and its account of the journal.
 pub(super) struct Writer {
-    db: Arc<Database>,
+    handle: Arc<Handle>,
     journal: Journal,
     /// The journal length at which the next checkpoint after a batch is due: [`CHECKPOINT_AT`], or further after a
     /// failed one (a full disk, say), so that a checkpoint that cannot succeed is not tried after every batch.
     checkpoint_at: u64,
     /// Where the journal's length and the checkpoints are counted, if anywhere.
     metrics: Option<Metrics>,
+    /// Since when, and why, the file refuses writes, if it does.
+    refused: Option<Refused>,
+}
+
+/// A database that refuses writes after a storage failure, until it is reopened.
+struct Refused {
+    since: Instant,
+    cause: String,
+    /// When the writer next tries to reopen it.
+    next_try: Instant,
 }
 
 impl Writer {
-    /// The writer of `db`, whose journal is empty (checkpointed on opening: [`Writer::checkpoint`]), counting in
-    /// `metrics`.
-    pub(super) fn new(db: Arc<Database>, metrics: Option<Metrics>) -> Writer {
+    /// The writer of the database in `handle`, whose journal is empty (checkpointed on opening:
+    /// [`Writer::checkpoint`]), counting in `metrics`.
+    pub(super) fn new(handle: Arc<Handle>, metrics: Option<Metrics>) -> Writer {
         Writer {
-            db,
+            handle,
             journal: Journal::default(),
             checkpoint_at: CHECKPOINT_AT,
             metrics,
+            refused: None,
+        }
+    }
+
+    /// `Ok` if the database takes writes, reopening it first if it refused them and a try is due; else why not.
+    fn writable(&mut self) -> Result<(), StoreError> {
+        let Some(refused) = &self.refused else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        if now < refused.next_try {
+            return Err(refusing(&refused.cause));
+        }
+        let since = refused.since;
+        match self.reopen() {
+            Ok(moved) => {
+                let refused_ms = since.elapsed().as_millis() as u64;
+                tracing::warn!(refused_ms, moved, "the store's database was reopened after a storage failure; it takes writes again");
+                self.refused = None;
+                if let Some(metrics) = &self.metrics {
+                    metrics.store_refusing_writes(false);
+                    metrics.store_reopened();
+                }
+                Ok(())
+            }
+            Err(error) => {
+                let refused = self.refused.as_mut().expect("refused above");
+                refused.next_try = now + RETRY;
+                tracing::debug!(%error, "the store's database cannot be reopened yet");
+                Err(refusing(&refused.cause))
+            }
+        }
+    }
+
+    /// Reopens the database, then moves its journal into the tables, which rebuilds the writer's account of it from
+    /// the file: a commit that failed may have reached the file or not. How many records moved.
+    fn reopen(&mut self) -> Result<u64, StoreError> {
+        self.handle.reopen()?;
+        self.journal = Journal::default();
+        self.checkpoint()
+    }
+
+    /// After a failed write or checkpoint: if the database now refuses every write (redb does after a storage
+    /// failure), the writer refuses writes too, with `error` as the cause, until a reopen succeeds.
+    fn notice(&mut self, error: &StoreError) {
+        if self.refused.is_some() || !self.handle.refuses_writes() {
+            return;
+        }
+        tracing::error!(%error, "the store's file refused a write: moves and new matches are refused until a probe write succeeds and the database is reopened (tried every second)");
+        let now = Instant::now();
+        self.refused = Some(Refused {
+            since: now,
+            cause: error.to_string(),
+            next_try: now + RETRY,
+        });
+        if let Some(metrics) = &self.metrics {
+            metrics.store_refusing_writes(true);
         }
     }
 
@@ -127,44 +201,37 @@ impl Writer {
 
     /// One checkpoint's transaction: how many records it moved.
     fn checkpoint_once(&self) -> Result<u64, StoreError> {
-        let txn = self.db.begin_write().map_err(failed)?;
+        let db = self.handle.database()?;
+        let txn = db.begin_write().map_err(failed)?;
         let moved = journal::checkpoint(&txn)?;
         txn.commit().map_err(failed)?;
         Ok(moved)
     }
 
-    /// Commits `batch` in one write transaction: one result per write, in order.
+    /// Commits `batch` in one write transaction: one result per write, in order; every one failed, with the cause,
+    /// if the storage failed or refuses writes.
     fn commit_batch(&mut self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
-        let all_failed = |error: StoreError| -> Vec<Result<(), StoreError>> {
-            let message = error.to_string();
-            batch
-                .iter()
-                .map(|_| Err(StoreError::Failed(message.clone())))
-                .collect()
-        };
-        let txn = match self.db.begin_write() {
-            Ok(txn) => txn,
-            Err(e) => return all_failed(failed(e)),
-        };
+        let committed = self.writable().and_then(|()| self.try_commit(batch));
+        committed.unwrap_or_else(|error| {
+            self.notice(&error);
+            batch.iter().map(|_| Err(error.clone())).collect()
+        })
+    }
+
+    /// [`Writer::commit_batch`]'s transaction: each write's result, or the storage failure that fails them all.
+    fn try_commit(&mut self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let db = self.handle.database()?;
+        let txn = db.begin_write().map_err(failed)?;
         let mut pending = self.journal.pending();
-        let results = match apply(&txn, &self.journal, &mut pending, batch) {
-            Ok(results) => results,
-            // Dropping the transaction aborts it (and `pending` with it).
-            Err(e) => return all_failed(e),
-        };
-        if let Err(e) = pending.write(&txn) {
-            return all_failed(e);
+        // On an error, dropping the transaction aborts it (and `pending` with it).
+        let results = apply(&txn, &self.journal, &mut pending, batch)?;
+        pending.write(&txn)?;
+        txn.commit().map_err(failed)?;
+        self.journal.committed(pending);
+        if let Some(metrics) = &self.metrics {
+            metrics.store_journal_set(self.journal.records());
         }
-        match txn.commit() {
-            Ok(()) => {
-                self.journal.committed(pending);
-                if let Some(metrics) = &self.metrics {
-                    metrics.store_journal_set(self.journal.records());
-                }
-                results
-            }
-            Err(e) => all_failed(failed(e)),
-        }
+        Ok(results)
     }
 }
 
@@ -175,7 +242,10 @@ impl Committer<Write> for Writer {
         // Asked for (before a purge): in a transaction of its own once the batch is durable, so that its failure is
         // the asker's alone.
         if batch.iter().any(|w| matches!(w, Write::Checkpoint)) {
-            let checkpointed = self.checkpoint().map_err(|e| e.to_string());
+            let checkpointed = self.checkpoint().map_err(|e| {
+                self.notice(&e);
+                e.to_string()
+            });
             for (result, write) in results.iter_mut().zip(batch) {
                 if let (Write::Checkpoint, Ok(()), Err(message)) = (write, &result, &checkpointed) {
                     *result = Err(StoreError::Failed(message.clone()));
@@ -189,6 +259,14 @@ impl Committer<Write> for Writer {
     /// batch arriving meanwhile waits, and is the larger for it). A failed checkpoint changes nothing; the next
     /// quiet spell tries again, and so does the batch that takes the journal [`CHECKPOINT_AT`] appends further.
     fn tidy(&mut self, moment: Moment) {
+        if self.refused.is_some() {
+            // A quiet writer reopens the database as soon as it can, not only when the next write comes (the reopen
+            // checkpoints too).
+            if moment != Moment::AfterBatch {
+                let _ = self.writable();
+            }
+            return;
+        }
         let records = self.journal.records();
         let due = match moment {
             Moment::AfterBatch => records >= self.checkpoint_at,
@@ -198,9 +276,19 @@ impl Committer<Write> for Writer {
             if let Err(error) = self.checkpoint() {
                 self.checkpoint_at = records + CHECKPOINT_AT;
                 tracing::error!(%error, ?moment, records, "the store's journal could not be checkpointed; it stays, and is read");
+                self.notice(&error);
             }
         }
     }
+}
+
+/// The answer to a write while the database refuses writes after `cause`: unavailable, as nothing was written and
+/// the write may be sent again.
+fn refusing(cause: &str) -> StoreError {
+    StoreError::Unavailable(format!(
+        "the store's file refuses writes since a storage failure ({cause}); they are taken again once it can be \
+         written (tried every second)"
+    ))
 }
 
 /// An open table keyed by `K` with values `V`.
@@ -393,16 +481,15 @@ mod tests {
     /// [`writer`], counting in `metrics`.
     fn counted_writer(dir: &std::path::Path, metrics: Option<Metrics>) -> Writer {
         let path = dir.join(crate::store::embedded::FILE_NAME);
-        Writer::new(
-            Arc::new(super::super::embedded::open_database(&path).unwrap()),
-            metrics,
-        )
+        let handle = Handle::open(super::super::reopen::DataFile { path }).unwrap();
+        Writer::new(Arc::new(handle), metrics)
     }
 
     /// Writes `header` as match `id`'s stored header, straight into `matches` (as another build, or a damaged page,
     /// would leave it).
     fn put_header(writer: &Writer, id: &MatchId, header: &[u8]) {
-        let txn = writer.db.begin_write().unwrap();
+        let db = writer.handle.database().unwrap();
+        let txn = db.begin_write().unwrap();
         txn.open_table(MATCHES)
             .unwrap()
             .insert(id.0.as_slice(), header)

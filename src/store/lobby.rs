@@ -92,7 +92,9 @@ impl Redb {
         after: u64,
         limit: usize,
     ) -> Result<Vec<LobbyEntry>, StoreError> {
-        let txn = self.db().begin_read().map_err(failed)?;
+        // Held for the transaction's life, so that a reopen waits for it.
+        let db = self.db()?;
+        let txn = db.begin_read().map_err(failed)?;
         let log = txn.open_table(LOBBY).map_err(failed)?;
         let mut out = Vec::new();
         if after == u64::MAX {
@@ -113,7 +115,9 @@ impl Redb {
     }
 
     fn lobby_tenants(&self) -> Result<Vec<String>, StoreError> {
-        let txn = self.db().begin_read().map_err(failed)?;
+        // Held for the transaction's life, so that a reopen waits for it.
+        let db = self.db()?;
+        let txn = db.begin_read().map_err(failed)?;
         let lengths = txn.open_table(LOBBY_LENGTHS).map_err(failed)?;
         let mut out = Vec::new();
         for entry in lengths.iter().map_err(failed)? {

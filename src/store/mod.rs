@@ -31,6 +31,7 @@ mod memory;
 pub mod presence;
 mod records;
 mod redis;
+mod reopen;
 pub mod tenants;
 #[cfg(test)]
 mod tests;
@@ -147,7 +148,7 @@ impl Stores {
 }
 
 /// Why the store could not do what was asked.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     /// `append` of `seq` found another version stored: someone else appended first.
     #[error("the match is at version {current}")]
@@ -167,8 +168,10 @@ pub enum StoreError {
     /// The storage failed (I/O, corruption, an unreadable record).
     #[error("storage failed: {0}")]
     Failed(String),
-    /// A write reached the store but not the replicas it must reach before it is acknowledged (Redis's `WAIT`
-    /// fell short): it may or may not be kept. What happened, in a sentence.
+    /// The store cannot take the write now, and the call may be sent again (with its request id): it reached
+    /// Redis but not the replicas it must reach before it is acknowledged (`WAIT` fell short: it may or may not be
+    /// kept), or the embedded store refuses writes since a storage failure (`super::reopen`: it was not written).
+    /// What happened, in a sentence.
     #[error("{0}")]
     Unavailable(String),
 }

@@ -250,7 +250,9 @@ pub(super) fn create_embedded_tables(txn: &WriteTransaction) -> Result<(), Store
 /// The tenants' calls, as they block (the embedded store runs them off the async workers).
 impl Redb {
     fn tenants(&self) -> Result<Vec<TenantRecord>, StoreError> {
-        let txn = self.db().begin_read().map_err(failed)?;
+        // Held for the transaction's life, so that a reopen waits for it.
+        let db = self.db()?;
+        let txn = db.begin_read().map_err(failed)?;
         let table = txn.open_table(TENANTS).map_err(failed)?;
         let mut out = Vec::new();
         for entry in table.iter().map_err(failed)? {
@@ -261,7 +263,9 @@ impl Redb {
     }
 
     fn put_tenant(&self, record: &TenantRecord) -> Result<(), StoreError> {
-        let txn = self.db().begin_write().map_err(failed)?;
+        // Held for the transaction's life, so that a reopen waits for it.
+        let db = self.db()?;
+        let txn = db.begin_write().map_err(failed)?;
         {
             let mut table = txn.open_table(TENANTS).map_err(failed)?;
             let stored = match table.get(record.id.as_str()).map_err(failed)? {
@@ -277,7 +281,9 @@ impl Redb {
     }
 
     fn token_secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
-        let txn = self.db().begin_write().map_err(failed)?;
+        // Held for the transaction's life, so that a reopen waits for it.
+        let db = self.db()?;
+        let txn = db.begin_write().map_err(failed)?;
         let secret = {
             let mut table = txn.open_table(SECRETS).map_err(failed)?;
             let stored = table
