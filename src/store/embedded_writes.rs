@@ -442,19 +442,9 @@ impl Tables<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{GameKind, Move, Player, Sow};
-    use crate::store::tests::record;
-    use crate::store::{Action, EmbeddedStore, LobbyStore, MatchStore};
-
-    fn sow(seq: u64) -> EventRecord {
-        EventRecord {
-            seq,
-            player: Player::South,
-            action: Action::Move(Move::Sow(Sow::from(2))),
-            request_id: format!("r{seq}"),
-            at_ms: seq,
-        }
-    }
+    use crate::engine::GameKind;
+    use crate::store::tests::{record, sow};
+    use crate::store::{EmbeddedStore, LobbyStore, MatchStore};
 
     /// `record` of `id` at `version`, as the append of event `version` leaves it.
     fn at(id: u8, version: u64) -> MatchRecord {

@@ -139,10 +139,10 @@ fn alone(mut db: Arc<Database>) -> Result<Database, Arc<Database>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{GameKind, Move, Player, Sow};
+    use crate::engine::GameKind;
     use crate::store::embedded::{with_tables, FILE_NAME};
-    use crate::store::tests::record;
-    use crate::store::{Action, EmbeddedStore, EventRecord, MatchRecord, MatchStore};
+    use crate::store::tests::{record, sow};
+    use crate::store::{EmbeddedStore, MatchRecord, MatchStore};
     use redb::backends::FileBackend;
     use redb::StorageBackend;
     use std::io;
@@ -237,16 +237,6 @@ mod tests {
 
         fn probe(&self) -> Result<(), StoreError> {
             self.disk.refuse(&self.disk.full).map_err(failed)
-        }
-    }
-
-    fn sow(seq: u64) -> EventRecord {
-        EventRecord {
-            seq,
-            player: Player::South,
-            action: Action::Move(Move::Sow(Sow::from(2))),
-            request_id: format!("r{seq}"),
-            at_ms: seq,
         }
     }
 

@@ -24,6 +24,17 @@ pub(super) fn record(id: u8, kind: GameKind) -> MatchRecord {
     }
 }
 
+/// Event `seq`: South sows from pit 2, with request id `r<seq>`: the stores' tests' event.
+pub(super) fn sow(seq: u64) -> EventRecord {
+    EventRecord {
+        seq,
+        player: Player::South,
+        action: Action::Move(Move::Sow(Sow::from(2))),
+        request_id: format!("r{seq}"),
+        at_ms: seq,
+    }
+}
+
 #[test]
 fn match_ids_print_as_32_hex_digits_and_parse_back() {
     let id = MatchId::random().expect("the OS has randomness");
