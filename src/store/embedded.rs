@@ -22,7 +22,7 @@ use super::{
 };
 use crate::metrics::Metrics;
 use redb::{Database, ReadableTable, TableDefinition};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 pub(super) const MATCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("matches");
@@ -43,14 +43,13 @@ pub struct EmbeddedStore(Arc<Redb>);
 /// commits ([`EmbeddedStore::write`]).
 pub(super) struct Redb {
     handle: Arc<Handle>,
-    path: PathBuf,
     writes: GroupCommit<Write>,
 }
 
 impl std::fmt::Debug for EmbeddedStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EmbeddedStore")
-            .field("path", &self.0.path)
+            .field("path", &self.0.handle.path())
             .finish()
     }
 }
@@ -80,16 +79,16 @@ impl EmbeddedStore {
             ))
         })?;
         let path = data_dir.join(FILE_NAME);
-        EmbeddedStore::open_on(DataFile { path: path.clone() }, path, metrics)
+        EmbeddedStore::open_on(DataFile { path }, metrics)
     }
 
-    /// The store on `storage`, whose file is `path` (named in errors and logs).
+    /// The store on `storage`.
     pub(super) fn open_on(
         storage: impl Storage,
-        path: PathBuf,
         metrics: Option<Metrics>,
     ) -> Result<EmbeddedStore, StoreError> {
         let handle = Arc::new(Handle::open(storage)?);
+        let path = handle.path();
         // What a process stopped mid-run left in the journal goes to the match tables before anything else.
         let mut writer = Writer::new(handle.clone(), metrics);
         let moved = writer.checkpoint().map_err(|e| {
@@ -103,11 +102,7 @@ impl EmbeddedStore {
         }
         let writes = GroupCommit::start("mancala-commit", writer)
             .map_err(|e| StoreError::Failed(format!("cannot start the store's writer: {e}")))?;
-        Ok(EmbeddedStore(Arc::new(Redb {
-            handle,
-            path,
-            writes,
-        })))
+        Ok(EmbeddedStore(Arc::new(Redb { handle, writes })))
     }
 
     /// Commits `write` on the store's writer thread, with whatever other writes wait at the same moment (one
@@ -118,7 +113,7 @@ impl EmbeddedStore {
 
     /// The database file.
     pub fn path(&self) -> &Path {
-        &self.0.path
+        self.0.handle.path()
     }
 
     /// Runs `work` on the database on tokio's blocking pool, so that a disk read or a commit's fsync never holds

@@ -14,7 +14,7 @@
 use super::embedded::{failed, open_database};
 use super::StoreError;
 use redb::{Database, StorageError, TransactionError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
@@ -31,6 +31,9 @@ pub(super) trait Storage: Send + Sync + 'static {
 
     /// Whether writes can succeed again: `Ok` once a probe write and its sync did.
     fn probe(&self) -> Result<(), StoreError>;
+
+    /// The database file, as errors and logs name it.
+    fn path(&self) -> &Path;
 }
 
 /// The database file `path` (`<data_dir>/mancala.redb`).
@@ -53,6 +56,10 @@ impl Storage for DataFile {
         let _ = std::fs::remove_file(&probe);
         written.map_err(|e| failed(format!("{} cannot be written: {e}", probe.display())))
     }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// The open database, shared by the store's readers and its writer thread, which alone replaces it ([`Handle::reopen`]).
@@ -74,6 +81,11 @@ impl Handle {
             current: RwLock::new(Some(Arc::new(db))),
             storage: Box::new(storage),
         })
+    }
+
+    /// The database file.
+    pub(super) fn path(&self) -> &Path {
+        self.storage.path()
     }
 
     /// The database, for one call: dropped when it is done, so that a reopen never waits long.
@@ -150,18 +162,28 @@ mod tests {
 
     /// What the disk does: refuse every write and sync (`full`), or only the syncs (`syncs_fail`: the bytes reach
     /// the file, their durability is unknown).
-    #[derive(Clone, Default)]
+    #[derive(Clone, Debug, Default)]
     struct Disk {
         full: Arc<AtomicBool>,
         syncs_fail: Arc<AtomicBool>,
     }
 
+    /// A full disk's refusal while `flag` is set.
+    fn refused_while(flag: &AtomicBool) -> io::Result<()> {
+        match flag.load(Ordering::SeqCst) {
+            true => Err(io::Error::from(io::ErrorKind::StorageFull)),
+            false => Ok(()),
+        }
+    }
+
     impl Disk {
-        fn refuse(&self, what: &AtomicBool) -> io::Result<()> {
-            match what.load(Ordering::SeqCst) {
-                true => Err(io::Error::from(io::ErrorKind::StorageFull)),
-                false => Ok(()),
-            }
+        fn write(&self) -> io::Result<()> {
+            refused_while(&self.full)
+        }
+
+        fn sync(&self) -> io::Result<()> {
+            refused_while(&self.full)?;
+            refused_while(&self.syncs_fail)
         }
     }
 
@@ -169,17 +191,7 @@ mod tests {
     #[derive(Debug)]
     struct OnDisk {
         file: FileBackend,
-        full: Arc<AtomicBool>,
-        syncs_fail: Arc<AtomicBool>,
-    }
-
-    impl OnDisk {
-        fn disk(&self) -> Disk {
-            Disk {
-                full: self.full.clone(),
-                syncs_fail: self.syncs_fail.clone(),
-            }
-        }
+        disk: Disk,
     }
 
     impl StorageBackend for OnDisk {
@@ -192,19 +204,17 @@ mod tests {
         }
 
         fn set_len(&self, len: u64) -> io::Result<()> {
-            self.disk().refuse(&self.full)?;
+            self.disk.write()?;
             self.file.set_len(len)
         }
 
         fn sync_data(&self, eventual: bool) -> io::Result<()> {
-            let disk = self.disk();
-            disk.refuse(&self.full)?;
-            disk.refuse(&self.syncs_fail)?;
+            self.disk.sync()?;
             self.file.sync_data(eventual)
         }
 
         fn write(&self, offset: u64, data: &[u8]) -> io::Result<()> {
-            self.disk().refuse(&self.full)?;
+            self.disk.write()?;
             self.file.write(offset, data)
         }
     }
@@ -225,8 +235,7 @@ mod tests {
                 .map_err(failed)?;
             let backend = OnDisk {
                 file: FileBackend::new(file).map_err(failed)?,
-                full: self.disk.full.clone(),
-                syncs_fail: self.disk.syncs_fail.clone(),
+                disk: self.disk.clone(),
             };
             with_tables(
                 redb::Builder::new()
@@ -236,7 +245,11 @@ mod tests {
         }
 
         fn probe(&self) -> Result<(), StoreError> {
-            self.disk.refuse(&self.disk.full).map_err(failed)
+            self.disk.write().map_err(failed)
+        }
+
+        fn path(&self) -> &Path {
+            &self.path
         }
     }
 
@@ -245,12 +258,11 @@ mod tests {
         dir: &std::path::Path,
         disk: &Disk,
     ) -> (EmbeddedStore, MatchRecord) {
-        let path = dir.join(FILE_NAME);
         let storage = Flaky {
-            path: path.clone(),
+            path: dir.join(FILE_NAME),
             disk: disk.clone(),
         };
-        let store = EmbeddedStore::open_on(storage, path, None).unwrap();
+        let store = EmbeddedStore::open_on(storage, None).unwrap();
         let mut a = record(1, GameKind::BaAwa);
         store.create(&a, None).await.unwrap();
         a.version = 1;
